@@ -1,0 +1,84 @@
+#include "daemon/app/config.h"
+
+#include <array>
+#include <fstream>
+
+#include "daemon/app/yaml_map.h"
+
+namespace pitlink::app {
+
+namespace {
+constexpr std::int64_t kMaxMoney = 1'000'000'000'000;  // 10^12 minor units: far above any table limit
+
+void readTable(YamlMap map, Config& c) {
+    c.table.name = map.string("name", c.table.name);
+    c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
+    c.table.shoe.cutCardFromEnd =
+        static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1, game::kMaxDecks * game::kCardsPerDeck));
+    if (const auto problem = game::shoeConfigProblem(c.table.shoe)) {
+        throw map.error("cut_card_from_end", *problem);
+    }
+    std::filesystem::path paytable = map.string("paytable", c.table.paytableFile.string());
+    if (paytable.is_relative()) {
+        paytable = c.file.parent_path() / paytable;
+    }
+    c.table.paytableFile = paytable;
+    map.rejectUnknownKeys();
+}
+
+void readRounds(YamlMap map, Config& c) {
+    c.rounds.betsOpen = std::chrono::milliseconds(map.integer("bets_open_ms", c.rounds.betsOpen.count(), 0, 600'000));
+    c.rounds.lastBets = std::chrono::milliseconds(map.integer("last_bets_ms", c.rounds.lastBets.count(), 0, 600'000));
+    map.rejectUnknownKeys();
+}
+
+void readBets(YamlMap map, Config& c) {
+    auto& b = c.bets;
+    b.minBet = map.integer("min", b.minBet, 1, kMaxMoney);
+    b.maxBet = map.integer("max", b.maxBet, 1, kMaxMoney);
+    if (b.maxBet < b.minBet) {
+        throw map.error("max", "must not be below bets.min (" + std::to_string(b.minBet) + ")");
+    }
+    b.maxPayout = map.integer("max_payout", b.maxPayout, 1, kMaxMoney);
+    b.tieNeedsMainBet = map.boolean("tie_needs_main_bet", b.tieNeedsMainBet);
+    b.forbidPlayerAndBanker = map.boolean("forbid_player_and_banker", b.forbidPlayerAndBanker);
+    b.bigSmallLastRound = static_cast<int>(map.integer("big_small_last_round", b.bigSmallLastRound, 0, 1000));
+    b.luckyNinesNeedsMainBet = map.boolean("lucky_nines_needs_main_bet", b.luckyNinesNeedsMainBet);
+    b.antiDoubling = map.boolean("anti_doubling", b.antiDoubling);
+    map.rejectUnknownKeys();
+}
+
+void readLog(YamlMap map, Config& c) {
+    static constexpr std::array<const char*, 6> kLevels{"trace", "debug", "info", "warn", "error", "critical"};
+    c.log.level = map.string("level", c.log.level);
+    for (const char* level : kLevels) {
+        if (c.log.level == level) {
+            map.rejectUnknownKeys();
+            return;
+        }
+    }
+    throw map.error("level", "expected one of trace, debug, info, warn, error, critical");
+}
+}  // namespace
+
+Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
+    Config c;
+    c.file = sourceName;
+    YamlMap top(parseYaml(in, sourceName.string()), "", sourceName.string());
+    readTable(top.map("table"), c);
+    readRounds(top.map("rounds"), c);
+    readBets(top.map("bets"), c);
+    readLog(top.map("log"), c);
+    top.rejectUnknownKeys();
+    return c;
+}
+
+Config loadConfigFile(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw ConfigError(path.string(), 0, 0, "", "cannot open configuration file");
+    }
+    return loadConfig(in, path);
+}
+
+}  // namespace pitlink::app

@@ -1,0 +1,43 @@
+#pragma once
+// pitlink.yaml, loaded once at start into validated immutable structs (etc/pitlink.yaml
+// documents every key: type, default, range).
+
+#include <chrono>
+#include <filesystem>
+#include <istream>
+#include <string>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/game/paytable.h"
+#include "daemon/game/shoe.h"
+
+namespace pitlink::app {
+
+struct TableConfig {
+    std::string name = "table-1";
+    game::ShoeConfig shoe;
+    std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";
+};
+
+struct RoundTiming {
+    std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
+    std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
+};
+
+struct LogConfig {
+    std::string level = "info";
+};
+
+struct Config {
+    std::filesystem::path file;  // where it was loaded from; relative paths inside resolve against it
+    TableConfig table;
+    RoundTiming rounds;
+    game::BetRulesConfig bets;
+    LogConfig log;
+};
+
+// `sourceName` names the file in errors and anchors relative paths.
+Config loadConfig(std::istream& in, const std::filesystem::path& sourceName);
+Config loadConfigFile(const std::filesystem::path& path);
+
+}  // namespace pitlink::app

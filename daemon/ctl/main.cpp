@@ -1,0 +1,53 @@
+// pitlinkctl: the command-line client of pitlinkd. Exit codes: 0 success, 1 failure,
+// 2 usage error, 78 unusable configuration or paytable file.
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "daemon/app/config_error.h"
+#include "daemon/ctl/arguments.h"
+#include "daemon/ctl/odds_command.h"
+#include "daemon/ctl/simulate_command.h"
+
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: pitlinkctl COMMAND [OPTIONS]\n"
+    "\n"
+    "  odds --paytable FILE [--decks N] [--json]\n"
+    "      exact probability, return to player and house edge of every bet (by enumeration)\n"
+    "  simulate --rounds N [--paytable FILE] [--seed S] [--decks N] [--cut N]\n"
+    "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace pitlink;
+    if (argc < 2 || std::string_view(argv[1]) == "--help" || std::string_view(argv[1]) == "-h") {
+        std::cout << kUsage;
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    const std::vector<std::string> args(argv + 2, argv + argc);
+    try {
+        if (command == "odds") {
+            return ctl::runOdds(args, std::cout);
+        }
+        if (command == "simulate") {
+            return ctl::runSimulate(args, std::cout);
+        }
+        throw ctl::UsageError("unknown command '" + command + "'");
+    } catch (const ctl::UsageError& e) {
+        std::cerr << "pitlinkctl: " << e.what() << "\n\n" << kUsage;
+        return 2;
+    } catch (const app::ConfigError& e) {
+        std::cerr << "pitlinkctl: " << e.what() << "\n";
+        return 78;
+    } catch (const std::exception& e) {
+        std::cerr << "pitlinkctl: " << e.what() << "\n";
+        return 1;
+    }
+}
