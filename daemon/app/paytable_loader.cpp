@@ -28,7 +28,7 @@ Payout readPayout(const YamlMap& parent, const YAML::Node& node, const std::stri
 
 void readBet(game::Paytable& table, YamlMap& bets, BetType type) {
     const std::string name(game::betTypeName(type));
-    const YAML::Node node = bets.node(name);
+    const YAML::Node node = *bets.node(name);
     const auto tiers = game::payTiers(type);
     if (node.IsScalar()) {
         if (!tiers[0].optional && tiers.size() > 1 && !tiers[1].optional) {
@@ -41,7 +41,7 @@ void readBet(game::Paytable& table, YamlMap& bets, BetType type) {
     for (std::size_t t = 0; t < tiers.size(); ++t) {
         const std::string tier(tiers[t].name);
         if (lines.has(tier)) {
-            table.set(type, static_cast<int>(t), readPayout(lines, lines.node(tier), tier));
+            table.set(type, static_cast<int>(t), readPayout(lines, *lines.node(tier), tier));
         } else if (!tiers[t].optional) {
             throw lines.error(tier, "missing pay line");
         }

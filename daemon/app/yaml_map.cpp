@@ -26,7 +26,10 @@ YamlMap::YamlMap(YAML::Node node, std::string path, std::string file)
     }
 }
 
-bool YamlMap::has(const std::string& key) const { return node_ && node_.IsMap() && node_[key]; }
+bool YamlMap::has(const std::string& key) const {
+    const YAML::Node& self = node_;
+    return self && self.IsMap() && self[key].IsDefined();
+}
 
 std::vector<std::string> YamlMap::keys() const {
     std::vector<std::string> out;
@@ -38,66 +41,67 @@ std::vector<std::string> YamlMap::keys() const {
     return out;
 }
 
-YAML::Node YamlMap::node(const std::string& key) {
+std::optional<YAML::Node> YamlMap::node(const std::string& key) {
     read_.insert(key);
-    return has(key) ? node_[key] : YAML::Node();
+    const YAML::Node& self = node_;
+    return has(key) ? std::optional(self[key]) : std::nullopt;
 }
 
-YAML::Node YamlMap::scalar(const std::string& key) {
-    YAML::Node n = node(key);
-    if (n && !n.IsScalar()) {
-        throw error(n, key, "expected a single value");
+std::optional<YAML::Node> YamlMap::scalar(const std::string& key) {
+    auto n = node(key);
+    if (n && !n->IsScalar()) {
+        throw error(*n, key, "expected a single value");
     }
     return n;
 }
 
 std::int64_t YamlMap::integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max) {
-    const YAML::Node n = scalar(key);
+    const auto n = scalar(key);
     if (!n) {
         return fallback;
     }
-    const std::string& text = n.Scalar();
+    const std::string& text = n->Scalar();
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     const std::string range = "an integer from " + std::to_string(min) + " to " + std::to_string(max);
     if (ec != std::errc{} || end != text.data() + text.size()) {
-        throw error(n, key, "expected " + range + ", got '" + text + "'");
+        throw error(*n, key, "expected " + range + ", got '" + text + "'");
     }
     if (value < min || value > max) {
-        throw error(n, key, std::to_string(value) + " is out of range: expected " + range);
+        throw error(*n, key, std::to_string(value) + " is out of range: expected " + range);
     }
     return value;
 }
 
 bool YamlMap::boolean(const std::string& key, bool fallback) {
-    const YAML::Node n = scalar(key);
+    const auto n = scalar(key);
     if (!n) {
         return fallback;
     }
-    const std::string& text = n.Scalar();
+    const std::string& text = n->Scalar();
     if (text == "true") {
         return true;
     }
     if (text == "false") {
         return false;
     }
-    throw error(n, key, "expected true or false, got '" + text + "'");
+    throw error(*n, key, "expected true or false, got '" + text + "'");
 }
 
 std::string YamlMap::string(const std::string& key, const std::string& fallback) {
-    const YAML::Node n = scalar(key);
-    return n ? n.Scalar() : fallback;
+    const auto n = scalar(key);
+    return n ? n->Scalar() : fallback;
 }
 
 std::string YamlMap::requiredString(const std::string& key) {
-    const YAML::Node n = scalar(key);
-    if (!n || n.Scalar().empty()) {
+    const auto n = scalar(key);
+    if (!n || n->Scalar().empty()) {
         throw error(key, "is required");
     }
-    return n.Scalar();
+    return n->Scalar();
 }
 
-YamlMap YamlMap::map(const std::string& key) { return {node(key), keyPath(key), file_}; }
+YamlMap YamlMap::map(const std::string& key) { return {node(key).value_or(YAML::Node()), keyPath(key), file_}; }
 
 void YamlMap::rejectUnknownKeys() const {
     if (!node_ || !node_.IsMap()) {
@@ -116,7 +120,8 @@ ConfigError YamlMap::error(const YAML::Node& at, const std::string& key, const s
 }
 
 ConfigError YamlMap::error(const std::string& key, const std::string& problem) {
-    const YAML::Node at = has(key) ? node_[key] : node_;
+    const YAML::Node& self = node_;
+    const YAML::Node at = has(key) ? self[key] : self;
     return errorAt(file_, at ? at.Mark() : YAML::Mark::null_mark(), keyPath(key), problem);
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <istream>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ public:
     std::string string(const std::string& key, const std::string& fallback);
     std::string requiredString(const std::string& key);
     YamlMap map(const std::string& key);  // a missing key reads as an empty mapping
-    YAML::Node node(const std::string& key);  // marks the key as read
+    std::optional<YAML::Node> node(const std::string& key);  // marks the key as read; nullopt when absent
     [[nodiscard]] std::vector<std::string> keys() const;  // in document order
 
     // Refuses every key that was never read: a typo must not be silently ignored.
@@ -42,7 +43,7 @@ public:
     [[nodiscard]] const std::string& file() const { return file_; }
 
 private:
-    YAML::Node scalar(const std::string& key);
+    std::optional<YAML::Node> scalar(const std::string& key);
 
     YAML::Node node_;
     std::string path_;

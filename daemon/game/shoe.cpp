@@ -54,8 +54,13 @@ Shoe::Shoe(const ShoeConfig& config, RandomSource& random, std::uint32_t number)
 Shoe::Shoe(const ShoeConfig& config, std::vector<Card> order, std::uint32_t number)
     : cards_(std::move(order)), number_(number) {
     requireUsable(config);
-    if (static_cast<int>(cards_.size()) != config.decks * kCardsPerDeck) {
-        throw std::invalid_argument("shoe order must hold every card of " + std::to_string(config.decks) + " deck(s)");
+    ShoeComposition composition;
+    for (const Card card : cards_) {
+        composition.add(card);
+    }
+    if (composition != ShoeComposition::fullDecks(config.decks)) {
+        throw std::invalid_argument("shoe order must hold every card of " + std::to_string(config.decks) +
+                                    " deck(s) exactly once per deck");
     }
     cutIndex_ = size() - config.cutCardFromEnd;
     burn();

@@ -1,0 +1,27 @@
+#pragma once
+// Helpers shared by the unit tests: fixture files, shipped paytables, cards from text.
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "daemon/game/card.h"
+#include "daemon/game/hand.h"
+#include "daemon/game/paytable.h"
+
+namespace pitlink::test {
+
+std::filesystem::path sourceDir();
+nlohmann::json loadJsonFixture(const std::string& relativePath);
+game::Paytable shippedPaytable(const std::string& id);  // etc/paytables/<id>.yaml
+
+// "9D KS 2H" -> cards; throws on a bad card.
+std::vector<game::Card> cards(const std::string& text);
+// Builds a coup by dealing the cards in order through the drawing rules.
+game::Coup coupFromDeal(const std::string& text);
+// A coup with these hands as given, not checked against the drawing rules (settlement fixtures).
+game::Coup coupOfHands(const std::string& player, const std::string& banker);
+
+}  // namespace pitlink::test
