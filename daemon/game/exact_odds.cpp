@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "daemon/game/hand.h"
+#include "daemon/game/outcome_histogram.h"
 #include "daemon/game/third_card_rule.h"
 
 namespace pitlink::game {
@@ -14,13 +15,7 @@ namespace {
 // the pair flags (ranks of the first four cards), and the perfect-pair flags and nines pattern
 // (suits of the first four cards). Third cards matter only by their points. The enumeration
 // therefore walks ranks for the first four cards, points for the third cards, and suits only
-// where a suit can change an event, and accumulates weights per signature of those features.
-constexpr int kMainSignatures = 10 * 10 * 2 * 2;
-constexpr int kSuitSignatures = 4 * 8;  // perfect-pair flags x nines pattern
-constexpr int kSignatures = kMainSignatures * 4 * kSuitSignatures;
-
-int mainSignature(int pt, int bt, int pCards, int bCards) { return ((pt * 10 + bt) * 2 + (pCards - 2)) * 2 + (bCards - 2); }
-
+// where a suit can change an event, and accumulates weights per outcome signature.
 struct Weighted {
     int signature;
     std::uint64_t weight;
@@ -28,7 +23,7 @@ struct Weighted {
 
 class Enumerator {
 public:
-    explicit Enumerator(const ShoeComposition& comp) : comp_(comp), counts_(kSignatures, 0) {
+    explicit Enumerator(const ShoeComposition& comp) : comp_(comp) {
         const std::uint64_t n = static_cast<std::uint64_t>(comp.total());
         tail_[4] = (n - 4) * (n - 5);
         tail_[5] = n - 5;
@@ -38,10 +33,10 @@ public:
         }
     }
 
-    const std::vector<std::uint64_t>& run() {
+    const OutcomeHistogram& run() {
         std::array<int, 4> ranks{};
         walk(0, ranks, 1);
-        return counts_;
+        return histogram_;
     }
 
 private:
@@ -67,11 +62,10 @@ private:
     void leaf(const std::array<int, 4>& ranks, std::uint64_t rankWeight) {
         mainOutcomes(ranks);
         suitOutcomes(ranks, rankWeight);
-        const int pairFlags = (ranks[0] == ranks[2] ? 2 : 0) + (ranks[1] == ranks[3] ? 1 : 0);
+        const int pairs = pairSignature(ranks[0] == ranks[2], ranks[1] == ranks[3]);
         for (const Weighted& m : main_) {
-            const int base = (m.signature * 4 + pairFlags) * kSuitSignatures;
             for (const Weighted& s : suits_) {
-                counts_[static_cast<std::size_t>(base + s.signature)] += m.weight * s.weight;
+                histogram_.add(outcomeSignature(m.signature, pairs, s.signature), m.weight * s.weight);
             }
         }
     }
@@ -168,8 +162,8 @@ private:
     void assignSuits(int i, const std::array<bool, 4>& needy, std::array<Card, 4>& cards,
                      std::array<std::int16_t, kCardsPerDeck>& left, std::uint64_t weight) {
         if (i == 4) {
-            const int perfect = (cards[0] == cards[2] ? 2 : 0) + (cards[1] == cards[3] ? 1 : 0);
-            const int signature = perfect * 8 + static_cast<int>(ninesPattern(cards[0], cards[1], cards[2], cards[3]));
+            const int signature =
+                suitSignature(cards[0] == cards[2], cards[1] == cards[3], ninesPattern(cards[0], cards[1], cards[2], cards[3]));
             for (Weighted& s : suits_) {
                 if (s.signature == signature) {
                     s.weight += weight;
@@ -201,30 +195,12 @@ private:
     }
 
     const ShoeComposition& comp_;
-    std::vector<std::uint64_t> counts_;
+    OutcomeHistogram histogram_;
     std::array<int, kRanks> rankLeft_{};
     std::array<std::uint64_t, 7> tail_{};
     std::vector<Weighted> main_;
     std::vector<Weighted> suits_;
 };
-
-Outcome outcomeOf(int signature) {
-    Outcome o;
-    const int suitSig = signature % kSuitSignatures;
-    const int pairFlags = (signature / kSuitSignatures) % 4;
-    const int main = signature / kSuitSignatures / 4;
-    o.bankerCards = static_cast<std::uint8_t>(main % 2 + 2);
-    o.playerCards = static_cast<std::uint8_t>((main / 2) % 2 + 2);
-    o.bankerTotal = static_cast<std::uint8_t>((main / 4) % 10);
-    o.playerTotal = static_cast<std::uint8_t>(main / 40);
-    o.winner = winnerOf(o.playerTotal, o.bankerTotal);
-    o.playerPair = (pairFlags & 2) != 0;
-    o.bankerPair = (pairFlags & 1) != 0;
-    o.playerPerfectPair = ((suitSig / 8) & 2) != 0;
-    o.bankerPerfectPair = ((suitSig / 8) & 1) != 0;
-    o.nines = static_cast<NinesPattern>(suitSig % 8);
-    return o;
-}
 
 }  // namespace
 
@@ -233,20 +209,14 @@ OddsReport exactOdds(const ShoeComposition& composition) {
         throw std::invalid_argument("exact odds need at least 6 cards in the shoe");
     }
     Enumerator enumerator(composition);
-    const auto& counts = enumerator.run();
     OddsReport report;
-    for (int sig = 0; sig < kSignatures; ++sig) {
-        const std::uint64_t n = counts[static_cast<std::size_t>(sig)];
-        if (n == 0) {
-            continue;
-        }
-        const Outcome o = outcomeOf(sig);
+    enumerator.run().forEach([&report](const Outcome& o, std::uint64_t n) {
         report.sequences += n;
         report.winners[static_cast<std::size_t>(o.winner)] += n;
         for (const BetType t : kAllBetTypes) {
             report.bets[static_cast<std::size_t>(t)].add(classifyBet(t, o), n);
         }
-    }
+    });
     return report;
 }
 

@@ -12,6 +12,9 @@ Winner winnerOf(int playerTotal, int bankerTotal) {
 }
 
 NinesPattern ninesPattern(Card p1, Card b1, Card p2, Card b2) {
+    if (p1.rank() != Rank::Nine && b1.rank() != Rank::Nine && p2.rank() != Rank::Nine && b2.rank() != Rank::Nine) {
+        return NinesPattern::None;  // the common case, decided without counting
+    }
     const std::array<Card, 4> cards{p1, b1, p2, b2};
     int count = 0;
     std::array<int, kSuits> perSuit{};

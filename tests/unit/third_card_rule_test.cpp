@@ -5,6 +5,7 @@
 #include <set>
 
 #include "daemon/game/outcome.h"
+#include "daemon/game/random_source.h"
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::game {
@@ -84,6 +85,34 @@ TEST(ThirdCardRule, NineRoadLabDeals) {
     EXPECT_EQ(o2.playerTotal, 9);
     EXPECT_EQ(o2.bankerTotal, 8);
     EXPECT_EQ(o2.winner, Winner::Player);
+}
+
+}  // namespace
+}  // namespace pitlink::game
+
+namespace pitlink::game {
+namespace {
+
+// dealCoup (straight-line, for speed) and nextCardFor (step by step, for the card validator)
+// must deal the same coup from every sequence.
+TEST(ThirdCardRule, DealCoupAndNextCardForAgreeOnRandomSequences) {
+    SeededRandom random(99);
+    for (int trial = 0; trial < 200'000; ++trial) {
+        std::array<Card, 6> seq{};
+        for (Card& c : seq) {
+            c = Card::fromIndex(static_cast<int>(uniformBelow(random, kCardsPerDeck)));
+        }
+        std::size_t a = 0;
+        const Coup fast = dealCoup([&] { return seq[a++]; });
+        Coup stepwise;
+        std::size_t b = 0;
+        while (const auto side = nextCardFor(stepwise)) {
+            stepwise.hand(*side).add(seq[b++]);
+        }
+        ASSERT_EQ(a, b) << trial;
+        ASSERT_EQ(evaluate(fast), evaluate(stepwise)) << trial;
+        ASSERT_EQ(fast.player.size(), stepwise.player.size());
+    }
 }
 
 }  // namespace
