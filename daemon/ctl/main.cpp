@@ -10,6 +10,7 @@
 #include "daemon/app/config_error.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/odds_command.h"
+#include "daemon/ctl/roads_command.h"
 #include "daemon/ctl/simulate_command.h"
 
 namespace {
@@ -20,7 +21,9 @@ constexpr std::string_view kUsage =
     "  odds --paytable FILE [--decks N] [--json]\n"
     "      exact probability, return to player and house edge of every bet (by enumeration)\n"
     "  simulate --rounds N [--paytable FILE] [--seed S] [--decks N] [--cut N]\n"
-    "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n";
+    "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n"
+    "  roads --results BPT... [--svg FILE] [--json] [--rows N] [--columns N] [--shoe N] [--table NAME]\n"
+    "      scoreboards of a shoe: bead plate, big road, Big Eye, Small and Cockroach roads, probe\n";
 
 }  // namespace
 
@@ -35,6 +38,9 @@ int main(int argc, char** argv) {
     try {
         if (command == "odds") {
             return ctl::runOdds(args, std::cout);
+        }
+        if (command == "roads") {
+            return ctl::runRoads(args, std::cout);
         }
         if (command == "simulate") {
             return ctl::runSimulate(args, std::cout);

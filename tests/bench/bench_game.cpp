@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "daemon/app/paytable_loader.h"
+#include "daemon/app/scoreboard_svg.h"
+#include "daemon/game/scoreboard.h"
 #include "daemon/game/exact_odds.h"
 #include "daemon/game/settlement.h"
 #include "daemon/game/simulator.h"
@@ -144,6 +146,61 @@ void BM_Baseline_Copy96Bets(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Baseline_Copy96Bets)->Unit(benchmark::kMicrosecond);
+
+// One full 80-round shoe through every road (bead plate, big road, three derived roads,
+// statistics, probe after each round) and the SVG picture of the result.
+std::vector<RoundMarks> eightyRounds() {
+    SeededRandom random(80);
+    std::vector<RoundMarks> rounds;
+    ShoeConfig config;
+    Shoe shoe(config, random, 1);
+    for (int i = 0; i < 80; ++i) {
+        rounds.push_back(RoundMarks::of(evaluate(dealCoup([&] { return shoe.draw(); }))));
+    }
+    return rounds;
+}
+
+void BM_ScoreboardShoeWithSvg(benchmark::State& state) {
+    const std::vector<RoundMarks> rounds = eightyRounds();
+    for (auto _ : state) {
+        Scoreboard board(1);
+        for (const RoundMarks& m : rounds) {
+            board.add(m);
+            benchmark::DoNotOptimize(board.probe());
+        }
+        const std::string svg = pitlink::app::scoreboardSvg(board, "table-1");
+        benchmark::DoNotOptimize(svg.data());
+    }
+}
+BENCHMARK(BM_ScoreboardShoeWithSvg)->Unit(benchmark::kMicrosecond);
+
+// The roads alone, without the picture.
+void BM_ScoreboardShoe(benchmark::State& state) {
+    const std::vector<RoundMarks> rounds = eightyRounds();
+    for (auto _ : state) {
+        Scoreboard board(1);
+        for (const RoundMarks& m : rounds) {
+            board.add(m);
+            benchmark::DoNotOptimize(board.probe());
+        }
+        benchmark::DoNotOptimize(board.statistics());
+    }
+}
+BENCHMARK(BM_ScoreboardShoe)->Unit(benchmark::kMicrosecond);
+
+// Baseline: the same shoe's 80 results written out as a plain "B,P,T" string of the same rounds.
+void BM_Baseline_ResultString(benchmark::State& state) {
+    const std::vector<RoundMarks> rounds = eightyRounds();
+    for (auto _ : state) {
+        std::string text;
+        for (const RoundMarks& m : rounds) {
+            text += winnerLetter(m.winner);
+            text += ',';
+        }
+        benchmark::DoNotOptimize(text.data());
+    }
+}
+BENCHMARK(BM_Baseline_ResultString)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

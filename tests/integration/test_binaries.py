@@ -73,6 +73,58 @@ class PitlinkctlSimulate(unittest.TestCase):
         self.assertEqual(sum(counts.values()), 200000)
 
 
+class PitlinkctlRoads(unittest.TestCase):
+    VECTORS = os.path.join(SOURCE, "tests", "fixtures", "baccarat", "roads_standard_rule_vectors.json")
+
+    def test_json_matches_every_standard_rule_vector(self):
+        with open(self.VECTORS) as f:
+            cases = json.load(f)["cases"]
+        for case in cases:
+            r = run(CTL, "roads", "--results", case["sequence"], "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            board = json.loads(r.stdout)
+            colours = lambda road: "".join("R" if m["colour"] == "red" else "B" for m in board[road])
+            self.assertEqual(colours("big_eye"), case["bigEye"], case["name"])
+            self.assertEqual(colours("small"), case["small"], case["name"])
+            self.assertEqual(colours("cockroach"), case["cockroach"], case["name"])
+            self.assertEqual([c["ties"] for c in board["big_road"]["cells"]], case["tiesPerCell"], case["name"])
+            names = {"bigEye": "big_eye", "small": "small", "cockroach": "cockroach"}
+            for side, key in (("B", "banker"), ("P", "player")):
+                for vec, ours in names.items():
+                    want = case["askNext"][side][vec]
+                    got = board["probe"][key][ours]
+                    self.assertEqual(None if got is None else got[0].upper(), want, case["name"])
+            stats = board["statistics"]
+            self.assertEqual(stats["rounds"], len(case["sequence"]))
+            self.assertEqual(stats["ties"], case["sequence"].count("T"))
+
+    def test_svg_is_a_readable_picture_of_the_shoe(self):
+        import xml.etree.ElementTree as ET
+        results = "TTBBBBBBBBBPPPPPPPPPPBTTTPBPPBPBBPBPTBBPPBPBBBBBBPPPTPBP"
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "roads.svg")
+            r = run(CTL, "roads", "--results", results, "--svg", path, "--shoe", "7", "--table", "Table 3")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            root = ET.parse(path).getroot()
+        ns = "{http://www.w3.org/2000/svg}"
+        texts = [t.text for t in root.iter(ns + "text")]
+        self.assertIn("Table 3: shoe 7", texts)
+        self.assertTrue(any(re.match(r"rounds %d\s+Banker %d " % (len(results), results.count("B")), t) for t in texts), texts[:3])
+        for label in ("Bead plate", "Big road (tie first)", "Big Eye Road", "Small Road", "Cockroach Road", "Banker", "Player", "Tie"):
+            self.assertIn(label, texts)
+        # Every round is a solid bead on the bead plate with its letter.
+        self.assertEqual(sum(1 for t in texts if t in ("B", "P", "T")), len(results))
+        # Green slashes: one per big-road cell that carries ties, plus the legend's.
+        with_ties = len([c for c in json.loads(run(CTL, "roads", "--results", results, "--json").stdout)["big_road"]["cells"] if c["ties"]])
+        green = [l for l in root.iter(ns + "line") if l.get("stroke") == "#2e7d32"]
+        self.assertEqual(len(green), with_ties + 1)
+
+    def test_bad_results_are_a_usage_error(self):
+        r = run(CTL, "roads", "--results", "BPX")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("only the letters B, P and T", r.stderr)
+
+
 class Pitlinkd(unittest.TestCase):
     def config(self, directory, extra=""):
         path = os.path.join(directory, "pitlink.yaml")
