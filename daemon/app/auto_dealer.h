@@ -10,6 +10,7 @@
 
 #include "daemon/app/config.h"
 #include "daemon/game/random_source.h"
+#include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 
 namespace pitlink::app {
@@ -22,6 +23,7 @@ public:
     void stop();
 
     [[nodiscard]] std::uint64_t roundsDealt() const { return rounds_; }
+    [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // of the current shoe
 
 private:
     void scheduleRound();
@@ -33,6 +35,7 @@ private:
     std::uint64_t maxRounds_;
     boost::asio::steady_timer timer_;
     std::unique_ptr<game::Shoe> shoe_;
+    game::Scoreboard scoreboard_;
     std::uint32_t roundInShoe_ = 0;
     std::uint64_t rounds_ = 0;
 };

@@ -152,7 +152,14 @@ class Pitlinkd(unittest.TestCase):
             self.assertEqual(sum(map(points, b)) % 10, int(btotal))
             expected = "player" if int(ptotal) > int(btotal) else "banker" if int(btotal) > int(ptotal) else "tie"
             self.assertEqual(winner, expected)
-        self.assertIn("cut card out", r.stdout)
+        # At each shoe end the scoreboard's statistics agree with the rounds of that shoe.
+        ends = re.findall(r"shoe (\d+): cut card out after round (\d+), \d+ cards left; Banker (\d+), Player (\d+), Tie (\d+)", r.stdout)
+        self.assertGreaterEqual(len(ends), 3)
+        for shoe, last, banker, player, tie in ends:
+            winners = [w for s, _, _, _, _, _, w in rounds if s == shoe]
+            self.assertEqual(int(last), len(winners))
+            self.assertEqual((int(banker), int(player), int(tie)),
+                             (winners.count("banker"), winners.count("player"), winners.count("tie")))
 
     def test_bad_configuration_exits_78_naming_the_key(self):
         with tempfile.TemporaryDirectory() as d:
