@@ -16,15 +16,7 @@ Config load(const std::string& text) {
     return loadConfig(in, "/etc/pitlink/pitlink.yaml");
 }
 
-ConfigError errorOf(const std::string& text) {
-    try {
-        (void)load(text);
-    } catch (const ConfigError& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error for:\n" << text;
-    return ConfigError("", 0, 0, "", "");
-}
+ConfigError errorOf(const std::string& text) { return test::configErrorOf(load, text); }
 
 TEST(Config, ShippedDefaultConfigurationLoadsAndItsPaytableToo) {
     const Config c = loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml");

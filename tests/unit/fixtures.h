@@ -1,12 +1,14 @@
 #pragma once
 // Helpers shared by the unit tests: fixture files, shipped paytables, cards from text.
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "daemon/app/config_error.h"
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
 #include "daemon/game/paytable.h"
@@ -23,5 +25,17 @@ std::vector<game::Card> cards(const std::string& text);
 game::Coup coupFromDeal(const std::string& text);
 // A coup with these hands as given, not checked against the drawing rules (settlement fixtures).
 game::Coup coupOfHands(const std::string& player, const std::string& banker);
+
+// The ConfigError that loading throws; a test failure (and an empty error) when it loads.
+template <class Load>
+app::ConfigError configErrorOf(Load&& load, const std::string& input) {
+    try {
+        (void)load(input);
+    } catch (const app::ConfigError& e) {
+        return e;
+    }
+    ADD_FAILURE() << "no error for:\n" << input;
+    return app::ConfigError("", 0, 0, "", "");
+}
 
 }  // namespace pitlink::test

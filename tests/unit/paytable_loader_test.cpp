@@ -15,16 +15,7 @@ game::Paytable load(const std::string& text) {
     return loadPaytable(in, "test.yaml");
 }
 
-// The error a text gives: "file:line:column: 'key': problem".
-ConfigError errorOf(const std::string& text) {
-    try {
-        (void)load(text);
-    } catch (const ConfigError& e) {
-        return e;
-    }
-    ADD_FAILURE() << "no error for:\n" << text;
-    return ConfigError("", 0, 0, "", "");
-}
+ConfigError errorOf(const std::string& text) { return test::configErrorOf(load, text); }
 
 TEST(PaytableLoader, LoadsTheShippedTables) {
     const game::Paytable standard = test::shippedPaytable("standard");
