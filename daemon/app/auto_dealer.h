@@ -23,7 +23,6 @@ public:
     void stop();
 
     [[nodiscard]] std::uint64_t roundsDealt() const { return rounds_; }
-    [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // of the current shoe
 
 private:
     void scheduleRound();

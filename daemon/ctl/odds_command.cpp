@@ -66,7 +66,6 @@ void printOdds(std::ostream& out, const game::Paytable& table, int decks, const 
         row("push (tie)", "push", t.pushes);
         row("loss", "-1", t.losses);
     }
-    return;
 }
 
 void printOddsJson(std::ostream& out, const game::Paytable& table, int decks, const game::OddsReport& report) {

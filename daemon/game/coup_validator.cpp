@@ -47,10 +47,10 @@ std::optional<CardRefusal> CoupValidator::offer(Card card) {
         return CardRefusal{position, "card " + std::to_string(position) + " (" + card.toString() +
                                          "): no card is due, the coup is complete: " + whyComplete(coup_)};
     }
-    const std::string where = "card " + std::to_string(position) + " (" + card.toString() + ", " +
-                              describePosition(*side, coup_.hand(*side).size() + 1) + ")";
     if (!remaining_.remove(card)) {
-        return CardRefusal{position, where + ": no " + card.toString() + " is left in the shoe"};
+        return CardRefusal{position, "card " + std::to_string(position) + " (" + card.toString() + ", " +
+                                         describePosition(*side, coup_.hand(*side).size() + 1) + "): no " +
+                                         card.toString() + " is left in the shoe"};
     }
     coup_.hand(*side).add(card);
     rescans_ = 0;

@@ -47,8 +47,7 @@ Shoe::Shoe(const ShoeConfig& config, RandomSource& random, std::uint32_t number)
     : cards_(orderedDecks(config.decks)), number_(number) {
     requireUsable(config);
     shuffleCards(cards_, random);
-    cutIndex_ = size() - config.cutCardFromEnd;
-    burn();
+    start(config);
 }
 
 Shoe::Shoe(const ShoeConfig& config, std::vector<Card> order, std::uint32_t number)
@@ -62,11 +61,11 @@ Shoe::Shoe(const ShoeConfig& config, std::vector<Card> order, std::uint32_t numb
         throw std::invalid_argument("shoe order must hold every card of " + std::to_string(config.decks) +
                                     " deck(s) exactly once per deck");
     }
-    cutIndex_ = size() - config.cutCardFromEnd;
-    burn();
+    start(config);
 }
 
-void Shoe::burn() {
+void Shoe::start(const ShoeConfig& config) {
+    cutIndex_ = size() - config.cutCardFromEnd;
     // The first card is turned; as many further cards as its burn value are discarded.
     burned_ = 1 + cards_.front().burnCount();
     position_ = burned_;

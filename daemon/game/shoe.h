@@ -46,7 +46,8 @@ public:
     [[nodiscard]] const std::vector<Card>& order() const { return cards_; }
 
 private:
-    void burn();
+    // Places the cut card and burns: the start every shoe shares once its order is set.
+    void start(const ShoeConfig& config);
 
     std::vector<Card> cards_;
     int position_ = 0;

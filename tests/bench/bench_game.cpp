@@ -160,14 +160,20 @@ std::vector<RoundMarks> eightyRounds() {
     return rounds;
 }
 
+// Every road of the shoe, asking the probe after each round as a display does.
+Scoreboard roadsOf(const std::vector<RoundMarks>& rounds) {
+    Scoreboard board(1);
+    for (const RoundMarks& m : rounds) {
+        board.add(m);
+        benchmark::DoNotOptimize(board.probe());
+    }
+    return board;
+}
+
 void BM_ScoreboardShoeWithSvg(benchmark::State& state) {
     const std::vector<RoundMarks> rounds = eightyRounds();
     for (auto _ : state) {
-        Scoreboard board(1);
-        for (const RoundMarks& m : rounds) {
-            board.add(m);
-            benchmark::DoNotOptimize(board.probe());
-        }
+        const Scoreboard board = roadsOf(rounds);
         const std::string svg = pitlink::app::scoreboardSvg(board, "table-1");
         benchmark::DoNotOptimize(svg.data());
     }
@@ -178,11 +184,7 @@ BENCHMARK(BM_ScoreboardShoeWithSvg)->Unit(benchmark::kMicrosecond);
 void BM_ScoreboardShoe(benchmark::State& state) {
     const std::vector<RoundMarks> rounds = eightyRounds();
     for (auto _ : state) {
-        Scoreboard board(1);
-        for (const RoundMarks& m : rounds) {
-            board.add(m);
-            benchmark::DoNotOptimize(board.probe());
-        }
+        const Scoreboard board = roadsOf(rounds);
         benchmark::DoNotOptimize(board.statistics());
     }
 }

@@ -60,16 +60,42 @@ TEST(Shoe, ShuffleIsUniformOverPermutations) {
     EXPECT_LT(chi2, 49.7);
 }
 
+// With bound 3 * 2^62, `x % bound` on 64 random bits lands below 2^62 half of the time instead
+// of a third: a biased implementation fails this by far (100,000 draws: sd about 150).
 TEST(Shoe, UniformBelowHasNoModuloBias) {
-    // With bound 3 a plain `% 3` on 2 random bits would favour 0; the counts must stay even.
     SeededRandom random(7);
-    std::array<int, 3> counts{};
-    for (int i = 0; i < 300'000; ++i) {
-        ++counts[uniformBelow(random, 3)];
+    const std::uint64_t bound = 3ULL << 62;
+    int low = 0;
+    const int draws = 100'000;
+    for (int i = 0; i < draws; ++i) {
+        const std::uint64_t v = uniformBelow(random, bound);
+        ASSERT_LT(v, bound);
+        low += v < (1ULL << 62) ? 1 : 0;
     }
-    for (const int n : counts) {
-        EXPECT_NEAR(n, 100'000, 1'000);
-    }
+    EXPECT_NEAR(low, draws / 3, 1'000);
+}
+
+// A source that replays fixed 64-bit words.
+class ReplaySource final : public RandomSource {
+public:
+    explicit ReplaySource(std::vector<std::uint64_t> words) : words_(std::move(words)) {}
+    std::uint64_t next64() override { return words_.at(next_++); }
+    [[nodiscard]] std::size_t used() const { return next_; }
+
+private:
+    std::vector<std::uint64_t> words_;
+    std::size_t next_ = 0;
+};
+
+// Lemire's method must reject a draw that falls in the short interval and draw again:
+// for bound 3, x = 0 gives a low product word 0 < 2^64 mod 3 = 1, so it is refused.
+TEST(Shoe, UniformBelowRedrawsInTheRejectedInterval) {
+    ReplaySource source({0, ~0ULL});
+    EXPECT_EQ(uniformBelow(source, 3), 2U);  // from the second word: floor((2^64 - 1) * 3 / 2^64)
+    EXPECT_EQ(source.used(), 2U);
+    ReplaySource accepted({~0ULL});
+    EXPECT_EQ(uniformBelow(accepted, 3), 2U);
+    EXPECT_EQ(accepted.used(), 1U);
 }
 
 // The burn: the first card is turned and as many further cards as its value are discarded.
