@@ -1,0 +1,157 @@
+#include "daemon/journal/audit.h"
+
+#include <map>
+#include <optional>
+#include <set>
+
+#include "daemon/journal/ledger_replay.h"
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+namespace {
+
+// Follows one round at a time (a round opens only when the one before has ended) and checks it
+// when the next opens: settled or voided once, each standing bet settled exactly once, and the
+// credits of the round equal to what its settlement or void says.
+class RoundAuditor {
+public:
+    void visit(const JournalRecord& record, const json& body) {
+        if (record.kind == kind::kRoundOpened) {
+            finish(false);
+            current_.emplace();
+            current_->id = *record.roundId;
+            ++rounds_;
+            return;
+        }
+        if (!current_ || record.roundId != current_->id) {
+            return;  // re-settlements of older rounds are checked by the ledger (balances) only
+        }
+        Track& t = *current_;
+        const std::string_view k = record.kind;
+        if (k == kind::kBetAccepted) {
+            t.stakes[body.at("bet").get<std::int64_t>()] = {*record.station, body.at("stake").get<Money>()};
+        } else if (k == kind::kBetWithdrawn) {
+            t.stakes.erase(body.at("bet").get<std::int64_t>());
+        } else if (k == kind::kRoundSettled || k == kind::kRoundVoided) {
+            ++t.endings;
+            t.voided = k == kind::kRoundVoided;
+        } else if (k == kind::kBetSettled) {
+            const auto bet = body.at("bet").get<std::int64_t>();
+            if (!t.settled.insert(bet).second) {
+                problem(t, "bet " + std::to_string(bet) + " settled twice");
+            }
+            t.expectedByStation[*record.station] += body.at("returned").get<Money>();
+        } else if (k == kind::kCredit && t.endings > 0) {
+            const auto why = body.at("reason").get<std::string>();
+            if (why == reason::kSettlement || why == reason::kBetReturn) {
+                t.creditedByStation[*record.station] += body.at("amount").get<Money>();
+            }
+        }
+    }
+
+    // `last`: the journal's last round may still be running.
+    void finish(bool last) {
+        if (!current_) {
+            return;
+        }
+        Track& t = *current_;
+        if (t.endings == 0) {
+            if (!last) {
+                problem(t, "never settled or voided");
+            }
+        } else if (t.endings > 1) {
+            problem(t, "ended " + std::to_string(t.endings) + " times");
+        } else if (t.voided) {
+            std::map<std::int64_t, Money> stakes;
+            for (const auto& [bet, stake] : t.stakes) {
+                stakes[stake.first] += stake.second;
+            }
+            if (!t.settled.empty()) {
+                problem(t, "voided but has settled bets");
+            }
+            if (stakes != t.creditedByStation) {
+                problem(t, "voided but the stakes returned differ from the stakes standing");
+            }
+        } else {
+            for (const auto& [bet, stake] : t.stakes) {
+                if (t.settled.count(bet) == 0) {
+                    problem(t, "bet " + std::to_string(bet) + " was never settled");
+                }
+            }
+            if (t.settled.size() != t.stakes.size()) {
+                problem(t, "has settlements for bets that were not standing");
+            }
+            if (t.expectedByStation != t.creditedByStation) {
+                problem(t, "settlement credits differ from what its bets returned");
+            }
+        }
+        current_.reset();
+    }
+
+    [[nodiscard]] std::int64_t rounds() const { return rounds_; }
+    std::vector<std::string> problems;
+
+private:
+    struct Track {
+        std::int64_t id = 0;
+        std::map<std::int64_t, std::pair<std::int64_t, Money>> stakes;  // bet -> (station, stake)
+        std::set<std::int64_t> settled;
+        std::map<std::int64_t, Money> expectedByStation;
+        std::map<std::int64_t, Money> creditedByStation;
+        int endings = 0;
+        bool voided = false;
+    };
+    void problem(const Track& t, const std::string& what) {
+        problems.push_back("round " + std::to_string(t.id) + ": " + what);
+    }
+    std::optional<Track> current_;
+    std::int64_t rounds_ = 0;
+};
+
+}  // namespace
+
+AuditReport auditJournal(JournalStore& store) {
+    AuditReport report;
+    LedgerReplay replay;
+    RoundAuditor rounds;
+    report.chain = verifyChain(store, 1, [&](const JournalRecord& record) {
+        std::string problem = replay.visit(record);
+        if (!problem.empty()) {
+            return problem;
+        }
+        if (record.roundId) {
+            try {
+                rounds.visit(record, json::parse(record.body));
+            } catch (const json::exception& error) {
+                return "record " + std::to_string(record.seq) + ": " + error.what();
+            }
+        }
+        return std::string();
+    });
+    rounds.finish(true);
+    report.snapshotsCompared = replay.snapshotsCompared();
+    report.roundsChecked = rounds.rounds();
+    report.roundProblems = std::move(rounds.problems);
+    report.ledger = replay.take();
+    return report;
+}
+
+json auditReportJson(const AuditReport& report) {
+    json out{{"ok", report.ok()},
+             {"chain_ok", report.chain.ok},
+             {"records_checked", report.chain.checked},
+             {"snapshots_compared", report.snapshotsCompared},
+             {"rounds_checked", report.roundsChecked},
+             {"round_problems", report.roundProblems},
+             {"meters", report.ledger.toJson()}};
+    if (!report.chain.ok) {
+        out["first_bad_record"] = report.chain.firstBadSeq.value_or(0);
+        out["problem"] = report.chain.problem;
+    }
+    return out;
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,29 @@
+#pragma once
+// The inspector's audit: the whole chain verified (first bad record reported), every meter and
+// credit recomputed from the records and compared with every stored snapshot, and every round
+// checked for completeness (each bet settled or returned exactly once, credits matching).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/journal_store.h"
+#include "daemon/journal/ledger.h"
+
+namespace pitlink::journal {
+
+struct AuditReport {
+    ChainCheck chain;
+    int snapshotsCompared = 0;
+    std::int64_t roundsChecked = 0;
+    std::vector<std::string> roundProblems;
+    Ledger ledger;  // recomputed from every record
+    [[nodiscard]] bool ok() const { return chain.ok && roundProblems.empty(); }
+};
+
+[[nodiscard]] AuditReport auditJournal(JournalStore& store);
+[[nodiscard]] nlohmann::json auditReportJson(const AuditReport& report);
+
+}  // namespace pitlink::journal

@@ -1,0 +1,91 @@
+#include "daemon/journal/journal.h"
+
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+JournalTransaction& JournalTransaction::add(std::string_view kind, std::optional<std::int64_t> roundId,
+                                            std::optional<std::int64_t> station, nlohmann::json body) {
+    facts_.push_back(Fact{std::string(kind), roundId, station, std::move(body)});
+    return *this;
+}
+
+Money JournalTransaction::balance(std::int64_t station) const {
+    Money credits = journal_->projected().credits(station);
+    for (const Fact& fact : facts_) {
+        if (fact.kind == kind::kCredit && fact.station == station) {
+            credits = fact.body.at("balance").get<Money>();
+        }
+    }
+    return credits;
+}
+
+JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amount, std::string_view why,
+                                               std::optional<std::int64_t> roundId, nlohmann::json extra) {
+    const Money after = balance(station) + amount;
+    if (after < 0) {
+        throw LedgerError("station " + std::to_string(station) + " has " + std::to_string(balance(station)) +
+                          " credits, cannot move " + std::to_string(amount));
+    }
+    extra["amount"] = amount;
+    extra["balance"] = after;
+    extra["reason"] = why;
+    return add(kind::kCredit, roundId, station, std::move(extra));
+}
+
+Journal::Journal(JournalSink& sink, Ledger committed, Clock clock, std::int64_t snapshotEvery)
+    : sink_(sink), committed_(committed), projected_(std::move(committed)), clock_(std::move(clock)),
+      snapshotEvery_(snapshotEvery) {}
+
+void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
+    if (failure_) {
+        if (done) {
+            done(CommitResult{false, {}, *failure_});
+        }
+        return;
+    }
+    Ledger next = projected_;
+    for (const Fact& fact : transaction.facts_) {
+        next.apply(fact.kind, fact.station, fact.body);
+    }
+    sinceSnapshot_ += static_cast<std::int64_t>(transaction.facts_.size());
+    if (snapshotEvery_ > 0 && sinceSnapshot_ >= snapshotEvery_) {
+        transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, next.toJson());
+        sinceSnapshot_ = 0;
+    }
+    projected_ = std::move(next);
+
+    const std::int64_t at = clock_();
+    std::vector<PendingRecord> records;
+    records.reserve(transaction.facts_.size());
+    for (const Fact& fact : transaction.facts_) {
+        records.push_back(PendingRecord{at, fact.kind, fact.roundId, fact.station, canonicalJson(fact.body)});
+    }
+    ++inFlight_;
+    sink_.commit(std::move(records), [this, facts = std::move(transaction.facts_), done = std::move(done)](
+                                         const CommitResult& result) {
+        --inFlight_;
+        if (result.ok) {
+            for (const Fact& fact : facts) {
+                committed_.apply(fact.kind, fact.station, fact.body);
+            }
+        } else if (!failure_) {
+            // Nothing submitted after this commits either (the writer refuses once failed), so
+            // the projection falls back to what the disk holds.
+            failure_ = result.error;
+            projected_ = committed_;
+        }
+        if (done) {
+            done(result);
+        }
+    });
+}
+
+void Journal::snapshot(JournalSink::Done done) {
+    JournalTransaction transaction = begin();
+    transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, projected_.toJson());
+    sinceSnapshot_ = -1;  // the snapshot record itself is counted by submit
+    submit(std::move(transaction), std::move(done));
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,83 @@
+#pragma once
+// The journal as the logic thread sees it: build a transaction of facts, submit it, be called
+// back once it has committed (the table acknowledges only then). Keeps two ledgers: `projected`
+// includes everything submitted (balances of new credit records are computed on it) and
+// `committed` only what the disk holds (what SAS and pitlinkctl are shown). A failed commit
+// puts the journal in failure: nothing more is written and the table must tilt.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/journal_sink.h"
+#include "daemon/journal/ledger.h"
+
+namespace pitlink::journal {
+
+struct Fact {
+    std::string kind;
+    std::optional<std::int64_t> roundId;
+    std::optional<std::int64_t> station;
+    nlohmann::json body = nlohmann::json::object();
+};
+
+class Journal;
+
+class JournalTransaction {
+public:
+    JournalTransaction& add(std::string_view kind, std::optional<std::int64_t> roundId,
+                            std::optional<std::int64_t> station, nlohmann::json body);
+    // A credit movement of a station with the balance after it, computed from the projected
+    // ledger and this transaction's earlier movements. Throws LedgerError if the credits would go
+    // below zero. `extra` adds fields (wagered, ref) to the record's body.
+    JournalTransaction& credit(std::int64_t station, Money amount, std::string_view why,
+                               std::optional<std::int64_t> roundId = std::nullopt,
+                               nlohmann::json extra = nlohmann::json::object());
+    // Credits of the station after what this transaction has added so far.
+    [[nodiscard]] Money balance(std::int64_t station) const;
+    [[nodiscard]] const std::vector<Fact>& facts() const { return facts_; }
+    [[nodiscard]] bool empty() const { return facts_.empty(); }
+
+private:
+    friend class Journal;
+    explicit JournalTransaction(const Journal& journal) : journal_(&journal) {}
+    const Journal* journal_;
+    std::vector<Fact> facts_;
+};
+
+class Journal {
+public:
+    using Clock = std::function<std::int64_t()>;  // UTC milliseconds
+    // `snapshotEvery`: a meters.snapshot record is added after this many records (0: never by count).
+    Journal(JournalSink& sink, Ledger committed, Clock clock, std::int64_t snapshotEvery = 2000);
+
+    [[nodiscard]] JournalTransaction begin() const { return JournalTransaction(*this); }
+    // Applies the transaction to the projected ledger (LedgerError leaves everything unchanged)
+    // and sends it to be committed. If the journal has failed, `done` is called at once with the
+    // failure and nothing is written.
+    void submit(JournalTransaction transaction, JournalSink::Done done = {});
+    // Adds a meters snapshot now (clean shutdown, end of a shoe).
+    void snapshot(JournalSink::Done done = {});
+
+    [[nodiscard]] const Ledger& committed() const { return committed_; }
+    [[nodiscard]] const Ledger& projected() const { return projected_; }
+    [[nodiscard]] bool failed() const { return failure_.has_value(); }
+    [[nodiscard]] const std::optional<std::string>& failure() const { return failure_; }
+    [[nodiscard]] std::int64_t nowMs() const { return clock_(); }
+    [[nodiscard]] std::size_t inFlight() const { return inFlight_; }
+
+private:
+    JournalSink& sink_;
+    Ledger committed_;
+    Ledger projected_;
+    Clock clock_;
+    std::int64_t snapshotEvery_;
+    std::int64_t sinceSnapshot_ = 0;
+    std::optional<std::string> failure_;
+    std::size_t inFlight_ = 0;
+};
+
+}  // namespace pitlink::journal

@@ -1,0 +1,215 @@
+#include "daemon/journal/journal_store.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "daemon/journal/schema_migrations.h"
+
+namespace pitlink::journal {
+
+namespace {
+
+SqliteConnection::Mode modeOf(const StoreOptions& options) {
+    return options.readOnly ? SqliteConnection::Mode::ReadOnly : SqliteConnection::Mode::ReadWriteCreate;
+}
+
+std::string selectRecords(std::string_view where) {
+    return "SELECT " + std::string(kRecordColumns) + " FROM record " + std::string(where);
+}
+
+}  // namespace
+
+JournalRecord recordFromRow(const SqliteStatement& row) {
+    JournalRecord record;
+    record.seq = row.integer(0);
+    record.atMs = row.integer(1);
+    record.kind = std::string(row.text(2));
+    record.roundId = row.optionalInteger(3);
+    record.station = row.optionalInteger(4);
+    record.body = std::string(row.text(5));
+    const auto hash = row.blob(6);
+    std::copy_n(hash.begin(), std::min(hash.size(), record.hash.size()), record.hash.begin());
+    return record;
+}
+
+JournalStore::JournalStore(const std::string& path, StoreOptions options)
+    : db_(path, modeOf(options), options.vfs), hasher_(std::make_unique<ChainHasher>(options.key)) {
+    configure(options);
+    checkChainMode(options);
+    loadTip();
+}
+
+void JournalStore::configure(const StoreOptions& options) {
+    if (options.readOnly) {
+        schemaVersion_ = journal::schemaVersion(db_);
+        if (schemaVersion_ == 0) {
+            throw JournalError(db_.path() + " is not a pitlink journal (schema version 0)");
+        }
+        return;
+    }
+    // WAL: readers (pitlinkctl, an inspector's sqlite3) never block the writer. FULL: a commit is
+    // on the disk (the WAL fsynced) before COMMIT returns, so an acknowledgement survives power loss.
+    SqliteStatement mode = db_.prepare("PRAGMA journal_mode = WAL");
+    if (!mode.step() || mode.text(0) != "wal") {
+        throw JournalError("journal " + db_.path() + " cannot use WAL mode");
+    }
+    db_.exec("PRAGMA synchronous = FULL");
+    migrate(db_);
+    schemaVersion_ = journal::schemaVersion(db_);
+    if (db_.queryInt("SELECT count(*) FROM journal_info") == 0) {
+        db_.exec("BEGIN IMMEDIATE");
+        SqliteStatement info = db_.prepare("INSERT INTO journal_info(key, value) VALUES (?, ?)");
+        info.bind(1, std::string_view("created_at_ms")).bind(2, std::to_string(options.createdAtMs)).run();
+        info.bind(1, std::string_view("chain")).bind(2, hasher_->mode()).run();
+        info.bind(1, std::string_view("key_fingerprint")).bind(2, hasher_->keyFingerprint()).run();
+        db_.exec("COMMIT");
+    }
+    insert_.emplace(db_, "INSERT INTO record(seq, at_ms, kind, round_id, station, body, hash) VALUES (?,?,?,?,?,?,?)");
+}
+
+void JournalStore::checkChainMode(const StoreOptions& options) {
+    SqliteStatement info = db_.prepare("SELECT key, value FROM journal_info");
+    std::string chain;
+    std::string fingerprint;
+    while (info.step()) {
+        if (info.text(0) == "chain") {
+            chain = info.text(1);
+        } else if (info.text(0) == "key_fingerprint") {
+            fingerprint = info.text(1);
+        }
+    }
+    if (chain.empty()) {
+        throw JournalError("journal " + db_.path() + " has no chain mode in journal_info");
+    }
+    if (chain != hasher_->mode()) {
+        throw JournalError("journal " + db_.path() + " is chained with " + chain + " but " +
+                           (options.key ? "a key was given" : "no key was given"));
+    }
+    if (fingerprint != hasher_->keyFingerprint()) {
+        throw JournalError("journal " + db_.path() + " was signed with a different key (fingerprint " +
+                           fingerprint.substr(0, 16) + "...)");
+    }
+}
+
+void JournalStore::loadTip() {
+    SqliteStatement last = db_.prepare("SELECT seq, hash FROM record ORDER BY seq DESC LIMIT 1");
+    if (last.step()) {
+        tipSeq_ = last.integer(0);
+        const auto hash = last.blob(1);
+        std::copy_n(hash.begin(), std::min(hash.size(), tipHash_.size()), tipHash_.begin());
+    }
+}
+
+void JournalStore::begin() {
+    db_.exec("BEGIN IMMEDIATE");
+    txStartSeq_ = tipSeq_;
+    txStartHash_ = tipHash_;
+}
+
+AppendResult JournalStore::insert(std::span<const PendingRecord> records) {
+    if (!insert_) {
+        throw JournalError("journal " + db_.path() + " is open read-only");
+    }
+    AppendResult result{tipSeq_ + 1, tipSeq_};
+    JournalRecord record;
+    for (const PendingRecord& pending : records) {
+        record.seq = tipSeq_ + 1;
+        record.atMs = pending.atMs;
+        record.kind = pending.kind;
+        record.roundId = pending.roundId;
+        record.station = pending.station;
+        record.body = pending.body;
+        canonical_.clear();
+        appendCanonicalBytes(record, canonical_);
+        const Digest hash = hasher_->link(tipHash_, canonical_);
+        insert_->bind(1, record.seq)
+            .bind(2, record.atMs)
+            .bind(3, std::string_view(record.kind))
+            .bind(4, record.roundId)
+            .bind(5, record.station)
+            .bind(6, std::string_view(record.body))
+            .bind(7, std::span<const std::uint8_t>(hash));
+        insert_->run();
+        tipSeq_ = record.seq;
+        tipHash_ = hash;
+    }
+    result.lastSeq = tipSeq_;
+    return result;
+}
+
+void JournalStore::commit() { db_.exec("COMMIT"); }
+
+void JournalStore::rollback() noexcept {
+    // After an I/O error SQLite may already have rolled back; ignore "no transaction is active".
+    sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+    tipSeq_ = txStartSeq_;
+    tipHash_ = txStartHash_;
+}
+
+AppendResult JournalStore::append(std::span<const PendingRecord> records) {
+    begin();
+    try {
+        const AppendResult result = insert(records);
+        commit();
+        return result;
+    } catch (...) {
+        rollback();
+        throw;
+    }
+}
+
+std::string JournalStore::quickCheck() {
+    SqliteStatement check = db_.prepare("PRAGMA quick_check");
+    std::string found;
+    while (check.step()) {
+        if (!found.empty()) {
+            found += "; ";
+        }
+        found += check.text(0);
+    }
+    return found;
+}
+
+void JournalStore::forEach(std::int64_t from, std::int64_t to, const std::function<bool(const JournalRecord&)>& visit) {
+    SqliteStatement rows = db_.prepare(selectRecords("WHERE seq BETWEEN ? AND ? ORDER BY seq"));
+    rows.bind(1, from).bind(2, to);
+    while (rows.step()) {
+        if (!visit(recordFromRow(rows))) {
+            break;
+        }
+    }
+}
+
+std::optional<JournalRecord> JournalStore::record(std::int64_t seq) {
+    SqliteStatement row = db_.prepare(selectRecords("WHERE seq = ?"));
+    row.bind(1, seq);
+    if (!row.step()) {
+        return std::nullopt;
+    }
+    return recordFromRow(row);
+}
+
+std::vector<JournalRecord> JournalStore::recordsOfRound(std::int64_t roundId) {
+    SqliteStatement rows = db_.prepare(selectRecords("WHERE round_id = ? ORDER BY seq"));
+    rows.bind(1, roundId);
+    std::vector<JournalRecord> out;
+    while (rows.step()) {
+        out.push_back(recordFromRow(rows));
+    }
+    return out;
+}
+
+std::optional<std::int64_t> JournalStore::lastRoundId() {
+    SqliteStatement row = db_.prepare("SELECT max(round_id) FROM record WHERE round_id IS NOT NULL");
+    row.step();
+    return row.optionalInteger(0);
+}
+
+std::optional<std::int64_t> JournalStore::lastSeqOfKind(std::string_view kind, std::int64_t before) {
+    SqliteStatement row = db_.prepare("SELECT max(seq) FROM record WHERE kind = ? AND seq < ?");
+    row.bind(1, kind).bind(2, before);
+    row.step();
+    return row.optionalInteger(0);
+}
+
+}  // namespace pitlink::journal

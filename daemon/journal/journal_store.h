@@ -1,0 +1,91 @@
+#pragma once
+// The journal file: opening (pragmas, migrations, chain mode), appending records in one
+// transaction each with their chain links, and reading them back. Used by one thread at a time:
+// start-up and recovery first, then the writer thread; readers (audit, recall tools) open their own.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "daemon/journal/chain_hasher.h"
+#include "daemon/journal/record.h"
+#include "daemon/journal/sqlite_connection.h"
+
+namespace pitlink::journal {
+
+// A record the logic thread wants written; the store gives it its sequence number and link.
+struct PendingRecord {
+    std::int64_t atMs = 0;
+    std::string kind;
+    std::optional<std::int64_t> roundId;
+    std::optional<std::int64_t> station;
+    std::string body;  // canonical JSON
+};
+
+struct StoreOptions {
+    std::optional<std::vector<std::uint8_t>> key;  // HMAC key; none: plain SHA-256 chain
+    const char* vfs = nullptr;                     // SQLite VFS (tests: power loss, failing disk)
+    bool readOnly = false;                         // inspectors' tools: never migrate, never write
+    std::int64_t createdAtMs = 0;                  // for journal_info of a new journal
+};
+
+struct AppendResult {
+    std::int64_t firstSeq = 0;
+    std::int64_t lastSeq = 0;
+};
+
+class JournalStore {
+public:
+    JournalStore(const std::string& path, StoreOptions options);
+
+    // One transaction holding every record given, linked to the chain. On failure nothing is
+    // written, the chain tip is unchanged, and JournalError is thrown.
+    AppendResult append(std::span<const PendingRecord> records);
+    // The same in steps, for the writer's group commit: begin, insert batches, commit.
+    void begin();
+    AppendResult insert(std::span<const PendingRecord> records);
+    void commit();
+    void rollback() noexcept;
+
+    [[nodiscard]] std::int64_t tipSeq() const { return tipSeq_; }
+    [[nodiscard]] const Digest& tipHash() const { return tipHash_; }
+    [[nodiscard]] ChainHasher& hasher() { return *hasher_; }
+    [[nodiscard]] int schemaVersion() const { return schemaVersion_; }
+
+    // "ok", or what PRAGMA quick_check found.
+    [[nodiscard]] std::string quickCheck();
+
+    // Records with from <= seq <= to, in order; the callback returns false to stop.
+    void forEach(std::int64_t from, std::int64_t to, const std::function<bool(const JournalRecord&)>& visit);
+    [[nodiscard]] std::optional<JournalRecord> record(std::int64_t seq);
+    [[nodiscard]] std::vector<JournalRecord> recordsOfRound(std::int64_t roundId);
+    [[nodiscard]] std::optional<std::int64_t> lastRoundId();
+    // The last record of `kind` with seq < before, if any.
+    [[nodiscard]] std::optional<std::int64_t> lastSeqOfKind(std::string_view kind, std::int64_t before);
+    [[nodiscard]] SqliteConnection& connection() { return db_; }
+
+private:
+    void configure(const StoreOptions& options);
+    void checkChainMode(const StoreOptions& options);
+    void loadTip();
+
+    SqliteConnection db_;
+    std::unique_ptr<ChainHasher> hasher_;
+    std::optional<SqliteStatement> insert_;
+    std::int64_t tipSeq_ = 0;
+    Digest tipHash_ = kGenesisDigest;
+    std::int64_t txStartSeq_ = 0;
+    Digest txStartHash_ = kGenesisDigest;
+    int schemaVersion_ = 0;
+    std::string canonical_;  // reused buffer
+};
+
+// Reads the columns seq, at_ms, kind, round_id, station, body, hash (in that order) of a row.
+[[nodiscard]] JournalRecord recordFromRow(const SqliteStatement& row);
+
+inline constexpr std::string_view kRecordColumns = "seq, at_ms, kind, round_id, station, body, hash";
+
+}  // namespace pitlink::journal

@@ -1,0 +1,278 @@
+#include "daemon/journal/ledger.h"
+
+#include <charconv>
+#include <limits>
+#include <numeric>
+
+#include "daemon/game/wide_int.h"
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+namespace {
+
+using nlohmann::json;
+
+std::int64_t integerField(const json& body, const char* key, std::string_view kindName) {
+    const auto it = body.find(key);
+    if (it == body.end() || !it->is_number_integer()) {
+        throw LedgerError(std::string(kindName) + " record without integer \"" + key + "\"");
+    }
+    return it->get<std::int64_t>();
+}
+
+std::string stringField(const json& body, const char* key, std::string_view kindName) {
+    const auto it = body.find(key);
+    if (it == body.end() || !it->is_string()) {
+        throw LedgerError(std::string(kindName) + " record without text \"" + key + "\"");
+    }
+    return it->get<std::string>();
+}
+
+}  // namespace
+
+game::Fraction addFractions(game::Fraction a, game::Fraction b) {
+    const game::Int128 num = static_cast<game::Int128>(a.num) * b.den + static_cast<game::Int128>(b.num) * a.den;
+    const game::Int128 den = static_cast<game::Int128>(a.den) * b.den;
+    game::Int128 g = num;
+    game::Int128 d = den;
+    while (d != 0) {  // gcd on 128 bits
+        const game::Int128 t = g % d;
+        g = d;
+        d = t;
+    }
+    if (g < 0) {
+        g = -g;
+    }
+    if (g == 0) {
+        return {0, 1};
+    }
+    const game::Int128 rn = num / g;
+    const game::Int128 rd = den / g;
+    constexpr auto kMax = static_cast<game::Int128>(std::numeric_limits<std::int64_t>::max());
+    if (rn > kMax || rd > kMax || rn < -kMax) {
+        throw LedgerError("breakage sum overflows");
+    }
+    return {static_cast<std::int64_t>(rn), static_cast<std::int64_t>(rd)};
+}
+
+std::optional<game::Fraction> parseFraction(std::string_view text) {
+    // Fraction::toString writes whole numbers without "/1".
+    const auto slash = text.find('/');
+    game::Fraction f;
+    const auto numText = text.substr(0, slash);
+    const auto denText = slash == std::string_view::npos ? std::string_view("1") : text.substr(slash + 1);
+    const auto [numEnd, numErr] = std::from_chars(numText.data(), numText.data() + numText.size(), f.num);
+    const auto [denEnd, denErr] = std::from_chars(denText.data(), denText.data() + denText.size(), f.den);
+    if (numErr != std::errc{} || denErr != std::errc{} || numEnd != numText.data() + numText.size() ||
+        denEnd != denText.data() + denText.size() || f.den <= 0 || f.num < 0) {
+        return std::nullopt;
+    }
+    return f;
+}
+
+StationAccount& Ledger::account(std::optional<std::int64_t> station, std::string_view kindName) {
+    if (!station) {
+        throw LedgerError(std::string(kindName) + " record without a station");
+    }
+    return stations_[*station];
+}
+
+Money Ledger::credits(std::int64_t station) const {
+    const auto it = stations_.find(station);
+    return it == stations_.end() ? 0 : it->second.credits;
+}
+
+Money Ledger::totalCredits() const {
+    Money total = 0;
+    for (const auto& [number, account] : stations_) {
+        total += account.credits;
+    }
+    return total;
+}
+
+void Ledger::applyCredit(std::int64_t station, const json& body) {
+    StationAccount& acc = stations_[station];
+    const Money amount = integerField(body, "amount", kind::kCredit);
+    const Money balance = integerField(body, "balance", kind::kCredit);
+    const std::string why = stringField(body, "reason", kind::kCredit);
+    if (acc.credits + amount != balance) {
+        throw LedgerError("station " + std::to_string(station) + " credit of " + std::to_string(amount) +
+                          " leaves balance " + std::to_string(balance) + " but the credits held were " +
+                          std::to_string(acc.credits));
+    }
+    if (balance < 0) {
+        throw LedgerError("station " + std::to_string(station) + " credits would go below zero");
+    }
+    acc.credits = balance;
+    if (why == reason::kSettlement) {
+        const Money wagered = integerField(body, "wagered", kind::kCredit);
+        acc.meters.add(Meter::CoinIn, wagered);
+        acc.meters.add(Meter::CoinOut, amount);
+        acc.meters.add(Meter::GamesPlayed, 1);
+        if (amount > wagered) {
+            acc.meters.add(Meter::GamesWon, 1);
+        } else if (amount < wagered) {
+            acc.meters.add(Meter::GamesLost, 1);
+        }
+    } else if (why == reason::kTicketIn) {
+        acc.meters.add(Meter::TicketInCashable, amount);
+    } else if (why == reason::kTicketOut) {
+        acc.meters.add(Meter::TicketOutCashable, -amount);
+        acc.meters.add(Meter::CancelledCredits, -amount);
+    } else if (why == reason::kHandpay) {
+        acc.meters.add(Meter::HandpaidCancelledCredits, -amount);
+        acc.meters.add(Meter::CancelledCredits, -amount);
+    } else if (why == reason::kJackpot) {
+        acc.meters.add(Meter::Jackpots, -amount);
+    } else if (why == reason::kTip) {
+        acc.meters.add(Meter::Tips, -amount);
+    } else if (why == reason::kResettlement) {
+        acc.meters.add(amount >= 0 ? Meter::ResettlementPaid : Meter::ResettlementRecovered, amount >= 0 ? amount : -amount);
+    } else if (why == reason::kBetReturn) {
+        acc.meters.add(Meter::BetsReturned, amount);
+    } else if (why != reason::kBet) {
+        throw LedgerError("credit record with unknown reason \"" + why + "\"");
+    }
+}
+
+void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+    if (kindName == kind::kCredit) {
+        account(station, kindName);
+        applyCredit(*station, body);
+    } else if (kindName == kind::kBetSettled) {
+        StationAccount& acc = account(station, kindName);
+        const auto breakage = parseFraction(stringField(body, "breakage", kindName));
+        if (!breakage) {
+            throw LedgerError("bet.settled record with malformed breakage");
+        }
+        acc.breakage = addFractions(acc.breakage, *breakage);
+    } else if (kindName == kind::kRoundSettled) {
+        table_.add(Meter::RoundsSettled, 1);
+    } else if (kindName == kind::kRoundVoided) {
+        table_.add(Meter::RoundsVoided, 1);
+    } else if (kindName == kind::kRoundResettled) {
+        table_.add(Meter::RoundsResettled, 1);
+    } else if (kindName == kind::kDaemonStarted) {
+        table_.add(Meter::PowerUps, 1);
+    } else if (kindName == kind::kDoorOpened) {
+        if (station) {
+            stations_[*station].meters.add(Meter::DoorOpens, 1);
+        } else {
+            table_.add(Meter::DoorOpens, 1);
+        }
+    }
+}
+
+void Ledger::apply(const JournalRecord& record) {
+    json body = json::parse(record.body, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+        throw LedgerError("record " + std::to_string(record.seq) + " has a body that is not a JSON object");
+    }
+    try {
+        apply(record.kind, record.station, body);
+    } catch (const LedgerError& error) {
+        throw LedgerError("record " + std::to_string(record.seq) + ": " + error.what());
+    }
+}
+
+MeterSet Ledger::tableTotals() const {
+    MeterSet total = table_;
+    for (const auto& [number, acc] : stations_) {
+        for (const Meter meter : kStationMeters) {
+            total.add(meter, acc.meters[meter]);
+        }
+    }
+    return total;
+}
+
+json Ledger::toJson() const {
+    json stations = json::object();
+    for (const auto& [number, acc] : stations_) {
+        json meters = json::object();
+        for (const Meter meter : kStationMeters) {
+            meters[std::string(meterName(meter))] = acc.meters[meter];
+        }
+        stations[std::to_string(number)] = {
+            {"credits", acc.credits},
+            {"breakage", acc.breakage.toString()},
+            {"meters", std::move(meters)},
+        };
+    }
+    json table = json::object();
+    for (const Meter meter : kTableMeters) {
+        table[std::string(meterName(meter))] = table_[meter];
+    }
+    return {{"stations", std::move(stations)}, {"table", std::move(table)}};
+}
+
+Ledger Ledger::fromJson(const json& snapshot) {
+    Ledger ledger;
+    try {
+        for (const auto& [number, entry] : snapshot.at("stations").items()) {
+            StationAccount& acc = ledger.stations_[std::stoll(number)];
+            acc.credits = entry.at("credits").get<Money>();
+            const auto breakage = parseFraction(entry.at("breakage").get<std::string>());
+            if (!breakage) {
+                throw LedgerError("snapshot with malformed breakage for station " + number);
+            }
+            acc.breakage = *breakage;
+            for (const auto& [name, value] : entry.at("meters").items()) {
+                const auto meter = parseMeter(name);
+                if (!meter) {
+                    throw LedgerError("snapshot with unknown meter " + name);
+                }
+                acc.meters.add(*meter, value.get<std::int64_t>());
+            }
+        }
+        for (const auto& [name, value] : snapshot.at("table").items()) {
+            const auto meter = parseMeter(name);
+            if (!meter) {
+                throw LedgerError("snapshot with unknown meter " + name);
+            }
+            ledger.table_.add(*meter, value.get<std::int64_t>());
+        }
+    } catch (const json::exception& error) {
+        throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
+    } catch (const std::logic_error& error) {
+        throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
+    }
+    return ledger;
+}
+
+std::string Ledger::differenceFrom(const Ledger& other) const {
+    auto describe = [](const std::string& who, std::string_view what, auto mine, auto theirs) {
+        return who + " " + std::string(what) + " " + mine + " != " + theirs;
+    };
+    std::map<std::int64_t, StationAccount> all = stations_;
+    for (const auto& [number, acc] : other.stations_) {
+        all.try_emplace(number);
+    }
+    for (const auto& [number, unused] : all) {
+        const auto mineIt = stations_.find(number);
+        const auto theirsIt = other.stations_.find(number);
+        const StationAccount mine = mineIt == stations_.end() ? StationAccount{} : mineIt->second;
+        const StationAccount theirs = theirsIt == other.stations_.end() ? StationAccount{} : theirsIt->second;
+        const std::string who = "station " + std::to_string(number);
+        if (mine.credits != theirs.credits) {
+            return describe(who, "credits", std::to_string(mine.credits), std::to_string(theirs.credits));
+        }
+        if (!(mine.breakage == theirs.breakage)) {
+            return describe(who, "breakage", mine.breakage.toString(), theirs.breakage.toString());
+        }
+        for (const Meter meter : kStationMeters) {
+            if (mine.meters[meter] != theirs.meters[meter]) {
+                return describe(who, meterName(meter), std::to_string(mine.meters[meter]),
+                                std::to_string(theirs.meters[meter]));
+            }
+        }
+    }
+    for (const Meter meter : kTableMeters) {
+        if (table_[meter] != other.table_[meter]) {
+            return describe("table", meterName(meter), std::to_string(table_[meter]), std::to_string(other.table_[meter]));
+        }
+    }
+    return {};
+}
+
+}  // namespace pitlink::journal

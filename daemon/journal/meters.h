@@ -1,0 +1,63 @@
+#pragma once
+// The accounting meters of SPEC.md, per station and per table. Meters count up for the life of
+// the journal (int64 minor units or counts); what is shown to SAS and inspectors rolls over at
+// 10^10, as SPEC.md requires (at least 10 digits).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace pitlink::journal {
+
+enum class Meter : std::uint8_t {
+    CoinIn,                    // total wagered on settled rounds
+    CoinOut,                   // total paid back to the credit meter by settlement (stake + win, pushes)
+    GamesPlayed,               // settled rounds with a bet of the station
+    GamesWon,                  // ... that paid back more than was wagered
+    GamesLost,                 // ... that paid back less than was wagered
+    CancelledCredits,          // credits cashed out, by ticket or by hand-pay
+    HandpaidCancelledCredits,  // the hand-paid part of the above
+    Jackpots,                  // wins at or above the jackpot limit, hand-paid
+    TicketInCashable,          // cents redeemed from tickets
+    TicketOutCashable,         // cents printed on tickets
+    Tips,                      // credits given to the dealer tip pool
+    ResettlementPaid,          // credits added by re-settlements
+    ResettlementRecovered,     // credits taken back by re-settlements
+    BetsReturned,              // stakes returned by voided rounds and withdrawn bets
+    DoorOpens,
+    PowerUps,        // table: daemon starts
+    RoundsSettled,   // table
+    RoundsVoided,    // table
+    RoundsResettled, // table: re-settlement steps
+};
+inline constexpr int kMeterCount = 19;
+
+inline constexpr std::array<Meter, 15> kStationMeters{
+    Meter::CoinIn,           Meter::CoinOut,           Meter::GamesPlayed,       Meter::GamesWon,
+    Meter::GamesLost,        Meter::CancelledCredits,  Meter::HandpaidCancelledCredits,
+    Meter::Jackpots,         Meter::TicketInCashable,  Meter::TicketOutCashable, Meter::Tips,
+    Meter::ResettlementPaid, Meter::ResettlementRecovered, Meter::BetsReturned,  Meter::DoorOpens,
+};
+inline constexpr std::array<Meter, 5> kTableMeters{
+    Meter::DoorOpens, Meter::PowerUps, Meter::RoundsSettled, Meter::RoundsVoided, Meter::RoundsResettled,
+};
+
+[[nodiscard]] std::string_view meterName(Meter meter);
+[[nodiscard]] std::optional<Meter> parseMeter(std::string_view name);
+
+inline constexpr std::int64_t kMeterRollover = 10'000'000'000;  // 10^10
+[[nodiscard]] constexpr std::int64_t reportedMeter(std::int64_t lifetime) { return lifetime % kMeterRollover; }
+
+class MeterSet {
+public:
+    [[nodiscard]] std::int64_t operator[](Meter meter) const { return values_[static_cast<std::size_t>(meter)]; }
+    // Meters only count up: a negative amount is a programming error (LedgerError).
+    void add(Meter meter, std::int64_t amount);
+    friend bool operator==(const MeterSet&, const MeterSet&) = default;
+
+private:
+    std::array<std::int64_t, kMeterCount> values_{};
+};
+
+}  // namespace pitlink::journal

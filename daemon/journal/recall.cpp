@@ -1,0 +1,97 @@
+#include "daemon/journal/recall.h"
+
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+RecalledRound recallRound(JournalStore& store, std::int64_t roundId) {
+    RecalledRound recalled{reconstructRound(store.recordsOfRound(roundId)), {}};
+    for (const JournalRecord& record : recalled.round.records) {
+        if (record.kind != kind::kCredit || !record.station) {
+            continue;
+        }
+        const json body = json::parse(record.body);
+        const game::Money amount = body.at("amount").get<game::Money>();
+        const game::Money balance = body.at("balance").get<game::Money>();
+        auto [it, first] = recalled.credits.try_emplace(*record.station);
+        if (first) {
+            it->second.before = balance - amount;
+        }
+        it->second.after = balance;
+    }
+    return recalled;
+}
+
+std::vector<RecalledRound> recallRounds(JournalStore& store, int count, std::optional<std::int64_t> station) {
+    // Both queries walk an index backwards: the cost does not grow with the journal.
+    SqliteStatement rounds = station ? store.connection().prepare(
+                                           "SELECT DISTINCT round_id FROM record WHERE station = ? AND round_id IS "
+                                           "NOT NULL ORDER BY round_id DESC LIMIT ?")
+                                     : store.connection().prepare(
+                                           "SELECT round_id FROM record WHERE kind = 'round.opened' ORDER BY seq "
+                                           "DESC LIMIT ?");
+    if (station) {
+        rounds.bind(1, *station).bind(2, static_cast<std::int64_t>(count));
+    } else {
+        rounds.bind(1, static_cast<std::int64_t>(count));
+    }
+    std::vector<std::int64_t> ids;
+    while (rounds.step()) {
+        ids.push_back(rounds.integer(0));
+    }
+    std::vector<RecalledRound> out;
+    out.reserve(ids.size());
+    for (const std::int64_t id : ids) {
+        out.push_back(recallRound(store, id));
+    }
+    return out;
+}
+
+json recalledRoundJson(const RecalledRound& recalled) {
+    const RoundHistory& round = recalled.round;
+    json bets = json::array();
+    for (const RoundBet& bet : round.bets) {
+        json entry{{"bet", bet.index}, {"station", bet.station}, {"spot", game::betTypeName(bet.spot)},
+                   {"stake", bet.stake}};
+        if (const auto it = round.outcomes.find(bet.index); it != round.outcomes.end()) {
+            entry["result"] = it->second.result;
+            entry["tier"] = it->second.tier;
+            entry["win"] = it->second.win;
+            entry["returned"] = it->second.returned;
+            entry["breakage"] = it->second.breakage;
+        }
+        bets.push_back(std::move(entry));
+    }
+    json credits = json::object();
+    for (const auto& [station, moved] : recalled.credits) {
+        credits[std::to_string(station)] = {{"before", moved.before}, {"after", moved.after}};
+    }
+    json cards = json::array();
+    for (const DealtCard& dealt : round.cards) {
+        cards.push_back({{"position", dealt.position}, {"card", dealt.card.toString()}});
+    }
+    json out{{"round", round.roundId},
+             {"shoe", round.shoe},
+             {"round_in_shoe", round.roundInShoe},
+             {"state", roundStateName(round.state)},
+             {"opened_at_ms", round.openedAtMs},
+             {"paytable", round.paytableId},
+             {"paytable_sha256", round.paytableSha},
+             {"cards_dealt", std::move(cards)},
+             {"bets", std::move(bets)},
+             {"credits", std::move(credits)},
+             {"resettlements", round.resettlements}};
+    if (!round.settlement.is_null()) {
+        out["player"] = round.settlement.at("player");
+        out["banker"] = round.settlement.at("banker");
+        out["outcome"] = round.settlement.at("outcome");
+    }
+    if (round.state == RoundState::Voided) {
+        out["void_reason"] = round.voidReason;
+    }
+    return out;
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,33 @@
+#pragma once
+// Game recall (SPEC.md): the last rounds of the table or of one station, each with its cards,
+// outcome, every bet, every win, the station's credits before and after, and the paytable used.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/journal_store.h"
+#include "daemon/journal/round_history.h"
+
+namespace pitlink::journal {
+
+struct StationCredits {
+    game::Money before = 0;
+    game::Money after = 0;
+};
+
+struct RecalledRound {
+    RoundHistory round;
+    std::map<std::int64_t, StationCredits> credits;  // stations whose credits the round moved
+};
+
+// Newest first. `station`: only rounds in which that station had a record (a bet, a refusal).
+[[nodiscard]] std::vector<RecalledRound> recallRounds(JournalStore& store, int count,
+                                                      std::optional<std::int64_t> station = std::nullopt);
+[[nodiscard]] RecalledRound recallRound(JournalStore& store, std::int64_t roundId);
+
+[[nodiscard]] nlohmann::json recalledRoundJson(const RecalledRound& recalled);
+
+}  // namespace pitlink::journal

@@ -1,0 +1,36 @@
+#pragma once
+// One journal record, and the canonical bytes its chain link is computed over (schema/README.md
+// "Hash chain" gives the same definition for inspectors who check it with their own tools).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace pitlink::journal {
+
+using Digest = std::array<std::uint8_t, 32>;
+
+struct JournalRecord {
+    std::int64_t seq = 0;
+    std::int64_t atMs = 0;
+    std::string kind;
+    std::optional<std::int64_t> roundId;
+    std::optional<std::int64_t> station;
+    std::string body;  // canonical JSON
+    Digest hash{};
+};
+
+// "<seq>\t<at_ms>\t<kind>\t<round_id or empty>\t<station or empty>\t<body>" in UTF-8.
+[[nodiscard]] std::string canonicalBytes(const JournalRecord& record);
+void appendCanonicalBytes(const JournalRecord& record, std::string& out);
+
+// The body's canonical text: sorted keys, no spaces, integers only; invalid UTF-8 in free text
+// (a dispute's words) is replaced rather than refused.
+[[nodiscard]] std::string canonicalJson(const nlohmann::json& body);
+
+[[nodiscard]] std::string toHex(std::span<const std::uint8_t> bytes);
+
+}  // namespace pitlink::journal

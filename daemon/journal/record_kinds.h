@@ -1,0 +1,57 @@
+#pragma once
+// The kinds of journal record. schema/README.md documents the body of each; the names are part
+// of the journal's format (inspectors query them), so they never change once released.
+#include <string_view>
+
+namespace pitlink::journal::kind {
+
+inline constexpr std::string_view kDaemonStarted = "daemon.started";
+inline constexpr std::string_view kJournalChecked = "journal.checked";
+inline constexpr std::string_view kConfigLoaded = "config.loaded";
+inline constexpr std::string_view kPaytableLoaded = "paytable.loaded";
+inline constexpr std::string_view kShoeStarted = "shoe.started";
+inline constexpr std::string_view kShoeEnded = "shoe.ended";
+inline constexpr std::string_view kRoundOpened = "round.opened";
+inline constexpr std::string_view kRoundClosed = "round.closed";
+inline constexpr std::string_view kCardDealt = "card.dealt";
+inline constexpr std::string_view kCardRefused = "card.refused";
+inline constexpr std::string_view kRoundSettled = "round.settled";
+inline constexpr std::string_view kRoundVoided = "round.voided";
+inline constexpr std::string_view kRoundResettled = "round.resettled";
+inline constexpr std::string_view kBetAccepted = "bet.accepted";
+inline constexpr std::string_view kBetRefused = "bet.refused";
+inline constexpr std::string_view kBetWithdrawn = "bet.withdrawn";
+inline constexpr std::string_view kBetSettled = "bet.settled";
+inline constexpr std::string_view kBetAdjusted = "bet.adjusted";
+inline constexpr std::string_view kCredit = "credit";
+inline constexpr std::string_view kTicketIssued = "ticket.issued";
+inline constexpr std::string_view kTicketRedeemed = "ticket.redeemed";
+inline constexpr std::string_view kHandpayPending = "handpay.pending";
+inline constexpr std::string_view kHandpayReset = "handpay.reset";
+inline constexpr std::string_view kTip = "tip";
+inline constexpr std::string_view kAttendantCalled = "attendant.called";
+inline constexpr std::string_view kAttendantCleared = "attendant.cleared";
+inline constexpr std::string_view kDoorOpened = "door.opened";
+inline constexpr std::string_view kDoorClosed = "door.closed";
+inline constexpr std::string_view kTiltRaised = "tilt.raised";
+inline constexpr std::string_view kTiltCleared = "tilt.cleared";
+inline constexpr std::string_view kDisputeRaised = "dispute.raised";
+inline constexpr std::string_view kOperatorAction = "operator.action";
+inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
+
+}  // namespace pitlink::journal::kind
+
+namespace pitlink::journal::reason {
+
+// Why credits moved (the "reason" of a credit record).
+inline constexpr std::string_view kBet = "bet";
+inline constexpr std::string_view kBetReturn = "bet_return";
+inline constexpr std::string_view kSettlement = "settlement";
+inline constexpr std::string_view kTicketIn = "ticket_in";
+inline constexpr std::string_view kTicketOut = "ticket_out";
+inline constexpr std::string_view kHandpay = "handpay";
+inline constexpr std::string_view kJackpot = "jackpot";
+inline constexpr std::string_view kTip = "tip";
+inline constexpr std::string_view kResettlement = "resettlement";
+
+}  // namespace pitlink::journal::reason

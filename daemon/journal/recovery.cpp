@@ -1,0 +1,166 @@
+#include "daemon/journal/recovery.h"
+
+#include "daemon/journal/ledger_replay.h"
+#include "daemon/journal/paytable_codec.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/round_history.h"
+#include "daemon/journal/round_settlement.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::string_view sha256) {
+    SqliteStatement row = store.connection().prepare(
+        "SELECT body FROM record WHERE kind = 'paytable.loaded' AND json_extract(body, '$.sha256') = ? "
+        "ORDER BY seq DESC LIMIT 1");
+    row.bind(1, sha256);
+    if (!row.step()) {
+        return std::nullopt;
+    }
+    const json body = json::parse(row.text(0), nullptr, false);
+    if (body.is_discarded() || !body.contains("content")) {
+        return std::nullopt;
+    }
+    game::Paytable table = paytableFromJson(body.at("content"));
+    if (paytableSha256(table) != sha256) {
+        return std::nullopt;  // content does not hash to its name: not the paytable of the round
+    }
+    return table;
+}
+
+namespace {
+
+// The base to replay from: the second-to-last snapshot, so that the last one is compared with
+// meters recomputed from the records between them.
+std::int64_t replayStart(JournalStore& store, Ledger& base) {
+    const std::int64_t end = store.tipSeq() + 1;
+    const auto last = store.lastSeqOfKind(kind::kMetersSnapshot, end);
+    if (!last) {
+        return 1;
+    }
+    const auto previous = store.lastSeqOfKind(kind::kMetersSnapshot, *last);
+    if (!previous) {
+        return 1;
+    }
+    const auto record = store.record(*previous);
+    base = Ledger::fromJson(json::parse(record->body));
+    return *previous + 1;
+}
+
+// Finishes the last round if the table stopped in the middle of it. Returns what was done.
+std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledger, const Journal::Clock& clock,
+                                               std::optional<std::int64_t> lastRoundId) {
+    std::vector<std::string> actions;
+    if (!lastRoundId) {
+        return actions;
+    }
+    RoundHistory round = reconstructRound(store.recordsOfRound(*lastRoundId));
+    if (round.state == RoundState::Settled || round.state == RoundState::Voided) {
+        return actions;
+    }
+    StoreSink sink(store);
+    Journal journal(sink, ledger, clock, 0);
+    JournalTransaction tx = journal.begin();
+    const std::string id = std::to_string(round.roundId);
+    std::string problem;
+    std::optional<game::Coup> coup;
+    if (round.state == RoundState::Dealing) {
+        coup = completeCoup(round.cards, problem);
+    } else {
+        problem = "the round was " + std::string(roundStateName(round.state)) + " when the table stopped";
+    }
+    std::optional<game::Paytable> paytable;
+    if (coup) {
+        paytable = findJournaledPaytable(store, round.paytableSha);
+        if (!paytable) {
+            problem = "its paytable " + round.paytableSha.substr(0, 12) + " is not in the journal";
+        }
+    }
+    if (coup && paytable) {
+        addSettlement(tx, round.roundId, *coup, round.bets, *paytable, round.paytableSha, json{{"recovered", true}});
+        actions.push_back("round " + id + " settled from its journaled cards");
+    } else {
+        addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, json{{"recovered", true}});
+        actions.push_back("round " + id + " voided, " + std::to_string(round.bets.size()) +
+                          " bets returned: " + problem);
+    }
+    std::optional<std::string> failure;
+    journal.submit(std::move(tx), [&](const CommitResult& result) {
+        if (!result.ok) {
+            failure = result.error;
+        }
+    });
+    if (failure) {
+        throw JournalError(*failure);
+    }
+    ledger = journal.committed();
+    return actions;
+}
+
+}  // namespace
+
+RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, const Journal::Clock& clock) {
+    RecoveryReport report;
+    if (options.quickCheck) {
+        report.quickCheck = store.quickCheck();
+        if (report.quickCheck != "ok") {
+            report.tilt = "journal integrity check failed: " + report.quickCheck;
+            return report;
+        }
+    }
+    Ledger base;
+    std::int64_t from = 1;
+    try {
+        from = replayStart(store, base);
+    } catch (const std::exception& error) {
+        report.tilt = std::string("journal meters snapshot unreadable: ") + error.what();
+        return report;
+    }
+    LedgerReplay replay(std::move(base));
+    const RecordVisitor visit = [&](const JournalRecord& record) { return replay.visit(record); };
+    if (options.fullChainCheck && from > 1) {
+        // Check the links before the replay start too, without replaying them.
+        report.chain = verifyChain(store, 1, [&](const JournalRecord& record) {
+            return record.seq >= from ? replay.visit(record) : std::string();
+        });
+    } else {
+        report.chain = verifyChain(store, from, visit);
+    }
+    report.snapshotsCompared = replay.snapshotsCompared();
+    if (!report.chain.ok) {
+        report.tilt = "journal check failed at record " + std::to_string(report.chain.firstBadSeq.value_or(0)) +
+                      ": " + report.chain.problem;
+        return report;
+    }
+    report.ledger = replay.take();
+    try {
+        report.lastRoundId = store.lastRoundId();
+        report.actions = finishUnfinishedRound(store, report.ledger, clock, report.lastRoundId);
+    } catch (const std::exception& error) {
+        report.tilt = std::string("recovery of the last round failed: ") + error.what();
+        return report;
+    }
+    // The checks themselves are on the record: an inspector sees every start-up's verdict.
+    StoreSink sink(store);
+    Journal journal(sink, report.ledger, clock, 0);
+    JournalTransaction tx = journal.begin();
+    tx.add(kind::kJournalChecked, std::nullopt, std::nullopt,
+           json{{"quick_check", options.quickCheck ? report.quickCheck : std::string("skipped")},
+                {"chain_from", report.chain.from},
+                {"chain_records", report.chain.checked},
+                {"snapshots_compared", report.snapshotsCompared},
+                {"actions", report.actions}});
+    std::optional<std::string> failure;
+    journal.submit(std::move(tx), [&](const CommitResult& result) {
+        if (!result.ok) {
+            failure = result.error;
+        }
+    });
+    if (failure) {
+        report.tilt = "journal cannot be written: " + *failure;
+    }
+    return report;
+}
+
+}  // namespace pitlink::journal

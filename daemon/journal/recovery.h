@@ -1,0 +1,44 @@
+#pragma once
+// Start-up of the journal (SPEC.md "Rounds, journal and accounting"): integrity check, chain
+// check, meters and credits rebuilt and compared with the stored snapshots, then the round left
+// unfinished by a crash or power loss is finished: settled from its journaled cards when they
+// are complete and legal, otherwise voided with every bet returned. Each step is journaled. A
+// journal that fails a check is never repaired or written to: the report says why, and the
+// table stays in tilt.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/game/paytable.h"
+#include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/journal_store.h"
+#include "daemon/journal/ledger.h"
+
+namespace pitlink::journal {
+
+struct RecoveryOptions {
+    // false: the chain is checked from the second-to-last meters snapshot (start-up stays fast on
+    // a journal of millions of rounds; `pitlinkctl audit verify` checks all of it). true: all.
+    bool fullChainCheck = false;
+    bool quickCheck = true;
+};
+
+struct RecoveryReport {
+    std::optional<std::string> tilt;  // why the table must not run; nothing was written
+    std::string quickCheck;           // "ok", or what SQLite found
+    ChainCheck chain;
+    int snapshotsCompared = 0;
+    Ledger ledger;                    // committed credits and meters after recovery
+    std::vector<std::string> actions; // what recovery did to the unfinished round, if anything
+    std::optional<std::int64_t> lastRoundId;
+    [[nodiscard]] bool ok() const { return !tilt.has_value(); }
+};
+
+[[nodiscard]] RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, const Journal::Clock& clock);
+
+// The paytable journaled with this content hash (paytable.loaded), if any.
+[[nodiscard]] std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::string_view sha256);
+
+}  // namespace pitlink::journal

@@ -1,0 +1,70 @@
+#include "daemon/journal/resettlement.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "daemon/game/outcome.h"
+#include "daemon/game/settlement.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/round_settlement.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+void addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
+                     const ResettlementRequest& request) {
+    if (round.state != RoundState::Settled) {
+        throw std::invalid_argument("round " + std::to_string(round.roundId) + " is " +
+                                    std::string(roundStateName(round.state)) + ", only a settled round can be re-settled");
+    }
+    if (request.reason.empty() || request.operatorName.empty()) {
+        throw std::invalid_argument("a re-settlement needs a reason and an operator");
+    }
+    std::vector<DealtCard> dealt;
+    for (std::size_t i = 0; i < request.cards.size(); ++i) {
+        dealt.push_back(DealtCard{static_cast<std::int64_t>(i) + 1, request.cards[i]});
+    }
+    std::string problem;
+    const auto coup = completeCoup(dealt, problem);
+    if (!coup) {
+        throw std::invalid_argument("corrected cards: " + problem);
+    }
+    const game::Outcome outcome = game::evaluate(*coup);
+    tx.add(kind::kRoundResettled, round.roundId, std::nullopt,
+           json{{"step", round.resettlements + 1},
+                {"reason", request.reason},
+                {"operator", request.operatorName},
+                {"player", handToJson(coup->player)},
+                {"banker", handToJson(coup->banker)},
+                {"outcome", outcomeToJson(outcome)},
+                {"previous_outcome", round.settlement.value("outcome", json::object())},
+                {"paytable", paytable.id},
+                {"paytable_sha256", round.paytableSha}});
+    std::map<std::int64_t, game::Money> deltas;
+    for (const RoundBet& bet : round.bets) {
+        const game::BetSettlement settlement =
+            game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable);
+        const auto previous = round.outcomes.find(bet.index);
+        const game::Money before = previous == round.outcomes.end() ? 0 : previous->second.returned;
+        json body = settledBetJson(bet, settlement);
+        body["previous_returned"] = before;
+        body["delta"] = settlement.returned - before;
+        tx.add(kind::kBetAdjusted, round.roundId, bet.station, std::move(body));
+        deltas[bet.station] += settlement.returned - before;
+    }
+    for (const auto& [station, due] : deltas) {
+        if (due == 0) {
+            continue;
+        }
+        const game::Money available = tx.balance(station);
+        const game::Money moved = due < 0 && -due > available ? -available : due;
+        json extra{{"due", due}};
+        if (moved != due) {
+            extra["shortfall"] = moved - due;
+        }
+        tx.credit(station, moved, reason::kResettlement, round.roundId, std::move(extra));
+    }
+}
+
+}  // namespace pitlink::journal

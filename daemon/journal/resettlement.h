@@ -1,0 +1,31 @@
+#pragma once
+// Re-settlement of a round with corrected cards (SPEC.md; seed 004: "settlements will be
+// re-settled based on current video result"). The original settlement stays on the record; a
+// round.resettled record with the corrected cards, reason and operator, one bet.adjusted per bet
+// with the difference from the result in force, and one credit per station moving the
+// difference are added. A round can be re-settled again: each step compares with the last.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "daemon/game/card.h"
+#include "daemon/game/paytable.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/round_history.h"
+
+namespace pitlink::journal {
+
+struct ResettlementRequest {
+    std::int64_t roundId = 0;
+    std::vector<game::Card> cards;  // the corrected coup, in deal order
+    std::string reason;
+    std::string operatorName;       // Unix user from the control socket
+};
+
+// Throws std::invalid_argument when the round is not settled, the cards are not a complete legal
+// coup, or reason or operator is missing. A station whose credits no longer cover what it owes
+// gives what it has: the credit record says what was due and the shortfall.
+void addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
+                     const ResettlementRequest& request);
+
+}  // namespace pitlink::journal

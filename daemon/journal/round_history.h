@@ -1,0 +1,71 @@
+#pragma once
+// A round as its journal records tell it: state, bets standing, cards, the settlement in force
+// (the original, or the latest re-settlement). Recovery, recall and re-settlement read rounds
+// through this one reconstruction.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/bet_type.h"
+#include "daemon/game/card.h"
+#include "daemon/game/hand.h"
+#include "daemon/game/settlement.h"
+#include "daemon/journal/record.h"
+
+namespace pitlink::journal {
+
+enum class RoundState : std::uint8_t { Open, Closed, Dealing, Settled, Voided };
+[[nodiscard]] std::string_view roundStateName(RoundState state);
+
+struct RoundBet {
+    std::int64_t index = 0;  // the bet's number within its round
+    std::int64_t station = 0;
+    game::BetType spot = game::BetType::Player;
+    game::Money stake = 0;
+};
+
+struct DealtCard {
+    std::int64_t position = 0;  // 1-based position in the coup (deal order)
+    game::Card card;
+};
+
+// The result in force for one bet.
+struct BetOutcome {
+    std::string result;  // win, push, loss
+    std::int64_t tier = 0;
+    game::Money win = 0;
+    game::Money returned = 0;
+    std::string breakage;
+};
+
+struct RoundHistory {
+    std::int64_t roundId = 0;
+    std::int64_t shoe = 0;
+    std::int64_t roundInShoe = 0;
+    std::string paytableId;
+    std::string paytableSha;
+    RoundState state = RoundState::Open;
+    std::int64_t openedAtMs = 0;
+    std::int64_t endedAtMs = 0;
+    std::vector<RoundBet> bets;       // accepted and not withdrawn, in order
+    std::vector<DealtCard> cards;     // as dealt
+    nlohmann::json settlement;        // body of the round.settled or latest round.resettled, or null
+    std::map<std::int64_t, BetOutcome> outcomes;  // by bet index
+    int resettlements = 0;
+    std::string voidReason;
+    std::vector<JournalRecord> records;
+};
+
+// Throws std::invalid_argument when the records do not make a round (no round.opened, a body
+// without the fields its kind must have).
+[[nodiscard]] RoundHistory reconstructRound(std::vector<JournalRecord> records);
+
+// The coup the cards make, if they are positions 1..n without gaps, each to the hand the drawing
+// rules give it, and the coup is complete. Otherwise nullopt and `problem` says why.
+[[nodiscard]] std::optional<game::Coup> completeCoup(const std::vector<DealtCard>& cards, std::string& problem);
+
+}  // namespace pitlink::journal
