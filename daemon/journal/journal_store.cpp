@@ -49,9 +49,11 @@ void JournalStore::configure(const StoreOptions& options) {
     }
     // WAL: readers (pitlinkctl, an inspector's sqlite3) never block the writer. FULL: a commit is
     // on the disk (the WAL fsynced) before COMMIT returns, so an acknowledgement survives power loss.
-    SqliteStatement mode = db_.prepare("PRAGMA journal_mode = WAL");
-    if (!mode.step() || mode.text(0) != "wal") {
-        throw JournalError("journal " + db_.path() + " cannot use WAL mode");
+    {
+        SqliteStatement mode = db_.prepare("PRAGMA journal_mode = WAL");
+        if (!mode.step() || mode.text(0) != "wal") {
+            throw JournalError("journal " + db_.path() + " cannot use WAL mode");
+        }
     }
     db_.exec("PRAGMA synchronous = FULL");
     migrate(db_);

@@ -1,0 +1,65 @@
+#pragma once
+// A scripted table for tests, the crash child and benchmarks: opens rounds, takes bets, deals and
+// settles through the journal API exactly as the daemon's table does, each step one transaction.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/game/card.h"
+#include "daemon/game/paytable.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/round_history.h"
+
+namespace pitlink::test {
+
+class ScenarioTable {
+public:
+    // `waitForCommit` runs until the last submitted transaction has committed (a writer thread's
+    // completions must be run); StoreSink commits inline and needs nothing.
+    ScenarioTable(journal::Journal& journal, game::Paytable paytable, std::int64_t nextRoundId = 1,
+                  std::function<void()> waitForCommit = {});
+
+    // A one-record transaction about the table (daemon.started, door.opened...).
+    void record(std::string_view kind, nlohmann::json body);
+    void loadPaytable();
+    void startShoe(std::int64_t shoe);
+    std::int64_t openRound();
+    std::int64_t bet(std::int64_t station, game::BetType spot, game::Money stake);
+    void refuseBet(std::int64_t station, game::BetType spot, game::Money stake, const std::string& why);
+    void withdraw(std::int64_t betIndex);
+    void close();
+    void deal(game::Card card);
+    void settle();
+    void voidRound(const std::string& why);
+    void ticketIn(std::int64_t station, game::Money amount, const std::string& validation);
+    void ticketOut(std::int64_t station, game::Money amount, const std::string& validation);
+    void tip(std::int64_t station, game::Money amount);
+    void handpay(std::int64_t station, game::Money amount);
+    void snapshot();
+
+    [[nodiscard]] std::int64_t roundId() const { return roundId_; }
+    [[nodiscard]] const std::string& paytableSha() const { return sha_; }
+    [[nodiscard]] const game::Paytable& paytable() const { return paytable_; }
+    // Result of the last commit (tests of failure).
+    [[nodiscard]] const journal::CommitResult& lastCommit() const { return last_; }
+
+private:
+    void submit(journal::JournalTransaction tx);
+
+    journal::Journal& journal_;
+    game::Paytable paytable_;
+    std::string sha_;
+    std::function<void()> wait_;
+    std::int64_t nextRoundId_;
+    std::int64_t roundId_ = 0;
+    std::int64_t shoe_ = 0;
+    std::int64_t roundInShoe_ = 0;
+    std::int64_t nextBet_ = 1;
+    std::vector<journal::RoundBet> bets_;
+    std::vector<journal::DealtCard> cards_;
+    journal::CommitResult last_;
+    bool pending_ = false;
+};
+
+}  // namespace pitlink::test
