@@ -1,6 +1,8 @@
 #include "daemon/journal/ledger.h"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 #include <limits>
 #include <numeric>
 
@@ -104,9 +106,23 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
     if (balance < 0) {
         throw LedgerError("station " + std::to_string(station) + " credits would go below zero");
     }
+    // Everything that can refuse the record is checked before anything changes.
+    static constexpr std::string_view kKnown[] = {reason::kBet,       reason::kBetReturn, reason::kSettlement,
+                                                  reason::kTicketIn,  reason::kTicketOut, reason::kHandpay,
+                                                  reason::kJackpot,   reason::kTip,       reason::kResettlement};
+    if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
+        throw LedgerError("credit record with unknown reason \"" + why + "\"");
+    }
+    const Money wagered = why == reason::kSettlement ? integerField(body, "wagered", kind::kCredit) : 0;
+    const bool paidOut = why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot ||
+                         why == reason::kTip;
+    if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||
+        (why == reason::kSettlement && amount < 0) || (why == reason::kBetReturn && amount < 0) ||
+        (why == reason::kBet && amount > 0)) {
+        throw LedgerError("credit record with reason " + why + " moves credits the wrong way");
+    }
     acc.credits = balance;
     if (why == reason::kSettlement) {
-        const Money wagered = integerField(body, "wagered", kind::kCredit);
         acc.meters.add(Meter::CoinIn, wagered);
         acc.meters.add(Meter::CoinOut, amount);
         acc.meters.add(Meter::GamesPlayed, 1);
@@ -131,8 +147,6 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
         acc.meters.add(amount >= 0 ? Meter::ResettlementPaid : Meter::ResettlementRecovered, amount >= 0 ? amount : -amount);
     } else if (why == reason::kBetReturn) {
         acc.meters.add(Meter::BetsReturned, amount);
-    } else if (why != reason::kBet) {
-        throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
 }
 

@@ -1,0 +1,169 @@
+// Credits and meters from journal records; the logic thread's journal with its writer thread.
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+
+#include "daemon/journal/journal_writer.h"
+#include "daemon/journal/ledger.h"
+#include "daemon/journal/record_kinds.h"
+#include "tests/unit/journal_fixture.h"
+
+namespace pitlink::journal {
+namespace {
+
+using nlohmann::json;
+
+json credit(Money amount, Money balance, std::string_view why, json extra = json::object()) {
+    extra["amount"] = amount;
+    extra["balance"] = balance;
+    extra["reason"] = why;
+    return extra;
+}
+
+TEST(Ledger, SettlementCreditMetersCoinInCoinOutAndTheGame) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 3, credit(5000, 5000, reason::kTicketIn));
+    ledger.apply(kind::kCredit, 3, credit(-1000, 4000, reason::kBet));
+    ledger.apply(kind::kCredit, 3, credit(1950, 5950, reason::kSettlement, {{"wagered", 1000}}));
+    ledger.apply(kind::kCredit, 3, credit(-500, 5450, reason::kBet));
+    ledger.apply(kind::kCredit, 3, credit(0, 5450, reason::kSettlement, {{"wagered", 500}}));
+    const auto& m = ledger.stations().at(3).meters;
+    EXPECT_EQ(ledger.credits(3), 5450);
+    EXPECT_EQ(m[Meter::CoinIn], 1500);
+    EXPECT_EQ(m[Meter::CoinOut], 1950);
+    EXPECT_EQ(m[Meter::GamesPlayed], 2);
+    EXPECT_EQ(m[Meter::GamesWon], 1);
+    EXPECT_EQ(m[Meter::GamesLost], 1);
+    EXPECT_EQ(m[Meter::TicketInCashable], 5000);
+}
+
+TEST(Ledger, CashOutMetersSayHowTheCreditsLeft) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 1, credit(9000, 9000, reason::kTicketIn));
+    ledger.apply(kind::kCredit, 1, credit(-2000, 7000, reason::kTicketOut));
+    ledger.apply(kind::kCredit, 1, credit(-100, 6900, reason::kTip));
+    ledger.apply(kind::kCredit, 1, credit(-6900, 0, reason::kHandpay));
+    const auto& m = ledger.stations().at(1).meters;
+    EXPECT_EQ(m[Meter::TicketOutCashable], 2000);
+    EXPECT_EQ(m[Meter::HandpaidCancelledCredits], 6900);
+    EXPECT_EQ(m[Meter::CancelledCredits], 8900);
+    EXPECT_EQ(m[Meter::Tips], 100);
+    EXPECT_EQ(ledger.tableTotals()[Meter::CancelledCredits], 8900);
+}
+
+TEST(Ledger, RefusesABalanceThatDoesNotFollowAndCreditsBelowZero) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 1, credit(100, 100, reason::kTicketIn));
+    EXPECT_THROW(ledger.apply(kind::kCredit, 1, credit(100, 250, reason::kTicketIn)), LedgerError);
+    EXPECT_THROW(ledger.apply(kind::kCredit, 1, credit(-200, -100, reason::kBet)), LedgerError);
+    EXPECT_THROW(ledger.apply(kind::kCredit, 1, credit(5, 105, "gift")), LedgerError);
+    EXPECT_EQ(ledger.credits(1), 100);
+}
+
+TEST(Ledger, BreakageAddsUpExactly) {
+    Ledger ledger;
+    ledger.apply(kind::kBetSettled, 2, json{{"breakage", "1/2"}});
+    ledger.apply(kind::kBetSettled, 2, json{{"breakage", "3/4"}});
+    ledger.apply(kind::kBetSettled, 2, json{{"breakage", "0"}});
+    EXPECT_EQ(ledger.stations().at(2).breakage, (game::Fraction{5, 4}));
+}
+
+TEST(Ledger, SnapshotRoundTripsAndDifferencesAreNamed) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 4, credit(700, 700, reason::kTicketIn));
+    ledger.apply(kind::kDaemonStarted, std::nullopt, json::object());
+    const Ledger back = Ledger::fromJson(ledger.toJson());
+    EXPECT_EQ(back.differenceFrom(ledger), "");
+    Ledger other = back;
+    other.apply(kind::kCredit, 4, credit(50, 750, reason::kTicketIn));
+    EXPECT_EQ(other.differenceFrom(ledger), "station 4 credits 750 != 700");
+    EXPECT_EQ(meterName(Meter::TicketInCashable), "ticket_in_cashable");
+    EXPECT_EQ(reportedMeter(12'345'678'901'234), 5'678'901'234);
+}
+
+// The logic thread of these tests: completions posted by the writer wait here until run.
+class Completions {
+public:
+    void post(std::function<void()> f) {
+        const std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(f));
+        wake_.notify_one();
+    }
+    void runOne() {
+        std::function<void()> f;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return !queue_.empty(); });
+            f = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        f();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> queue_;
+};
+
+TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsReported) {
+    test::TempDir dir;
+    Completions completions;
+    auto store = std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{});
+    JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
+    Journal journal(writer, Ledger{}, [] { return 1; }, 0);
+    std::vector<std::int64_t> seqs;
+    constexpr int kCommits = 40;
+    for (int i = 0; i < kCommits; ++i) {
+        JournalTransaction tx = journal.begin();
+        tx.add(kind::kTicketRedeemed, std::nullopt, 1, json{{"amount", 10}});
+        tx.credit(1, 10, reason::kTicketIn);
+        journal.submit(std::move(tx), [&](const CommitResult& r) {
+            ASSERT_TRUE(r.ok) << r.error;
+            seqs.push_back(r.seqs.firstSeq);
+        });
+    }
+    EXPECT_EQ(journal.projected().credits(1), 10 * kCommits);
+    EXPECT_EQ(journal.committed().credits(1), 0);  // nothing reported yet
+    for (int i = 0; i < kCommits; ++i) {
+        completions.runOne();
+        EXPECT_EQ(journal.committed().credits(1), 10 * (i + 1));
+    }
+    for (int i = 0; i < kCommits; ++i) {
+        EXPECT_EQ(seqs[static_cast<std::size_t>(i)], 1 + 2 * i);
+    }
+    writer.stop();
+    EXPECT_EQ(writer.commits(), static_cast<std::uint64_t>(kCommits));
+    EXPECT_LE(writer.transactions(), writer.commits());
+}
+
+TEST(Journal, ARefusedCreditChangesNothing) {
+    test::JournalFixture f;
+    f.table->ticketIn(1, 300, "T");
+    JournalTransaction tx = f.journal->begin();
+    EXPECT_THROW(tx.credit(1, -301, reason::kBet), LedgerError);
+    EXPECT_EQ(f.journal->projected().credits(1), 300);
+}
+
+TEST(Journal, SnapshotsAreAddedEveryNRecordsWithTheMetersAtThatPoint) {
+    test::TempDir dir;
+    JournalStore store((dir.path() / "j.db").string(), StoreOptions{});
+    StoreSink sink(store);
+    Journal journal(sink, Ledger{}, [] { return 1; }, 4);
+    for (int i = 0; i < 3; ++i) {
+        JournalTransaction tx = journal.begin();
+        tx.add(kind::kTicketRedeemed, std::nullopt, 1, json{{"amount", 10}});
+        tx.credit(1, 10, reason::kTicketIn);
+        journal.submit(std::move(tx));
+    }
+    const auto snapshot = store.lastSeqOfKind(kind::kMetersSnapshot, store.tipSeq() + 1);
+    ASSERT_TRUE(snapshot);
+    EXPECT_EQ(*snapshot, 5);  // after the 4th record, closing the 2nd transaction
+    const Ledger stored = Ledger::fromJson(json::parse(store.record(*snapshot)->body));
+    EXPECT_EQ(stored.credits(1), 20);
+}
+
+}  // namespace
+}  // namespace pitlink::journal
