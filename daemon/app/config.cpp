@@ -48,6 +48,23 @@ void readBets(YamlMap map, Config& c) {
     map.rejectUnknownKeys();
 }
 
+std::filesystem::path resolved(const Config& c, const std::string& text) {
+    std::filesystem::path path = text;
+    return path.empty() || path.is_absolute() ? path : c.file.parent_path() / path;
+}
+
+void readJournal(YamlMap map, Config& c) {
+    auto& j = c.journal;
+    j.path = resolved(c, map.string("path", j.path.string()));
+    if (j.path.empty()) {
+        throw map.error("path", "must name the journal file");
+    }
+    j.keyFile = resolved(c, map.string("key_file", j.keyFile.string()));
+    j.snapshotEvery = map.integer("snapshot_every", j.snapshotEvery, 100, 1'000'000);
+    j.fullChainCheckAtStart = map.boolean("full_chain_check_at_start", j.fullChainCheckAtStart);
+    map.rejectUnknownKeys();
+}
+
 void readLog(YamlMap map, Config& c) {
     static constexpr std::array<const char*, 6> kLevels{"trace", "debug", "info", "warn", "error", "critical"};
     c.log.level = map.string("level", c.log.level);
@@ -68,6 +85,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readTable(top.map("table"), c);
     readRounds(top.map("rounds"), c);
     readBets(top.map("bets"), c);
+    readJournal(top.map("journal"), c);
     readLog(top.map("log"), c);
     top.rejectUnknownKeys();
     return c;

@@ -24,6 +24,13 @@ struct RoundTiming {
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
 };
 
+struct JournalConfig {
+    std::filesystem::path path = "/var/lib/pitlink/journal.db";
+    std::filesystem::path keyFile;          // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
+    std::int64_t snapshotEvery = 2000;      // records between meter snapshots
+    bool fullChainCheckAtStart = false;     // false: from the second-to-last snapshot
+};
+
 struct LogConfig {
     std::string level = "info";
 };
@@ -33,6 +40,7 @@ struct Config {
     TableConfig table;
     RoundTiming rounds;
     game::BetRulesConfig bets;
+    JournalConfig journal;
     LogConfig log;
 };
 

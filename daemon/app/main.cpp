@@ -1,18 +1,25 @@
 // pitlinkd: the table controller daemon. Start-up order (DESIGN.md): configuration ->
-// paytable -> shoe and round loop. Journal, SAS, Modbus and the control socket join this
-// order as they are built.
+// paytable -> journal open and recovery -> writer thread -> shoe and round loop. SAS, Modbus
+// and the control socket join this order as they are built. Shutdown in reverse: the round loop
+// stops, a meters snapshot is journaled, the writer commits what is queued and ends.
 
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <chrono>
 #include <csignal>
+#include <fstream>
+#include <iterator>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <string_view>
 
 #include "daemon/app/auto_dealer.h"
+#include "daemon/app/journal_startup.h"
+#include "daemon/journal/journal_writer.h"
 #include "daemon/app/config.h"
 #include "daemon/app/config_error.h"
 #include "daemon/app/paytable_loader.h"
@@ -50,6 +57,17 @@ Options parseOptions(int argc, char** argv) {
     return o;
 }
 
+
+std::int64_t wallClockMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -62,9 +80,25 @@ int main(int argc, char** argv) {
         spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
                      paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
 
+        app::JournalStartup journalStart = app::startJournal(config, paytable, readFile(options.config), wallClockMs);
+        const journal::RecoveryReport& recovery = journalStart.recovery;
+        spdlog::info("journal {}: schema {}, integrity {}, chain checked from record {} ({} records), {} meter "
+                     "snapshots compared",
+                     config.journal.path.string(), journalStart.store->schemaVersion(), recovery.quickCheck,
+                     recovery.chain.from, recovery.chain.checked, recovery.snapshotsCompared);
+        for (const std::string& action : recovery.actions) {
+            spdlog::warn("recovery: {}", action);
+        }
+
         boost::asio::io_context io;
+        journal::JournalWriter writer(std::move(journalStart.store),
+                                      [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
+        journal::Journal journal(writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
         platform::OsRandomSource random;
-        app::AutoDealer dealer(io, config, random, options.rounds);
+        auto tilt = [](const std::string& why) {
+            spdlog::critical("TILT: {}; the table takes no bets until this is cleared", why);
+        };
+        app::AutoDealer dealer(io, config, random, journal, paytable, journalStart.resume, options.rounds, tilt);
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code& ec, int signal) {
             if (!ec) {
@@ -73,9 +107,18 @@ int main(int argc, char** argv) {
                 io.stop();
             }
         });
-        dealer.start();
+        if (recovery.ok()) {
+            dealer.start();
+        } else {
+            // Never repaired, never overwritten: the journal stays as found for the inspector.
+            tilt(*recovery.tilt);
+        }
         io.run();
-        spdlog::info("pitlinkd stopped");
+        if (recovery.ok() && !journal.failed()) {
+            journal.snapshot();
+        }
+        writer.stop();  // commits what was submitted, the snapshot last
+        spdlog::info("pitlinkd stopped after {} journal commits", writer.commits());
         return EXIT_SUCCESS;
     } catch (const app::ConfigError& e) {
         spdlog::critical("configuration: {}", e.what());

@@ -9,6 +9,7 @@
 
 #include "daemon/app/config_error.h"
 #include "daemon/ctl/arguments.h"
+#include "daemon/ctl/journal_commands.h"
 #include "daemon/ctl/odds_command.h"
 #include "daemon/ctl/roads_command.h"
 #include "daemon/ctl/simulate_command.h"
@@ -23,7 +24,13 @@ constexpr std::string_view kUsage =
     "  simulate --rounds N [--paytable FILE] [--seed S] [--decks N] [--cut N]\n"
     "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n"
     "  roads --results BPT... [--svg FILE] [--json] [--rows N] [--columns N] [--shoe N] [--table NAME]\n"
-    "      scoreboards of a shoe: bead plate, big road, Big Eye, Small and Cockroach roads, probe\n";
+    "      scoreboards of a shoe: bead plate, big road, Big Eye, Small and Cockroach roads, probe\n"
+    "  recall --journal FILE [--station N] [--last N] [--round ID] [--key FILE] [--json]\n"
+    "      game recall: cards, outcome, bets, wins, credits before and after, paytable (newest first)\n"
+    "  audit verify --journal FILE [--key FILE] [--json]\n"
+    "      verifies the hash chain, recomputes every meter against the stored snapshots, checks every round\n"
+    "  audit export --journal FILE [--rounds A-B] [--from-ms T] [--to-ms T] [--format jsonl|csv] [--key FILE]\n"
+    "      the records of a round range or time range, with their chain links\n";
 
 }  // namespace
 
@@ -41,6 +48,12 @@ int main(int argc, char** argv) {
         }
         if (command == "roads") {
             return ctl::runRoads(args, std::cout);
+        }
+        if (command == "audit") {
+            return ctl::runAudit(args, std::cout);
+        }
+        if (command == "recall") {
+            return ctl::runRecall(args, std::cout);
         }
         if (command == "simulate") {
             return ctl::runSimulate(args, std::cout);

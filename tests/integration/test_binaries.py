@@ -3,15 +3,19 @@
 
 Usage: test_binaries.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
+import hashlib
 import json
 import os
+import pathlib
+import sqlite3
+import time
 import re
 import subprocess
 import sys
 import tempfile
 import unittest
 
-BUILD, SOURCE = sys.argv[1], sys.argv[2]
+BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 CTL = os.path.join(BUILD, "daemon", "ctl", "pitlinkctl")
 DAEMON = os.path.join(BUILD, "daemon", "app", "pitlinkd")
 PAYTABLES = os.path.join(SOURCE, "etc", "paytables")
@@ -130,7 +134,7 @@ class Pitlinkd(unittest.TestCase):
         path = os.path.join(directory, "pitlink.yaml")
         with open(path, "w") as f:
             f.write("table:\n  paytable: %s\n  decks: 1\n  cut_card_from_end: 14\n"
-                    "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\n%s"
+                    "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\njournal:\n  path: journal.db\n%s"
                     % (os.path.join(PAYTABLES, "standard.yaml"), extra))
         return path
 
@@ -161,6 +165,107 @@ class Pitlinkd(unittest.TestCase):
             self.assertEqual((int(banker), int(player), int(tie)),
                              (winners.count("banker"), winners.count("player"), winners.count("tie")))
 
+    def chain_of(self, db_path):
+        """Verifies the hash chain with this test's own code; returns the records."""
+        db = sqlite3.connect(db_path)
+        rows = db.execute("SELECT seq, at_ms, kind, round_id, station, body, hash FROM record ORDER BY seq").fetchall()
+        db.close()
+        previous = bytes(32)
+        for expected, (seq, at_ms, kind, round_id, station, body, link) in enumerate(rows, start=1):
+            self.assertEqual(seq, expected)
+            text = "\t".join([str(seq), str(at_ms), kind, "" if round_id is None else str(round_id),
+                              "" if station is None else str(station), body])
+            previous = hashlib.sha256(previous + text.encode()).digest()
+            self.assertEqual(previous, link, "record %d breaks the chain" % seq)
+        return rows
+
+    def test_journals_every_round_and_resumes_the_numbering_after_a_restart(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d)
+            first = run(DAEMON, "--config", config, "--rounds", "12")
+            second = run(DAEMON, "--config", config, "--rounds", "3")
+            self.assertEqual(second.returncode, 0, second.stdout + second.stderr)
+            rows = self.chain_of(os.path.join(d, "journal.db"))
+            kinds = [r[2] for r in rows]
+            self.assertEqual(kinds.count("round.settled"), 15)
+            self.assertEqual(kinds.count("daemon.started"), 2)
+            self.assertEqual(kinds.count("journal.checked"), 2)
+            opened = [r[3] for r in rows if r[2] == "round.opened"]
+            self.assertEqual(opened, list(range(1, 16)))
+            # The logged coups are the journaled ones.
+            logged = re.findall(r"Player ((?:[A2-9TJQK][CDHS] )+)\(\d\) \| Banker ((?:[A2-9TJQK][CDHS] )+)\(\d\)"
+                                r".*\(round #(\d+)\)", first.stdout + second.stdout)
+            settled = {r[3]: json.loads(r[5]) for r in rows if r[2] == "round.settled"}
+            self.assertEqual(len(logged), 15)
+            for player, banker, round_id in logged:
+                self.assertEqual(settled[int(round_id)]["player"], player.split())
+                self.assertEqual(settled[int(round_id)]["banker"], banker.split())
+            # pitlinkctl reads the same journal.
+            audit = run(CTL, "audit", "verify", "--journal", os.path.join(d, "journal.db"), "--json")
+            self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+            report = json.loads(audit.stdout)
+            self.assertEqual(report["rounds_checked"], 15)
+            self.assertEqual(report["meters"]["table"]["rounds_settled"], 15)
+            self.assertEqual(report["meters"]["table"]["power_ups"], 2)
+            recall = json.loads(run(CTL, "recall", "--journal", os.path.join(d, "journal.db"), "--last", "3", "--json").stdout)
+            self.assertEqual([r["round"] for r in recall], [15, 14, 13])
+            self.assertEqual(recall[0]["player"], settled[15]["player"])
+
+    def test_sigkill_in_the_middle_of_a_round_is_recovered_at_restart(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d)
+            with open(config) as f:
+                slow = f.read().replace("bets_open_ms: 1", "bets_open_ms: 60000")
+            with open(config, "w") as f:
+                f.write(slow)
+            p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            db = os.path.join(d, "journal.db")
+            deadline = time.time() + 10
+            opened = 0
+            while opened == 0 and time.time() < deadline:
+                time.sleep(0.05)
+                if os.path.exists(db):
+                    try:
+                        opened = sqlite3.connect(db).execute(
+                            "SELECT count(*) FROM record WHERE kind = 'round.opened'").fetchone()[0]
+                    except sqlite3.OperationalError:
+                        pass
+            p.kill()  # SIGKILL while the round is open for bets
+            p.communicate()
+            self.assertEqual(opened, 1)
+            with open(config, "w") as f:
+                f.write(slow.replace("bets_open_ms: 60000", "bets_open_ms: 1"))
+            r = run(DAEMON, "--config", config, "--rounds", "1")
+            self.assertEqual(r.returncode, 0, r.stdout)
+            self.assertIn("recovery: round 1 voided, 0 bets returned: the round was open when the table stopped", r.stdout)
+            rows = self.chain_of(db)
+            ends = [(r[3], r[2]) for r in rows if r[2] in ("round.settled", "round.voided")]
+            self.assertEqual(ends, [(1, "round.voided"), (2, "round.settled")])
+
+    def test_an_edited_journal_tilts_the_table_and_is_left_as_found(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d)
+            run(DAEMON, "--config", config, "--rounds", "3")
+            db_path = os.path.join(d, "journal.db")
+            db = sqlite3.connect(db_path)
+            db.execute("DROP TRIGGER record_is_append_only_update")
+            db.execute("UPDATE record SET body = replace(body, '\"banker\"', '\"player\"') "
+                       "WHERE seq = (SELECT min(seq) FROM record WHERE kind = 'round.settled')")
+            edited = db.execute("SELECT min(seq) FROM record WHERE kind = 'round.settled'").fetchone()[0]
+            db.commit()
+            db.close()
+            before = pathlib.Path(db_path).read_bytes()
+            p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            time.sleep(1.0)
+            p.terminate()
+            out, _ = p.communicate(timeout=10)
+            self.assertIn("TILT: journal check failed at record %d" % edited, out)
+            self.assertNotIn("round #", out)
+            self.assertEqual(pathlib.Path(db_path).read_bytes(), before)
+            audit = run(CTL, "audit", "verify", "--journal", db_path)
+            self.assertEqual(audit.returncode, 1)
+            self.assertIn("BROKEN at record %d" % edited, audit.stdout)
+
     def test_bad_configuration_exits_78_naming_the_key(self):
         with tempfile.TemporaryDirectory() as d:
             r = run(DAEMON, "--config", self.config(d, "bets:\n  min: -5\n"), "--rounds", "1")
@@ -171,8 +276,9 @@ class Pitlinkd(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             p = subprocess.Popen([DAEMON, "--config", self.config(d)], stdout=subprocess.PIPE, text=True)
             line = p.stdout.readline()
-            while "round" not in line:
+            while line and "round" not in line:
                 line = p.stdout.readline()
+            self.assertIn("round", line, "pitlinkd ended before dealing a round")
             p.terminate()
             out, _ = p.communicate(timeout=10)
         self.assertEqual(p.returncode, 0)
