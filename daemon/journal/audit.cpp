@@ -31,8 +31,12 @@ public:
         }
         Track& t = *current_;
         const std::string_view k = record.kind;
+        const std::int64_t station = record.station.value_or(-1);  // -1: a record that lacks it
+        if (!record.station && (k == kind::kBetAccepted || k == kind::kBetSettled)) {
+            problem(t, std::string(k) + " record " + std::to_string(record.seq) + " without a station");
+        }
         if (k == kind::kBetAccepted) {
-            t.stakes[body.at("bet").get<std::int64_t>()] = {*record.station, body.at("stake").get<Money>()};
+            t.stakes[body.at("bet").get<std::int64_t>()] = {station, body.at("stake").get<Money>()};
         } else if (k == kind::kBetWithdrawn) {
             t.stakes.erase(body.at("bet").get<std::int64_t>());
         } else if (k == kind::kRoundSettled || k == kind::kRoundVoided) {
@@ -43,11 +47,11 @@ public:
             if (!t.settled.insert(bet).second) {
                 problem(t, "bet " + std::to_string(bet) + " settled twice");
             }
-            t.expectedByStation[*record.station] += body.at("returned").get<Money>();
+            t.expectedByStation[station] += body.at("returned").get<Money>();
         } else if (k == kind::kCredit && t.endings > 0) {
             const auto why = body.at("reason").get<std::string>();
             if (why == reason::kSettlement || why == reason::kBetReturn) {
-                t.creditedByStation[*record.station] += body.at("amount").get<Money>();
+                t.creditedByStation[station] += body.at("amount").get<Money>();
             }
         }
     }

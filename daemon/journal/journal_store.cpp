@@ -208,8 +208,13 @@ std::optional<std::int64_t> JournalStore::lastRoundId() {
 }
 
 std::optional<std::int64_t> JournalStore::lastSeqOfKind(std::string_view kind, std::int64_t before) {
-    SqliteStatement row = db_.prepare("SELECT max(seq) FROM record WHERE kind = ? AND seq < ?");
-    row.bind(1, kind).bind(2, before);
+    // Written out per kind so that SQLite can use the kind's partial index (schema/0001); kinds
+    // are the program's own constants, checked anyway.
+    if (kind.empty() || kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz._") != std::string_view::npos) {
+        throw JournalError("not a record kind: " + std::string(kind));
+    }
+    SqliteStatement row = db_.prepare("SELECT max(seq) FROM record WHERE kind = '" + std::string(kind) + "' AND seq < ?");
+    row.bind(1, before);
     row.step();
     return row.optionalInteger(0);
 }

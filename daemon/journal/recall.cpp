@@ -27,8 +27,8 @@ RecalledRound recallRound(JournalStore& store, std::int64_t roundId) {
 std::vector<RecalledRound> recallRounds(JournalStore& store, int count, std::optional<std::int64_t> station) {
     // Both queries walk an index backwards: the cost does not grow with the journal.
     SqliteStatement rounds = station ? store.connection().prepare(
-                                           "SELECT DISTINCT round_id FROM record WHERE station = ? AND round_id IS "
-                                           "NOT NULL ORDER BY round_id DESC LIMIT ?")
+                                           "SELECT DISTINCT round_id FROM record WHERE station = ? AND kind = "
+                                           "'bet.accepted' ORDER BY round_id DESC LIMIT ?")
                                      : store.connection().prepare(
                                            "SELECT round_id FROM record WHERE kind = 'round.opened' ORDER BY seq "
                                            "DESC LIMIT ?");

@@ -23,7 +23,7 @@ struct RecalledRound {
     std::map<std::int64_t, StationCredits> credits;  // stations whose credits the round moved
 };
 
-// Newest first. `station`: only rounds in which that station had a record (a bet, a refusal).
+// Newest first. `station`: only the rounds in which that station had a bet accepted.
 [[nodiscard]] std::vector<RecalledRound> recallRounds(JournalStore& store, int count,
                                                       std::optional<std::int64_t> station = std::nullopt);
 [[nodiscard]] RecalledRound recallRound(JournalStore& store, std::int64_t roundId);

@@ -1,0 +1,300 @@
+// Benchmarks of the journal (issue #4), each against a baseline from the same run (RESULTS.md):
+//   durable round commits/s            vs  raw write+fdatasync/s of the same directory
+//   chain verification records/s       vs  SHA-256 of the same bytes in memory
+//   start-up recovery of a big journal vs  reading the file once (cat > /dev/null)
+//   recall of the last 10 rounds       vs  one indexed SELECT of a record
+// The big journal (1,000,000 rounds) is made once: bench_journal --make-journal PATH ROUNDS,
+// then PITLINK_BENCH_JOURNAL=PATH bench_journal. Without it a 20,000-round journal is made.
+#include <benchmark/benchmark.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include "daemon/app/paytable_loader.h"
+#include "daemon/game/random_source.h"
+#include "daemon/game/shoe.h"
+#include "daemon/game/third_card_rule.h"
+#include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/journal_writer.h"
+#include "daemon/journal/paytable_codec.h"
+#include "daemon/journal/recall.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/recovery.h"
+#include "daemon/journal/round_settlement.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace pitlink;
+using nlohmann::json;
+
+fs::path benchDir() {
+    const fs::path dir = fs::current_path() / "bench-journal";
+    fs::create_directories(dir);
+    return dir;
+}
+
+game::Paytable standard() {
+    return app::loadPaytableFile(std::string(PITLINK_SOURCE_DIR) + "/etc/paytables/standard.yaml");
+}
+
+// A settled round of 8 stations with one bet each: round.settled, 8 bet.settled, 8 credits.
+journal::JournalTransaction settledRound(journal::Journal& j, const game::Paytable& table, const std::string& sha,
+                                         std::int64_t round, const game::Coup& coup) {
+    std::vector<journal::RoundBet> bets;
+    for (std::int64_t s = 1; s <= 8; ++s) {
+        bets.push_back({s, s, s % 2 == 0 ? game::BetType::Banker : game::BetType::Player, 100});
+    }
+    journal::JournalTransaction tx = j.begin();
+    journal::addSettlement(tx, round, coup, bets, table, sha);
+    return tx;
+}
+
+class Completions {
+public:
+    void post(std::function<void()> f) {
+        const std::lock_guard lock(mutex_);
+        queue_.push_back(std::move(f));
+        wake_.notify_one();
+    }
+    void runOne() {
+        std::function<void()> f;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [&] { return !queue_.empty(); });
+            f = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        f();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<std::function<void()>> queue_;
+};
+
+void BM_Baseline_RawFdatasync(benchmark::State& state) {
+    const fs::path path = benchDir() / "fdatasync.bin";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char> page(4096, 'x');
+    for (auto _ : state) {
+        if (::write(fd, page.data(), page.size()) != static_cast<ssize_t>(page.size()) || ::fdatasync(fd) != 0) {
+            state.SkipWithError("write/fdatasync failed");
+            break;
+        }
+    }
+    ::close(fd);
+    fs::remove(path);
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Baseline_RawFdatasync)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// One settled round per commit, the next submitted only after the previous is acknowledged:
+// what a table waits for between rounds. WAL + synchronous=FULL, the real writer thread.
+void BM_DurableRoundCommit(benchmark::State& state) {
+    const fs::path path = benchDir() / "commit.db";
+    fs::remove(path);
+    fs::remove(path.string() + "-wal");
+    const game::Paytable table = standard();
+    const std::string sha = journal::paytableSha256(table);
+    Completions completions;
+    {
+        auto store = std::make_unique<journal::JournalStore>(path.string(), journal::StoreOptions{});
+        journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
+        journal::Journal j(writer, journal::Ledger{}, [] { return 1; }, 2000);
+        // Credits for every station, so that settlement credits have something to add to.
+        game::SeededRandom random(7);
+        game::Shoe shoe(game::ShoeConfig{}, random, 1);
+        std::int64_t round = 0;
+        for (auto _ : state) {
+            if (shoe.cutCardOut()) {
+                shoe = game::Shoe(game::ShoeConfig{}, random, 1);
+            }
+            const game::Coup coup = game::dealCoup([&] { return shoe.draw(); });
+            bool done = false;
+            j.submit(settledRound(j, table, sha, ++round, coup), [&](const journal::CommitResult& r) {
+                done = true;
+                if (!r.ok) {
+                    state.SkipWithError(r.error.c_str());
+                }
+            });
+            while (!done) {
+                completions.runOne();
+            }
+        }
+        writer.stop();
+    }
+    state.SetItemsProcessed(state.iterations());
+    fs::remove(path);
+    fs::remove(path.string() + "-wal");
+    fs::remove(path.string() + "-shm");
+}
+BENCHMARK(BM_DurableRoundCommit)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// Writes a journal of `rounds` rounds as the table makes them (open, one bet with its credit,
+// close, the cards one by one, settlement; a snapshot every 2000 records) in big transactions.
+void makeJournal(const std::string& path, std::int64_t rounds) {
+    fs::remove(path);
+    journal::JournalStore store(path, journal::StoreOptions{});
+    store.connection().exec("PRAGMA synchronous = OFF");  // only while making the fixture
+    journal::StoreSink sink(store);
+    const game::Paytable table = standard();
+    const std::string sha = journal::paytableSha256(table);
+    std::int64_t at = 1'795'000'000'000;
+    journal::Journal j(sink, journal::Ledger{}, [&] { return at; }, 2000);
+    game::SeededRandom random(11);
+    auto shoe = std::make_unique<game::Shoe>(game::ShoeConfig{}, random, 1);
+    journal::JournalTransaction tx = j.begin();
+    tx.add(journal::kind::kPaytableLoaded, std::nullopt, std::nullopt,
+           json{{"id", table.id}, {"sha256", sha}, {"content", journal::paytableToJson(table)}});
+    tx.credit(1, 1'000'000'000, journal::reason::kTicketIn);
+    j.submit(std::move(tx));
+    for (std::int64_t round = 1; round <= rounds; ++round) {
+        at += 30'000;
+        if (shoe->cutCardOut()) {
+            shoe = std::make_unique<game::Shoe>(game::ShoeConfig{}, random, static_cast<std::uint32_t>(round));
+        }
+        journal::JournalTransaction r = j.begin();
+        r.add(journal::kind::kRoundOpened, round, std::nullopt,
+              json{{"shoe", shoe->number()}, {"round_in_shoe", round % 80}, {"paytable", table.id}, {"paytable_sha256", sha}});
+        const game::BetType spot = round % 2 == 0 ? game::BetType::Banker : game::BetType::Player;
+        r.add(journal::kind::kBetAccepted, round, 1, json{{"bet", 1}, {"spot", game::betTypeName(spot)}, {"stake", 100}});
+        r.credit(1, -100, journal::reason::kBet, round);
+        r.add(journal::kind::kRoundClosed, round, std::nullopt, json::object());
+        int position = 0;
+        const game::Coup coup = game::dealCoup([&] {
+            const game::Card card = shoe->draw();
+            r.add(journal::kind::kCardDealt, round, std::nullopt,
+                  json{{"position", ++position}, {"card", card.toString()}, {"source", "rng"}, {"rescans", 0}});
+            return card;
+        });
+        const std::vector<journal::RoundBet> bets{{1, 1, spot, 100}};
+        journal::addSettlement(r, round, coup, bets, table, sha);
+        j.submit(std::move(r));
+        if (round % 100000 == 0) {
+            std::cerr << "  " << round << " rounds\n";
+        }
+    }
+    store.connection().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+const std::string& bigJournal() {
+    static const std::string path = [] {
+        if (const char* given = std::getenv("PITLINK_BENCH_JOURNAL")) {
+            return std::string(given);
+        }
+        const std::string made = (benchDir() / "recovery-20k.db").string();
+        makeJournal(made, 20'000);
+        return made;
+    }();
+    return path;
+}
+
+std::int64_t fileSize(const std::string& path) { return static_cast<std::int64_t>(fs::file_size(path)); }
+
+void BM_Baseline_ReadJournalFile(benchmark::State& state) {
+    (void)bigJournal();  // made (once) before the clock runs
+    std::vector<char> buffer(1 << 20);
+    for (auto _ : state) {
+        const int fd = ::open(bigJournal().c_str(), O_RDONLY);
+        while (::read(fd, buffer.data(), buffer.size()) > 0) {
+        }
+        ::close(fd);
+    }
+    state.SetBytesProcessed(state.iterations() * fileSize(bigJournal()));
+}
+BENCHMARK(BM_Baseline_ReadJournalFile)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Start-up as pitlinkd does it (open, quick_check, chain and meters from the second-to-last
+// snapshot, the last round), read-write on the file; arg 0 skips quick_check to show its share.
+void BM_StartupRecovery(benchmark::State& state) {
+    const bool quickCheck = state.range(0) != 0;
+    std::int64_t rounds = 0;
+    for (auto _ : state) {
+        journal::JournalStore store(bigJournal(), journal::StoreOptions{});
+        const auto report = journal::recover(store, journal::RecoveryOptions{false, quickCheck}, [] { return 1; });
+        if (!report.ok()) {
+            state.SkipWithError(report.tilt->c_str());
+            break;
+        }
+        rounds = report.lastRoundId.value_or(0);
+    }
+    state.counters["rounds"] = static_cast<double>(rounds);
+    state.counters["MB"] = static_cast<double>(fileSize(bigJournal())) / 1e6;
+}
+BENCHMARK(BM_StartupRecovery)->Arg(1)->Arg(0)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+// Full chain verification (audit verify's first half) over the whole journal.
+void BM_ChainVerification(benchmark::State& state) {
+    journal::JournalStore store(bigJournal(), journal::StoreOptions{std::nullopt, nullptr, true});
+    std::int64_t records = 0;
+    for (auto _ : state) {
+        const auto check = journal::verifyChain(store, 1);
+        if (!check.ok) {
+            state.SkipWithError(check.problem.c_str());
+            break;
+        }
+        records += check.checked;
+    }
+    state.SetItemsProcessed(records);
+}
+BENCHMARK(BM_ChainVerification)->UseRealTime()->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Baseline: SHA-256 links over typical record bytes in memory, no SQLite.
+void BM_Baseline_Sha256Links(benchmark::State& state) {
+    journal::ChainHasher hasher;
+    const std::string canonical =
+        R"(123456	1795000030000	bet.settled	4567	1	{"bet":1,"breakage":"0","result":"win","returned":195,"spot":"banker","stake":100,"tier":0,"win":95})";
+    journal::Digest link{};
+    for (auto _ : state) {
+        link = hasher.link(link, canonical);
+        benchmark::DoNotOptimize(link);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Baseline_Sha256Links);
+
+void BM_RecallLast10Rounds(benchmark::State& state) {
+    journal::JournalStore store(bigJournal(), journal::StoreOptions{std::nullopt, nullptr, true});
+    for (auto _ : state) {
+        const auto rounds = journal::recallRounds(store, 10);
+        benchmark::DoNotOptimize(rounds.data());
+        if (rounds.size() != 10) {
+            state.SkipWithError("fewer than 10 rounds");
+        }
+    }
+}
+BENCHMARK(BM_RecallLast10Rounds)->Unit(benchmark::kMicrosecond);
+
+void BM_Baseline_OneIndexedSelect(benchmark::State& state) {
+    journal::JournalStore store(bigJournal(), journal::StoreOptions{std::nullopt, nullptr, true});
+    const std::int64_t tip = store.tipSeq();
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(store.record(tip - 5));
+    }
+}
+BENCHMARK(BM_Baseline_OneIndexedSelect)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc == 4 && std::string(argv[1]) == "--make-journal") {
+        const auto start = std::chrono::steady_clock::now();
+        makeJournal(argv[2], std::stoll(argv[3]));
+        std::cerr << "made " << argv[2] << " in "
+                  << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+        return 0;
+    }
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
