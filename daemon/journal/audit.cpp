@@ -13,6 +13,17 @@ using nlohmann::json;
 
 namespace {
 
+// What the auditor follows of the round in progress.
+struct Track {
+    std::int64_t id = 0;
+    std::map<std::int64_t, std::pair<std::int64_t, Money>> stakes;  // bet -> (station, stake)
+    std::set<std::int64_t> settled;
+    std::map<std::int64_t, Money> expectedByStation;
+    std::map<std::int64_t, Money> creditedByStation;
+    int endings = 0;
+    bool voided = false;
+};
+
 // Follows one round at a time (a round opens only when the one before has ended) and checks it
 // when the next opens: settled or voided once, each standing bet settled exactly once, and the
 // credits of the round equal to what its settlement or void says.
@@ -99,15 +110,6 @@ public:
     std::vector<std::string> problems;
 
 private:
-    struct Track {
-        std::int64_t id = 0;
-        std::map<std::int64_t, std::pair<std::int64_t, Money>> stakes;  // bet -> (station, stake)
-        std::set<std::int64_t> settled;
-        std::map<std::int64_t, Money> expectedByStation;
-        std::map<std::int64_t, Money> creditedByStation;
-        int endings = 0;
-        bool voided = false;
-    };
     void problem(const Track& t, const std::string& what) {
         problems.push_back("round " + std::to_string(t.id) + ": " + what);
     }

@@ -10,12 +10,9 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
-#include <deque>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 
 #include "daemon/app/paytable_loader.h"
 #include "daemon/game/random_source.h"
@@ -23,6 +20,7 @@
 #include "daemon/game/third_card_rule.h"
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/journal_writer.h"
+#include "tests/support/completion_queue.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
@@ -57,30 +55,6 @@ journal::JournalTransaction settledRound(journal::Journal& j, const game::Paytab
     return tx;
 }
 
-class Completions {
-public:
-    void post(std::function<void()> f) {
-        const std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(f));
-        wake_.notify_one();
-    }
-    void runOne() {
-        std::function<void()> f;
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return !queue_.empty(); });
-            f = std::move(queue_.front());
-            queue_.pop_front();
-        }
-        f();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::function<void()>> queue_;
-};
-
 void BM_Baseline_RawFdatasync(benchmark::State& state) {
     const fs::path path = benchDir() / "fdatasync.bin";
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -105,7 +79,7 @@ void BM_DurableRoundCommit(benchmark::State& state) {
     fs::remove(path.string() + "-wal");
     const game::Paytable table = standard();
     const std::string sha = journal::paytableSha256(table);
-    Completions completions;
+    test::CompletionQueue completions;
     {
         auto store = std::make_unique<journal::JournalStore>(path.string(), journal::StoreOptions{});
         journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });

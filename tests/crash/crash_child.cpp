@@ -10,14 +10,11 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <filesystem>
 #include <functional>
 #include <iostream>
-#include <mutex>
 #include <random>
 #include <string>
 
@@ -29,6 +26,7 @@
 #include "daemon/game/third_card_rule.h"
 #include "daemon/journal/audit.h"
 #include "daemon/journal/journal_writer.h"
+#include "tests/support/completion_queue.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "tests/support/power_loss_vfs.h"
@@ -85,33 +83,6 @@ std::int64_t nowMs() {
         .count();
 }
 
-// The child's "logic thread": completions posted by the writer run here.
-class CompletionQueue {
-public:
-    void post(std::function<void()> f) {
-        {
-            const std::lock_guard lock(mutex_);
-            queue_.push_back(std::move(f));
-        }
-        wake_.notify_one();
-    }
-    void runOne() {
-        std::function<void()> f;
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return !queue_.empty(); });
-            f = std::move(queue_.front());
-            queue_.pop_front();
-        }
-        f();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::function<void()>> queue_;
-};
-
 int check(const Options& o) {
     journal::JournalStore store(o.journal, {});
     const auto report = journal::recover(store, journal::RecoveryOptions{true, true}, nowMs);
@@ -145,7 +116,7 @@ int play(const Options& o) {
     if (o.failAfterWrites >= 0) {
         test::PowerLoss::failWritesAfter(o.failAfterWrites, SQLITE_FULL);
     }
-    CompletionQueue completions;
+    test::CompletionQueue completions;
     journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
     journal::Journal journal(writer, report.ledger, nowMs, 500);
     const int ack = ::open(o.ackLog.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);

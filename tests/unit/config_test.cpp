@@ -42,6 +42,23 @@ TEST(Config, RelativePaytablePathResolvesAgainstTheConfigFile) {
               std::filesystem::path("/etc/pitlink/paytables/ruyi.yaml"));
 }
 
+TEST(Config, JournalKeysHaveDefaultsResolveRelativePathsAndAreChecked) {
+    const Config defaults = load("");
+    EXPECT_EQ(defaults.journal.path, std::filesystem::path("/var/lib/pitlink/journal.db"));
+    EXPECT_TRUE(defaults.journal.keyFile.empty());
+    EXPECT_EQ(defaults.journal.snapshotEvery, 2000);
+    EXPECT_FALSE(defaults.journal.fullChainCheckAtStart);
+    const Config c = load("journal:\n  path: data/j.db\n  key_file: keys/j.key\n  snapshot_every: 500\n"
+                          "  full_chain_check_at_start: true\n");
+    EXPECT_EQ(c.journal.path, std::filesystem::path("/etc/pitlink/data/j.db"));
+    EXPECT_EQ(c.journal.keyFile, std::filesystem::path("/etc/pitlink/keys/j.key"));
+    EXPECT_EQ(c.journal.snapshotEvery, 500);
+    EXPECT_TRUE(c.journal.fullChainCheckAtStart);
+    EXPECT_EQ(errorOf("journal:\n  snapshot_every: 10\n").key(), "journal.snapshot_every");
+    EXPECT_EQ(errorOf("journal:\n  path: \"\"\n").key(), "journal.path");
+    EXPECT_EQ(errorOf("journal:\n  sync: off\n").key(), "journal.sync");
+}
+
 TEST(Config, OutOfRangeValueNamesFileLineColumnKeyAndRange) {
     const ConfigError e = errorOf("table:\n  decks: 9\n");
     EXPECT_EQ(e.file(), "/etc/pitlink/pitlink.yaml");

@@ -1,11 +1,9 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
 #include <gtest/gtest.h>
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 
 #include "daemon/journal/journal_writer.h"
+#include "tests/support/completion_queue.h"
 #include "daemon/journal/ledger.h"
 #include "daemon/journal/record_kinds.h"
 #include "tests/unit/journal_fixture.h"
@@ -83,34 +81,9 @@ TEST(Ledger, SnapshotRoundTripsAndDifferencesAreNamed) {
     EXPECT_EQ(reportedMeter(12'345'678'901'234), 5'678'901'234);
 }
 
-// The logic thread of these tests: completions posted by the writer wait here until run.
-class Completions {
-public:
-    void post(std::function<void()> f) {
-        const std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(f));
-        wake_.notify_one();
-    }
-    void runOne() {
-        std::function<void()> f;
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [&] { return !queue_.empty(); });
-            f = std::move(queue_.front());
-            queue_.pop_front();
-        }
-        f();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::function<void()>> queue_;
-};
-
 TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsReported) {
     test::TempDir dir;
-    Completions completions;
+    test::CompletionQueue completions;
     auto store = std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{});
     JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
     Journal journal(writer, Ledger{}, [] { return 1; }, 0);
