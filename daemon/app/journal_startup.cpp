@@ -35,24 +35,21 @@ JournalStartup startJournal(const Config& config, const game::Paytable& paytable
     startup.resume.nextRoundId = startup.recovery.lastRoundId.value_or(0) + 1;
     startup.resume.nextShoeNumber = nextShoeNumber(*startup.store);
 
-    journal::StoreSink sink(*startup.store);
-    journal::Journal journal(sink, startup.recovery.ledger, clock, 0);
-    journal::JournalTransaction tx = journal.begin();
-    tx.add(journal::kind::kDaemonStarted, std::nullopt, std::nullopt,
-           json{{"version", PITLINK_VERSION}, {"table", config.table.name}});
-    tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt,
-           json{{"file", config.file.string()}, {"sha256", journal::toHex(journal::sha256(configText))}});
-    tx.add(journal::kind::kPaytableLoaded, std::nullopt, std::nullopt,
-           json{{"id", paytable.id},
-                {"file", config.table.paytableFile.string()},
-                {"sha256", journal::paytableSha256(paytable)},
-                {"content", journal::paytableToJson(paytable)}});
-    journal.submit(std::move(tx), [&](const journal::CommitResult& result) {
-        if (!result.ok) {
-            startup.recovery.tilt = "journal cannot be written: " + result.error;
-        }
-    });
-    startup.recovery.ledger = journal.committed();
+    const auto failure = journal::commitNow(
+        *startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {
+            tx.add(journal::kind::kDaemonStarted, std::nullopt, std::nullopt,
+                   json{{"version", PITLINK_VERSION}, {"table", config.table.name}});
+            tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt,
+                   json{{"file", config.file.string()}, {"sha256", journal::toHex(journal::sha256(configText))}});
+            tx.add(journal::kind::kPaytableLoaded, std::nullopt, std::nullopt,
+                   json{{"id", paytable.id},
+                        {"file", config.table.paytableFile.string()},
+                        {"sha256", journal::paytableSha256(paytable)},
+                        {"content", journal::paytableToJson(paytable)}});
+        });
+    if (failure) {
+        startup.recovery.tilt = "journal cannot be written: " + *failure;
+    }
     return startup;
 }
 

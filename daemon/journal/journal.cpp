@@ -22,9 +22,10 @@ Money JournalTransaction::balance(std::int64_t station) const {
 
 JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amount, std::string_view why,
                                                std::optional<std::int64_t> roundId, nlohmann::json extra) {
-    const Money after = balance(station) + amount;
+    const Money before = balance(station);
+    const Money after = before + amount;
     if (after < 0) {
-        throw LedgerError("station " + std::to_string(station) + " has " + std::to_string(balance(station)) +
+        throw LedgerError("station " + std::to_string(station) + " has " + std::to_string(before) +
                           " credits, cannot move " + std::to_string(amount));
     }
     extra["amount"] = amount;
@@ -61,10 +62,8 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
     for (const Fact& fact : transaction.facts_) {
         records.push_back(PendingRecord{at, fact.kind, fact.roundId, fact.station, canonicalJson(fact.body)});
     }
-    ++inFlight_;
     sink_.commit(std::move(records), [this, facts = std::move(transaction.facts_), done = std::move(done)](
                                          const CommitResult& result) {
-        --inFlight_;
         if (result.ok) {
             for (const Fact& fact : facts) {
                 committed_.apply(fact.kind, fact.station, fact.body);
@@ -86,6 +85,22 @@ void Journal::snapshot(JournalSink::Done done) {
     transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, projected_.toJson());
     sinceSnapshot_ = -1;  // the snapshot record itself is counted by submit
     submit(std::move(transaction), std::move(done));
+}
+
+std::optional<std::string> commitNow(JournalStore& store, Ledger& ledger, const Journal::Clock& clock,
+                                     const std::function<void(JournalTransaction&)>& build) {
+    StoreSink sink(store);
+    Journal journal(sink, ledger, clock, 0);
+    JournalTransaction tx = journal.begin();
+    build(tx);
+    std::optional<std::string> failure;
+    journal.submit(std::move(tx), [&](const CommitResult& result) {
+        if (!result.ok) {
+            failure = result.error;
+        }
+    });
+    ledger = journal.committed();
+    return failure;
 }
 
 }  // namespace pitlink::journal

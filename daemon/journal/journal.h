@@ -65,9 +65,6 @@ public:
     [[nodiscard]] const Ledger& committed() const { return committed_; }
     [[nodiscard]] const Ledger& projected() const { return projected_; }
     [[nodiscard]] bool failed() const { return failure_.has_value(); }
-    [[nodiscard]] const std::optional<std::string>& failure() const { return failure_; }
-    [[nodiscard]] std::int64_t nowMs() const { return clock_(); }
-    [[nodiscard]] std::size_t inFlight() const { return inFlight_; }
 
 private:
     JournalSink& sink_;
@@ -77,7 +74,11 @@ private:
     std::int64_t snapshotEvery_;
     std::int64_t sinceSnapshot_ = 0;
     std::optional<std::string> failure_;
-    std::size_t inFlight_ = 0;
 };
+
+// Start-up and tools, before the writer thread exists: builds one transaction on `ledger`,
+// commits it on the calling thread and moves `ledger` on. Returns the error if it did not commit.
+std::optional<std::string> commitNow(JournalStore& store, Ledger& ledger, const Journal::Clock& clock,
+                                     const std::function<void(JournalTransaction&)>& build);
 
 }  // namespace pitlink::journal

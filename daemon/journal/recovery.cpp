@@ -59,9 +59,6 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
     if (round.state == RoundState::Settled || round.state == RoundState::Voided) {
         return actions;
     }
-    StoreSink sink(store);
-    Journal journal(sink, ledger, clock, 0);
-    JournalTransaction tx = journal.begin();
     const std::string id = std::to_string(round.roundId);
     std::string problem;
     std::optional<game::Coup> coup;
@@ -77,24 +74,23 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
             problem = "its paytable " + round.paytableSha.substr(0, 12) + " is not in the journal";
         }
     }
-    if (coup && paytable) {
-        addSettlement(tx, round.roundId, *coup, round.bets, *paytable, round.paytableSha, json{{"recovered", true}});
-        actions.push_back("round " + id + " settled from its journaled cards");
-    } else {
-        addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, json{{"recovered", true}});
-        actions.push_back("round " + id + " voided, " + std::to_string(round.bets.size()) +
-                          " bets returned: " + problem);
-    }
-    std::optional<std::string> failure;
-    journal.submit(std::move(tx), [&](const CommitResult& result) {
-        if (!result.ok) {
-            failure = result.error;
+    const bool settle = coup && paytable;
+    const auto failure = commitNow(store, ledger, clock, [&](JournalTransaction& tx) {
+        if (settle) {
+            addSettlement(tx, round.roundId, *coup, round.bets, *paytable, round.paytableSha, json{{"recovered", true}});
+        } else {
+            addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, json{{"recovered", true}});
         }
     });
     if (failure) {
         throw JournalError(*failure);
     }
-    ledger = journal.committed();
+    if (settle) {
+        actions.push_back("round " + id + " settled from its journaled cards");
+    } else {
+        actions.push_back("round " + id + " voided, " + std::to_string(round.bets.size()) +
+                          " bets returned: " + problem);
+    }
     return actions;
 }
 
@@ -142,20 +138,13 @@ RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, cons
         return report;
     }
     // The checks themselves are on the record: an inspector sees every start-up's verdict.
-    StoreSink sink(store);
-    Journal journal(sink, report.ledger, clock, 0);
-    JournalTransaction tx = journal.begin();
-    tx.add(kind::kJournalChecked, std::nullopt, std::nullopt,
-           json{{"quick_check", options.quickCheck ? report.quickCheck : std::string("skipped")},
-                {"chain_from", report.chain.from},
-                {"chain_records", report.chain.checked},
-                {"snapshots_compared", report.snapshotsCompared},
-                {"actions", report.actions}});
-    std::optional<std::string> failure;
-    journal.submit(std::move(tx), [&](const CommitResult& result) {
-        if (!result.ok) {
-            failure = result.error;
-        }
+    const auto failure = commitNow(store, report.ledger, clock, [&](JournalTransaction& tx) {
+        tx.add(kind::kJournalChecked, std::nullopt, std::nullopt,
+               json{{"quick_check", options.quickCheck ? report.quickCheck : std::string("skipped")},
+                    {"chain_from", report.chain.from},
+                    {"chain_records", report.chain.checked},
+                    {"snapshots_compared", report.snapshotsCompared},
+                    {"actions", report.actions}});
     });
     if (failure) {
         report.tilt = "journal cannot be written: " + *failure;

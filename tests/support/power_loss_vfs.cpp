@@ -30,7 +30,6 @@ struct State {
     std::set<PlFile*> open;
     bool dead = false;
     std::int64_t writes = 0;
-    std::int64_t syncs = 0;
     std::int64_t failAt = -1;  // write number from which writes fail
     int failError = SQLITE_FULL;
     std::int64_t cutAt = -1;  // write number at which the power goes
@@ -149,7 +148,6 @@ int xSync(sqlite3_file* f, int flags) {
     if (s.dead) {
         return SQLITE_IOERR_FSYNC;
     }
-    ++s.syncs;
     if (const int rc = flush(file); rc != SQLITE_OK) {
         return rc;
     }
@@ -286,12 +284,6 @@ void PowerLoss::failWritesAfter(std::int64_t writes, int sqliteError) {
     s.failError = sqliteError;
 }
 
-void PowerLoss::cut(std::mt19937_64& random, double keep) {
-    State& s = state();
-    const std::lock_guard lock(s.mutex);
-    cutLocked(s, random, keep);
-}
-
 void PowerLoss::cutAfterWrites(std::int64_t writes, std::uint64_t seed, double keep) {
     State& s = state();
     const std::lock_guard lock(s.mutex);
@@ -304,18 +296,6 @@ bool PowerLoss::powerIsOff() {
     State& s = state();
     const std::lock_guard lock(s.mutex);
     return s.dead;
-}
-
-std::int64_t PowerLoss::writes() {
-    State& s = state();
-    const std::lock_guard lock(s.mutex);
-    return s.writes;
-}
-
-std::int64_t PowerLoss::syncs() {
-    State& s = state();
-    const std::lock_guard lock(s.mutex);
-    return s.syncs;
 }
 
 }  // namespace pitlink::test

@@ -21,13 +21,10 @@ struct PowerLoss {
     // The write after `writes` more writes (and every write after it) fails with `sqliteError`
     // (SQLITE_FULL, SQLITE_IOERR_WRITE...); nothing is cut: synced data stays.
     static void failWritesAfter(std::int64_t writes, int sqliteError);
-    // Cuts the power now: each unsynced write is kept with probability `keep`, then all I/O fails.
-    static void cut(std::mt19937_64& random, double keep);
-    // Cuts the power at the start of write number `writes` from now (counted over all files).
+    // Cuts the power at the start of write number `writes` from now (counted over all files):
+    // each unsynced write is kept with probability `keep`, then all I/O fails.
     static void cutAfterWrites(std::int64_t writes, std::uint64_t seed, double keep);
     [[nodiscard]] static bool powerIsOff();
-    [[nodiscard]] static std::int64_t writes();
-    [[nodiscard]] static std::int64_t syncs();
 };
 
 }  // namespace pitlink::test

@@ -77,12 +77,6 @@ std::int64_t ScenarioTable::bet(std::int64_t station, game::BetType spot, game::
     return index;
 }
 
-void ScenarioTable::refuseBet(std::int64_t station, game::BetType spot, game::Money stake, const std::string& why) {
-    JournalTransaction tx = journal_.begin();
-    tx.add(kind::kBetRefused, roundId_, station, json{{"spot", game::betTypeName(spot)}, {"stake", stake}, {"reason", why}});
-    submit(std::move(tx));
-}
-
 void ScenarioTable::withdraw(std::int64_t betIndex) {
     const auto it = std::find_if(bets_.begin(), bets_.end(), [&](const auto& b) { return b.index == betIndex; });
     JournalTransaction tx = journal_.begin();

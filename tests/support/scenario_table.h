@@ -26,7 +26,6 @@ public:
     void startShoe(std::int64_t shoe);
     std::int64_t openRound();
     std::int64_t bet(std::int64_t station, game::BetType spot, game::Money stake);
-    void refuseBet(std::int64_t station, game::BetType spot, game::Money stake, const std::string& why);
     void withdraw(std::int64_t betIndex);
     void close();
     void deal(game::Card card);

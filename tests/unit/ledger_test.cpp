@@ -1,6 +1,9 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 
 #include "daemon/journal/journal_writer.h"
 #include "tests/support/completion_queue.h"
@@ -109,7 +112,38 @@ TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsR
     }
     writer.stop();
     EXPECT_EQ(writer.commits(), static_cast<std::uint64_t>(kCommits));
-    EXPECT_LE(writer.transactions(), writer.commits());
+}
+
+TEST(JournalWriter, CommitsQueuedWhileACommitWaitsGoTogetherInOneTransaction) {
+    test::TempDir dir;
+    const std::string path = (dir.path() / "j.db").string();
+    test::CompletionQueue completions;
+    JournalWriter writer(std::make_unique<JournalStore>(path, StoreOptions{}),
+                         [&](std::function<void()> f) { completions.post(std::move(f)); });
+    Journal journal(writer, Ledger{}, [] { return 1; }, 0);
+    // Another connection holds the write lock: the writer's first transaction waits for it
+    // (busy timeout) while the rest are queued behind it.
+    SqliteConnection other(path, SqliteConnection::Mode::ReadWrite);
+    other.exec("BEGIN IMMEDIATE");
+    constexpr int kCommits = 10;
+    int ok = 0;
+    for (int i = 0; i < kCommits; ++i) {
+        JournalTransaction tx = journal.begin();
+        tx.add(kind::kTip, std::nullopt, 1, json{{"amount", 1}});
+        journal.submit(std::move(tx), [&](const CommitResult& r) { ok += r.ok ? 1 : 0; });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    other.exec("COMMIT");
+    for (int i = 0; i < kCommits; ++i) {
+        completions.runOne();
+    }
+    writer.stop();
+    EXPECT_EQ(ok, kCommits);
+    EXPECT_EQ(writer.commits(), static_cast<std::uint64_t>(kCommits));
+    // The first wake-up took what was queued by then (one or all of them); everything else went
+    // in one more transaction. A writer committing one by one would report 10.
+    EXPECT_GE(writer.transactions(), 1U);
+    EXPECT_LE(writer.transactions(), 2U);
 }
 
 TEST(Journal, ARefusedCreditChangesNothing) {
