@@ -28,7 +28,7 @@ struct JournalConfig {
     std::filesystem::path path = "/var/lib/pitlink/journal.db";
     std::filesystem::path keyFile;          // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
     std::int64_t snapshotEvery = 2000;      // records between meter snapshots
-    bool fullChainCheckAtStart = false;     // false: from the second-to-last snapshot
+    bool fullChainCheckAtStart = false;     // the start-up integrity scan checks the whole chain too
 };
 
 struct LogConfig {

@@ -18,19 +18,30 @@ std::uint32_t nextShoeNumber(journal::JournalStore& store) {
 
 }  // namespace
 
-JournalStartup startJournal(const Config& config, const game::Paytable& paytable, const std::string& configText,
-                            const journal::Journal::Clock& clock) {
+JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock) {
     journal::StoreOptions options;
     if (!config.journal.keyFile.empty()) {
         options.key = journal::loadChainKey(config.journal.keyFile);
     }
     options.createdAtMs = clock();
     JournalStartup startup;
+    startup.readOptions.key = options.key;
+    startup.readOptions.readOnly = true;
     startup.store = std::make_unique<journal::JournalStore>(config.journal.path.string(), std::move(options));
-    startup.recovery = journal::recover(*startup.store,
-                                        journal::RecoveryOptions{config.journal.fullChainCheckAtStart, true}, clock);
+    // quick_check and the whole chain are the integrity scan's, on its own thread.
+    startup.recovery = journal::inspectJournal(*startup.store, journal::RecoveryOptions{false, false});
+    return startup;
+}
+
+void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,
+                   const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock) {
+    startup.recovery.quickCheck = scan.quickCheck;
+    if (scan.chain) {
+        startup.recovery.chain = *scan.chain;
+    }
+    journal::finishRecovery(*startup.store, startup.recovery, clock);
     if (!startup.recovery.ok()) {
-        return startup;
+        return;
     }
     startup.resume.nextRoundId = startup.recovery.lastRoundId.value_or(0) + 1;
     startup.resume.nextShoeNumber = nextShoeNumber(*startup.store);
@@ -50,7 +61,6 @@ JournalStartup startJournal(const Config& config, const game::Paytable& paytable
     if (failure) {
         startup.recovery.tilt = "journal cannot be written: " + *failure;
     }
-    return startup;
 }
 
 }  // namespace pitlink::app

@@ -1,7 +1,10 @@
 #pragma once
-// Start-up of the journal for pitlinkd: open (migrations), recovery, the records that say the
-// daemon started with this configuration and paytable, and where the table resumes (next round
-// id, next shoe number).
+// Start-up of the journal for pitlinkd, in two steps so that the daemon is back in milliseconds
+// on a journal of millions of rounds while nothing is written before every check has passed:
+//   openJournal:   open (migrations), state rebuilt from the last snapshots (read-only);
+//   resumeJournal: after the integrity scan passed: the unfinished round finished, the verdict
+//                  and the records that say the daemon started with this configuration and
+//                  paytable, and where the table resumes (next round id, next shoe number).
 #include <memory>
 #include <optional>
 #include <string>
@@ -9,6 +12,7 @@
 #include "daemon/app/auto_dealer.h"
 #include "daemon/app/config.h"
 #include "daemon/game/paytable.h"
+#include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
@@ -17,13 +21,17 @@ namespace pitlink::app {
 
 struct JournalStartup {
     std::unique_ptr<journal::JournalStore> store;  // to hand to the writer thread
+    journal::StoreOptions readOptions;             // for the integrity scan's own connection
     journal::RecoveryReport recovery;              // !ok(): the table stays in tilt
     DealerStart resume;
 };
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.
-JournalStartup startJournal(const Config& config, const game::Paytable& paytable, const std::string& configText,
-                            const journal::Journal::Clock& clock);
+JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock);
+
+// Call only with a passed scan; sets startup.recovery.tilt when the journal cannot be written.
+void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,
+                   const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock);
 
 }  // namespace pitlink::app

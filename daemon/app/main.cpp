@@ -1,5 +1,6 @@
 // pitlinkd: the table controller daemon. Start-up order (DESIGN.md): configuration ->
-// paytable -> journal open and recovery -> writer thread -> shoe and round loop. SAS, Modbus
+// paytable -> journal open and state rebuilt from its snapshots -> integrity scan (own thread)
+// -> unfinished round finished, start-up journaled -> writer thread -> shoe and round loop. SAS, Modbus
 // and the control socket join this order as they are built. Shutdown in reverse: the round loop
 // stops, a meters snapshot is journaled, the writer commits what is queued and ends.
 
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <cstdlib>
 #include <iostream>
 #include <string>
@@ -19,6 +21,7 @@
 
 #include "daemon/app/auto_dealer.h"
 #include "daemon/app/journal_startup.h"
+#include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
 #include "daemon/app/config.h"
 #include "daemon/app/config_error.h"
@@ -80,45 +83,70 @@ int main(int argc, char** argv) {
         spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
                      paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
 
-        app::JournalStartup journalStart = app::startJournal(config, paytable, readFile(options.config), wallClockMs);
+        app::JournalStartup journalStart = app::openJournal(config, wallClockMs);
         const journal::RecoveryReport& recovery = journalStart.recovery;
-        spdlog::info("journal {}: schema {}, integrity {}, chain checked from record {} ({} records), {} meter "
-                     "snapshots compared",
-                     config.journal.path.string(), journalStart.store->schemaVersion(), recovery.quickCheck,
-                     recovery.chain.from, recovery.chain.checked, recovery.snapshotsCompared);
-        for (const std::string& action : recovery.actions) {
-            spdlog::warn("recovery: {}", action);
-        }
-
-        boost::asio::io_context io;
-        journal::JournalWriter writer(std::move(journalStart.store),
-                                      [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
-        journal::Journal journal(writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
-        platform::OsRandomSource random;
         auto tilt = [](const std::string& why) {
             spdlog::critical("TILT: {}; the table takes no bets until this is cleared", why);
         };
-        app::AutoDealer dealer(io, config, random, journal, paytable, journalStart.resume, options.rounds, tilt);
+        boost::asio::io_context io;
+        // Made once the integrity scan has passed and the journal is resumed; until then nothing
+        // is written (a journal that fails a check stays as found for the inspector).
+        std::optional<journal::JournalWriter> writer;
+        std::optional<journal::Journal> journal;
+        platform::OsRandomSource random;
+        std::optional<app::AutoDealer> dealer;
+        std::optional<journal::IntegrityScan> scan;
+        auto resume = [&](const journal::IntegrityResult& result) {
+            if (!result.ok()) {
+                tilt(*result.failure);
+                return;
+            }
+            spdlog::info("journal integrity scan passed in {:.2f} s: quick_check {}{}", result.seconds,
+                         result.quickCheck,
+                         result.chain ? fmt::format(", whole chain ({} records)", result.chain->checked) : "");
+            app::resumeJournal(journalStart, result, config, paytable, readFile(options.config), wallClockMs);
+            for (const std::string& action : recovery.actions) {
+                spdlog::warn("recovery: {}", action);
+            }
+            if (!recovery.ok()) {
+                tilt(*recovery.tilt);
+                return;
+            }
+            writer.emplace(std::move(journalStart.store),
+                           [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
+            journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
+            dealer.emplace(io, config, random, *journal, paytable, journalStart.resume, options.rounds, tilt);
+            dealer->start();
+        };
+        if (recovery.ok()) {
+            spdlog::info("journal {}: schema {}, state rebuilt from record {} ({} records checked, {} meter "
+                         "snapshots compared); integrity scan running, no bets until it passes",
+                         config.journal.path.string(), journalStart.store->schemaVersion(), recovery.chain.from,
+                         recovery.chain.checked, recovery.snapshotsCompared);
+            scan.emplace(config.journal.path.string(), journalStart.readOptions, config.journal.fullChainCheckAtStart,
+                         [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); }, resume);
+        } else {
+            tilt(*recovery.tilt);
+        }
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code& ec, int signal) {
             if (!ec) {
-                spdlog::info("signal {}: stopping after {} rounds", signal, dealer.roundsDealt());
-                dealer.stop();
+                spdlog::info("signal {}: stopping after {} rounds", signal, dealer ? dealer->roundsDealt() : 0);
+                if (dealer) {
+                    dealer->stop();
+                }
                 io.stop();
             }
         });
-        if (recovery.ok()) {
-            dealer.start();
-        } else {
-            // Never repaired, never overwritten: the journal stays as found for the inspector.
-            tilt(*recovery.tilt);
-        }
         io.run();
-        if (recovery.ok() && !journal.failed()) {
-            journal.snapshot();
+        scan.reset();  // interrupts a scan still running
+        if (journal && !journal->failed()) {
+            journal->snapshot();
         }
-        writer.stop();  // commits what was submitted, the snapshot last
-        spdlog::info("pitlinkd stopped after {} journal commits", writer.commits());
+        if (writer) {
+            writer->stop();  // commits what was submitted, the snapshot last
+            spdlog::info("pitlinkd stopped after {} journal commits", writer->commits());
+        }
         return EXIT_SUCCESS;
     } catch (const app::ConfigError& e) {
         spdlog::critical("configuration: {}", e.what());

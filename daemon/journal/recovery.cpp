@@ -96,8 +96,9 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
 
 }  // namespace
 
-RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, const Journal::Clock& clock) {
+RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& options) {
     RecoveryReport report;
+    report.quickCheck = "skipped";
     if (options.quickCheck) {
         report.quickCheck = store.quickCheck();
         if (report.quickCheck != "ok") {
@@ -132,15 +133,23 @@ RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, cons
     report.ledger = replay.take();
     try {
         report.lastRoundId = store.lastRoundId();
+    } catch (const std::exception& error) {
+        report.tilt = std::string("journal unreadable: ") + error.what();
+    }
+    return report;
+}
+
+void finishRecovery(JournalStore& store, RecoveryReport& report, const Journal::Clock& clock) {
+    try {
         report.actions = finishUnfinishedRound(store, report.ledger, clock, report.lastRoundId);
     } catch (const std::exception& error) {
         report.tilt = std::string("recovery of the last round failed: ") + error.what();
-        return report;
+        return;
     }
     // The checks themselves are on the record: an inspector sees every start-up's verdict.
     const auto failure = commitNow(store, report.ledger, clock, [&](JournalTransaction& tx) {
         tx.add(kind::kJournalChecked, std::nullopt, std::nullopt,
-               json{{"quick_check", options.quickCheck ? report.quickCheck : std::string("skipped")},
+               json{{"quick_check", report.quickCheck},
                     {"chain_from", report.chain.from},
                     {"chain_records", report.chain.checked},
                     {"snapshots_compared", report.snapshotsCompared},
@@ -148,6 +157,13 @@ RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, cons
     });
     if (failure) {
         report.tilt = "journal cannot be written: " + *failure;
+    }
+}
+
+RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, const Journal::Clock& clock) {
+    RecoveryReport report = inspectJournal(store, options);
+    if (report.ok()) {
+        finishRecovery(store, report, clock);
     }
     return report;
 }

@@ -27,7 +27,7 @@ struct RecoveryOptions {
 
 struct RecoveryReport {
     std::optional<std::string> tilt;  // why the table must not run; nothing was written
-    std::string quickCheck;           // "ok", or what SQLite found
+    std::string quickCheck;           // "ok", what SQLite found, or "skipped"
     ChainCheck chain;
     int snapshotsCompared = 0;
     Ledger ledger;                    // committed credits and meters after recovery
@@ -36,7 +36,16 @@ struct RecoveryReport {
     [[nodiscard]] bool ok() const { return !tilt.has_value(); }
 };
 
+// Both steps below, one after the other (tools, tests, the crash child).
 [[nodiscard]] RecoveryReport recover(JournalStore& store, const RecoveryOptions& options, const Journal::Clock& clock);
+
+// Step 1, read-only: the checks, the ledger rebuilt and compared with the snapshots, the last
+// round found. pitlinkd runs it at once and the long scans (IntegrityScan) after it, so that its
+// state is back in milliseconds while nothing is written before every check has passed.
+[[nodiscard]] RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& options);
+// Step 2, only after step 1 and every other check passed: the unfinished round finished and the
+// verdict journaled (journal.checked). Sets report.tilt if the journal cannot be written.
+void finishRecovery(JournalStore& store, RecoveryReport& report, const Journal::Clock& clock);
 
 // The paytable journaled with this content hash (paytable.loaded), if any.
 [[nodiscard]] std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::string_view sha256);

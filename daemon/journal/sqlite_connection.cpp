@@ -61,6 +61,12 @@ void SqliteConnection::check(int rc, std::string_view what) const {
                        rc);
 }
 
+void SqliteConnection::interrupt() const {
+    if (db_ != nullptr) {
+        sqlite3_interrupt(db_);
+    }
+}
+
 void SqliteConnection::exec(const std::string& sql) {
     char* error = nullptr;
     const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error);

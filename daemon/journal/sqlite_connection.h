@@ -31,6 +31,9 @@ public:
     // First column of the first row as an integer (PRAGMAs, counts).
     [[nodiscard]] std::int64_t queryInt(std::string_view sql);
     [[nodiscard]] sqlite3* handle() const { return db_; }
+    // Makes the statement running on this connection stop with SQLITE_INTERRUPT. The one call
+    // that is safe from another thread (SQLite's documentation): used to end a long scan.
+    void interrupt() const;
     [[nodiscard]] const std::string& path() const { return path_; }
     // Throws JournalError naming `what` with SQLite's message when rc is an error.
     void check(int rc, std::string_view what) const;

@@ -190,6 +190,9 @@ class Pitlinkd(unittest.TestCase):
             self.assertEqual(kinds.count("round.settled"), 15)
             self.assertEqual(kinds.count("daemon.started"), 2)
             self.assertEqual(kinds.count("journal.checked"), 2)
+            # Written only after the integrity scan, with its verdict.
+            self.assertEqual([json.loads(r[5])["quick_check"] for r in rows if r[2] == "journal.checked"], ["ok", "ok"])
+            self.assertIn("journal integrity scan passed", second.stdout)
             opened = [r[3] for r in rows if r[2] == "round.opened"]
             self.assertEqual(opened, list(range(1, 16)))
             # The logged coups are the journaled ones.
@@ -265,6 +268,32 @@ class Pitlinkd(unittest.TestCase):
             audit = run(CTL, "audit", "verify", "--journal", db_path)
             self.assertEqual(audit.returncode, 1)
             self.assertIn("BROKEN at record %d" % edited, audit.stdout)
+
+    def test_a_damaged_page_found_by_the_integrity_scan_tilts_the_table_and_is_left_as_found(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d, "  snapshot_every: 100\n")
+            run(DAEMON, "--config", config, "--rounds", "40")
+            db_path = os.path.join(d, "journal.db")
+            db = sqlite3.connect(db_path)
+            page = db.execute("SELECT min(pageno) FROM dbstat WHERE name = 'record' AND pagetype = 'leaf'").fetchone()[0]
+            page_size = db.execute("PRAGMA page_size").fetchone()[0]
+            db.close()
+            with open(db_path, "r+b") as f:  # a bad block in the oldest records: cell count 65535
+                f.seek((page - 1) * page_size + 3)
+                f.write(b"\xff\xff")
+            before = pathlib.Path(db_path).read_bytes()
+            p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            out = ""
+            deadline = time.time() + 20
+            while "TILT" not in out and time.time() < deadline:
+                out += p.stdout.readline()
+            p.terminate()
+            out += p.communicate(timeout=10)[0]
+            # The fast check from the last snapshots passed; the scan found the page.
+            self.assertIn("integrity scan running", out)
+            self.assertIn("TILT: journal integrity check failed", out)
+            self.assertNotIn("round #", out)
+            self.assertEqual(pathlib.Path(db_path).read_bytes(), before)
 
     def test_bad_configuration_exits_78_naming_the_key(self):
         with tempfile.TemporaryDirectory() as d:

@@ -1,0 +1,73 @@
+#include "daemon/journal/integrity_scan.h"
+
+#include <chrono>
+
+namespace pitlink::journal {
+
+IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain, const std::atomic<bool>& stop) {
+    const auto start = std::chrono::steady_clock::now();
+    IntegrityResult result;
+    try {
+        result.quickCheck = readOnlyStore.quickCheck();
+        if (result.quickCheck != "ok") {
+            result.failure = "journal integrity check failed: " + result.quickCheck;
+        } else if (fullChain) {
+            result.chain = verifyChain(readOnlyStore, 1, [&](const JournalRecord&) {
+                return stop.load() ? std::string("scan stopped") : std::string();
+            });
+            if (!result.chain->ok) {
+                result.failure = "journal check failed at record " +
+                                 std::to_string(result.chain->firstBadSeq.value_or(0)) + ": " + result.chain->problem;
+            }
+        }
+    } catch (const std::exception& error) {
+        // SQLITE_CORRUPT, SQLITE_IOERR, or SQLITE_INTERRUPT when stopped.
+        result.failure = std::string("journal integrity check failed: ") + error.what();
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+}
+
+IntegrityScan::IntegrityScan(std::string path, StoreOptions options, bool fullChain, Post post, Done done)
+    : post_(std::move(post)), done_(std::move(done)) {
+    options.readOnly = true;
+    thread_ = std::thread([this, path = std::move(path), options = std::move(options), fullChain]() mutable {
+        run(std::move(path), std::move(options), fullChain);
+    });
+}
+
+IntegrityScan::~IntegrityScan() {
+    stop_ = true;
+    {
+        const std::lock_guard lock(mutex_);
+        if (store_) {
+            store_->connection().interrupt();
+        }
+    }
+    thread_.join();
+}
+
+void IntegrityScan::run(std::string path, StoreOptions options, bool fullChain) {
+    IntegrityResult result;
+    try {
+        auto store = std::make_unique<JournalStore>(path, std::move(options));
+        {
+            const std::lock_guard lock(mutex_);
+            store_ = std::move(store);
+        }
+        if (!stop_) {
+            result = scanIntegrity(*store_, fullChain, stop_);
+        }
+    } catch (const std::exception& error) {
+        result.failure = std::string("journal cannot be opened for its integrity check: ") + error.what();
+    }
+    {
+        const std::lock_guard lock(mutex_);
+        store_.reset();
+    }
+    if (!stop_) {
+        post_([done = done_, result] { done(result); });
+    }
+}
+
+}  // namespace pitlink::journal

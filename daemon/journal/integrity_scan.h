@@ -1,0 +1,56 @@
+#pragma once
+// The long start-up checks of a big journal, on their own thread and their own read-only
+// connection: PRAGMA quick_check (every page of the file: ~2.8 s per GB) and, if configured,
+// the whole hash chain from record 1. pitlinkd recovers its state from the last snapshots in
+// milliseconds (inspectJournal), runs this scan, and writes nothing (no round is finished, no
+// bet is taken) until the scan has passed; a failed scan is a tilt with the journal untouched.
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/journal_store.h"
+
+namespace pitlink::journal {
+
+struct IntegrityResult {
+    std::string quickCheck;             // "ok" or what SQLite found
+    std::optional<ChainCheck> chain;    // the whole chain, when asked for
+    std::optional<std::string> failure; // why the journal must not be written, if so
+    double seconds = 0;
+    [[nodiscard]] bool ok() const { return !failure.has_value(); }
+};
+
+// The scan itself, on the calling thread (the bench and tests time it). `stop` ends it early
+// (the result is then a failure saying so).
+[[nodiscard]] IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain,
+                                            const std::atomic<bool>& stop = std::atomic<bool>{false});
+
+class IntegrityScan {
+public:
+    using Post = std::function<void(std::function<void()>)>;
+    using Done = std::function<void(const IntegrityResult&)>;
+    // Opens `path` read-only with `options` (the chain key) on a new thread and scans it; `done`
+    // is posted to the logic thread with the result.
+    IntegrityScan(std::string path, StoreOptions options, bool fullChain, Post post, Done done);
+    // Interrupts a scan still running and waits for its thread; `done` is then not called.
+    ~IntegrityScan();
+    IntegrityScan(const IntegrityScan&) = delete;
+    IntegrityScan& operator=(const IntegrityScan&) = delete;
+
+private:
+    void run(std::string path, StoreOptions options, bool fullChain);
+
+    Post post_;
+    Done done_;
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;                  // guards store_ against interrupt() while it is opened/closed
+    std::unique_ptr<JournalStore> store_;
+    std::thread thread_;
+};
+
+}  // namespace pitlink::journal
