@@ -37,6 +37,7 @@ inline constexpr std::string_view kTiltRaised = "tilt.raised";
 inline constexpr std::string_view kTiltCleared = "tilt.cleared";
 inline constexpr std::string_view kDisputeRaised = "dispute.raised";
 inline constexpr std::string_view kOperatorAction = "operator.action";
+inline constexpr std::string_view kStationReserved = "station.reserved";
 inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
 
 }  // namespace pitlink::journal::kind

@@ -1,0 +1,37 @@
+#pragma once
+// A player station as the table keeps it in memory. Credits are not here: they are the
+// journal's ledger (projected for new bets, committed for what is shown).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/journal/round_history.h"
+
+namespace pitlink::table {
+
+struct PendingHandpay {
+    game::Money amount = 0;
+    std::string kind;  // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+};
+
+struct Station {
+    std::int64_t number = 0;
+    std::vector<journal::RoundBet> bets;  // this round's, in the order placed
+    game::BetSlip lastSlip;               // the previous round's, for "repeat"
+    game::LosingStreak streak;
+    std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
+    bool attendantCalled = false;
+    bool reserved = false;
+
+    [[nodiscard]] game::BetSlip slip() const {
+        game::BetSlip s;
+        for (const auto& bet : bets) {
+            s[bet.spot] += bet.stake;
+        }
+        return s;
+    }
+};
+
+}  // namespace pitlink::table

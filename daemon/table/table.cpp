@@ -1,0 +1,126 @@
+// The table's core: construction, committing with acknowledgement, tilts, state for status.
+#include "daemon/table/table.h"
+
+#include <stdexcept>
+
+#include "daemon/journal/paytable_codec.h"
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::table {
+
+using nlohmann::json;
+
+Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, Timers& timers,
+             game::RandomSource& random, TableStart start, Publish publish)
+    : journal_(journal), paytable_(paytable), paytableSha_(journal::paytableSha256(paytable)),
+      settings_(std::move(settings)), timers_(timers), random_(random), publish_(std::move(publish)),
+      nextRoundId_(start.nextRoundId), nextShoeNumber_(start.nextShoeNumber), nextTicket_(start.nextTicketNumber) {
+    for (int n = 1; n <= settings_.stations; ++n) {
+        Station s;
+        s.number = n;
+        stations_.push_back(std::move(s));
+    }
+}
+
+Table::~Table() { stop(); }
+
+void Table::stop() {
+    running_ = false;
+    if (timer_) {
+        timers_.cancel(*timer_);
+        timer_.reset();
+    }
+}
+
+void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
+    journal_.submit(std::move(tx), [this, respond = std::move(respond), reply = std::move(reply),
+                                    then = std::move(then)](const journal::CommitResult& result) {
+        if (!result.ok) {
+            tiltNow("journal", "the journal cannot be written: " + result.error, false);
+            if (respond) {
+                respond(Reply::refused("journal_failed", result.error));
+            }
+            return;
+        }
+        if (respond) {
+            respond(reply);
+        }
+        if (then) {
+            then();
+        }
+    });
+}
+
+Station& Table::stationAt(std::int64_t number) {
+    if (number < 1 || number > stationCount()) {
+        throw std::out_of_range("no station " + std::to_string(number));
+    }
+    return stations_[static_cast<std::size_t>(number - 1)];
+}
+
+const Station& Table::station(std::int64_t number) const {
+    return const_cast<Table*>(this)->stationAt(number);
+}
+
+std::optional<Reply> Table::stationProblem(std::int64_t number) const {
+    if (number < 1 || number > stationCount()) {
+        return Reply::refused("no_such_station", "there is no station " + std::to_string(number) + " (1.." +
+                                                     std::to_string(stationCount()) + ")");
+    }
+    if (const auto& handpay = station(number).handpay) {
+        return Reply::refused("handpay_pending", "station " + std::to_string(number) + " is locked for a hand-pay of " +
+                                                     std::to_string(handpay->amount) + " until an attendant resets it");
+    }
+    return std::nullopt;
+}
+
+void Table::publish(const std::string& event, json fields) {
+    if (!publish_) {
+        return;
+    }
+    fields["event"] = event;
+    publish_(fields);
+}
+
+void Table::tiltNow(const std::string& cause, const std::string& message, bool journaled) {
+    tilts_[cause] = message;
+    if (journaled) {
+        journal::JournalTransaction tx = journal_.begin();
+        tx.add(journal::kind::kTiltRaised, std::nullopt, std::nullopt, json{{"cause", cause}, {"message", message}});
+        commit(std::move(tx), {}, Reply::accepted());
+    }
+    publish("tilt", json{{"cause", cause}, {"message", message}, {"tilted", true}});
+}
+
+json Table::statusJson() const {
+    json stations = json::array();
+    for (const Station& s : stations_) {
+        json bets = json::array();
+        for (const auto& bet : s.bets) {
+            bets.push_back(json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}});
+        }
+        stations.push_back(json{{"station", s.number},
+                                {"credits", journal_.committed().credits(s.number)},
+                                {"bets", bets},
+                                {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}}
+                                                      : json(nullptr)},
+                                {"attendant", s.attendantCalled},
+                                {"reserved", s.reserved}});
+    }
+    json tilts = json::object();
+    for (const auto& [cause, message] : tilts_) {
+        tilts[cause] = message;
+    }
+    return json{{"table", settings_.name},
+                {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
+                {"phase", roundPhaseName(phase_)},
+                {"round", roundId_},
+                {"shoe", shoeNumber_},
+                {"round_in_shoe", roundInShoe_},
+                {"rounds_finished", roundsFinished_},
+                {"paytable", paytable_.id},
+                {"tilts", tilts},
+                {"stations", stations}};
+}
+
+}  // namespace pitlink::table

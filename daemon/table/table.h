@@ -1,0 +1,147 @@
+#pragma once
+// The table: round state machine, player stations, cashier and floor events, on the one logic
+// thread. Every change is one journal transaction and is acknowledged (Respond) only after it
+// has committed; a journal failure tilts the table. Driven by its own RNG shoe (it deals by
+// itself) or by a game engine that reports the cards of a physical shoe. Events for the engine
+// link, lights and pitlinkctl go out through `Publish`.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/coup_validator.h"
+#include "daemon/game/paytable.h"
+#include "daemon/game/random_source.h"
+#include "daemon/game/shoe.h"
+#include "daemon/journal/journal.h"
+#include "daemon/table/reply.h"
+#include "daemon/table/round_phase.h"
+#include "daemon/table/station.h"
+#include "daemon/table/table_settings.h"
+#include "daemon/table/timers.h"
+
+namespace pitlink::table {
+
+// Where the table resumes after a start (from the journal).
+struct TableStart {
+    std::int64_t nextRoundId = 1;
+    std::uint32_t nextShoeNumber = 1;
+    std::int64_t nextTicketNumber = 1;
+};
+
+class Table {
+public:
+    using Publish = std::function<void(const nlohmann::json& event)>;
+    // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
+    Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, Timers& timers,
+          game::RandomSource& random, TableStart start, Publish publish);
+    ~Table();
+    Table(const Table&) = delete;
+    Table& operator=(const Table&) = delete;
+
+    // RNG shoe: starts the endless cycle of rounds. Reader: nothing (the engine opens rounds).
+    void start();
+    void stop();  // no new round is opened; timers cancelled
+
+    // --- the round (engine, dealer buttons, pitlinkctl) ---
+    void newShoe(Respond respond);
+    void openRound(Respond respond);
+    void closeBets(Respond respond);
+    // A card from the reader for the next position; the round settles itself when complete.
+    void dealCard(game::Card card, Respond respond);
+    void cardUnreadable(Respond respond);  // re-scan, or void after the allowed attempts
+    void voidRound(const std::string& reason, const std::string& who, Respond respond);
+
+    // --- a station ---
+    void placeBet(std::int64_t station, game::BetType spot, game::Money stake, Respond respond);
+    void clearBets(std::int64_t station, Respond respond);
+    void undoBet(std::int64_t station, Respond respond);
+    void repeatBets(std::int64_t station, Respond respond);
+    void doubleBets(std::int64_t station, Respond respond);
+    void cashOut(std::int64_t station, Respond respond);
+    void ticketIn(std::int64_t station, const std::string& validation, game::Money amount, Respond respond);
+    void tip(std::int64_t station, game::Money amount, Respond respond);
+    void callAttendant(std::int64_t station, Respond respond);
+    void dispute(std::int64_t station, std::int64_t roundId, const std::string& text, Respond respond);
+    void reserve(std::int64_t station, bool on, Respond respond);
+
+    // --- floor and operators ---
+    void clearAttendant(std::int64_t station, const std::string& who, Respond respond);
+    void resetHandpay(std::int64_t station, const std::string& who, Respond respond);
+    void doorOpened(const std::string& door);
+    void doorClosed(const std::string& door);
+    // A tilt from outside the table (card reader failed, ...); cleared by clearTilt.
+    void raiseTilt(const std::string& cause, const std::string& message);
+    void clearTilt(const std::string& cause, const std::string& who, Respond respond);
+
+    // --- state ---
+    [[nodiscard]] RoundPhase phase() const { return phase_; }
+    [[nodiscard]] std::int64_t roundId() const { return roundId_; }  // the current or last round
+    [[nodiscard]] const Station& station(std::int64_t number) const;
+    [[nodiscard]] int stationCount() const { return static_cast<int>(stations_.size()); }
+    [[nodiscard]] const std::map<std::string, std::string>& tilts() const { return tilts_; }  // cause -> message
+    [[nodiscard]] bool tilted() const { return !tilts_.empty(); }
+    [[nodiscard]] std::uint32_t shoeNumber() const { return shoeNumber_; }
+    [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
+    [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }
+    [[nodiscard]] nlohmann::json statusJson() const;
+
+private:
+    // Submits `tx`; `then` runs after it committed (and the respond, if any, is called with
+    // `reply`). A failed commit tilts the table and answers "journal_failed".
+    void commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then = {});
+    [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;
+    [[nodiscard]] std::optional<Reply> roundCanOpen() const;
+    Station& stationAt(std::int64_t number);
+    void publish(const std::string& event, nlohmann::json fields);
+    void tiltNow(const std::string& cause, const std::string& message, bool journaled);
+
+    // table_round.cpp
+    void addShoe(journal::JournalTransaction& tx);
+    void enterLastBets();
+    void closeNow(Respond respond);
+    void dealFromShoe();
+    void acceptCard(game::Card card, Respond respond);
+    void settleRound();
+    void finishRound();
+    void scheduleNextRound();
+
+    // table_bets.cpp
+    void placeSlip(std::int64_t station, const game::BetSlip& add, const std::string& action, Respond respond);
+    void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action, Respond respond);
+
+    journal::Journal& journal_;
+    const game::Paytable& paytable_;
+    std::string paytableSha_;
+    TableSettings settings_;
+    Timers& timers_;
+    game::RandomSource& random_;
+    Publish publish_;
+
+    RoundPhase phase_ = RoundPhase::Idle;
+    std::int64_t nextRoundId_;
+    std::int64_t roundId_ = 0;
+    std::int64_t nextBetIndex_ = 1;
+    std::uint32_t nextShoeNumber_;
+    std::uint32_t shoeNumber_ = 0;
+    int roundInShoe_ = 0;
+    bool shoeNeeded_ = true;                   // no shoe yet, or its cut card came out
+    std::unique_ptr<game::Shoe> shoe_;         // RNG only
+    game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)
+    std::optional<game::CoupValidator> coup_;  // the round's cards so far
+    std::vector<journal::DealtCard> cards_;
+    std::int64_t nextTicket_;
+    std::vector<Station> stations_;
+    std::map<std::string, std::string> tilts_;
+    std::set<std::string> openDoors_;
+    std::optional<Timers::Id> timer_;
+    bool running_ = false;
+    std::uint64_t roundsFinished_ = 0;
+};
+
+}  // namespace pitlink::table

@@ -1,0 +1,111 @@
+// The floor around the table: attendant calls, disputes, reserved stations, doors and tilts.
+#include "daemon/journal/record_kinds.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::table {
+
+using nlohmann::json;
+namespace kind = journal::kind;
+
+void Table::callAttendant(std::int64_t number, Respond respond) {
+    if (number < 1 || number > stationCount()) {
+        respond(*stationProblem(number));
+        return;
+    }
+    Station& s = stationAt(number);
+    if (s.attendantCalled) {
+        respond(Reply::accepted(json{{"already", true}}));
+        return;
+    }
+    s.attendantCalled = true;
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kAttendantCalled, std::nullopt, number, json{{"by", "station"}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
+        publish("attendant", json{{"station", number}, {"called", true}});
+    });
+}
+
+void Table::clearAttendant(std::int64_t number, const std::string& who, Respond respond) {
+    if (number < 1 || number > stationCount() || !station(number).attendantCalled) {
+        respond(Reply::refused("no_call", "station " + std::to_string(number) + " has not called an attendant"));
+        return;
+    }
+    stationAt(number).attendantCalled = false;
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kAttendantCleared, std::nullopt, number, json{{"by", who}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
+        publish("attendant", json{{"station", number}, {"called", false}});
+    });
+}
+
+void Table::dispute(std::int64_t number, std::int64_t round, const std::string& text, Respond respond) {
+    if (number < 1 || number > stationCount()) {
+        respond(*stationProblem(number));
+        return;
+    }
+    if (round < 1 || round > roundId_) {
+        respond(Reply::refused("no_round", "round " + std::to_string(round) + " has not been played here"));
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kDisputeRaised, round, number, json{{"text", text.substr(0, 500)}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}));
+}
+
+void Table::reserve(std::int64_t number, bool on, Respond respond) {
+    if (auto problem = stationProblem(number)) {
+        respond(*problem);
+        return;
+    }
+    stationAt(number).reserved = on;
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kStationReserved, std::nullopt, number, json{{"reserved", on}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"reserved", on}}));
+}
+
+void Table::doorOpened(const std::string& door) {
+    if (!openDoors_.insert(door).second) {
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kDoorOpened, std::nullopt, std::nullopt, json{{"door", door}});
+    commit(std::move(tx), {}, Reply::accepted());
+    tiltNow("door:" + door, "the " + door + " door is open", false);
+}
+
+void Table::doorClosed(const std::string& door) {
+    if (openDoors_.erase(door) == 0) {
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kDoorClosed, std::nullopt, std::nullopt, json{{"door", door}});
+    tilts_.erase("door:" + door);
+    commit(std::move(tx), {}, Reply::accepted(), [this] {
+        publish("tilt", json{{"tilted", tilted()}});
+        scheduleNextRound();
+    });
+}
+
+void Table::raiseTilt(const std::string& cause, const std::string& message) { tiltNow(cause, message, true); }
+
+void Table::clearTilt(const std::string& cause, const std::string& who, Respond respond) {
+    if (!tilts_.contains(cause)) {
+        respond(Reply::refused("no_tilt", "no tilt '" + cause + "'"));
+        return;
+    }
+    if (cause == "journal" || cause.starts_with("door:")) {
+        respond(Reply::refused("tilt_cause_present",
+                               cause == "journal" ? "a journal failure clears only with a restart on a sound journal"
+                                                  : "a door tilt clears when the door is closed"));
+        return;
+    }
+    tilts_.erase(cause);
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kTiltCleared, std::nullopt, std::nullopt, json{{"cause", cause}, {"by", who}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this] {
+        publish("tilt", json{{"tilted", tilted()}});
+        scheduleNextRound();
+    });
+}
+
+}  // namespace pitlink::table

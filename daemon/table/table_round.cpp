@@ -1,0 +1,311 @@
+// The round state machine: shoe, opening, the two betting windows, closing, cards (from the RNG
+// shoe or a reader, each checked and journaled), settlement, void.
+#include "daemon/game/outcome.h"
+#include "daemon/game/settlement.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/round_settlement.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::table {
+
+using nlohmann::json;
+namespace kind = journal::kind;
+
+void Table::start() {
+    running_ = true;
+    scheduleNextRound();
+}
+
+std::optional<Reply> Table::roundCanOpen() const {
+    if (phase_ != RoundPhase::Idle) {
+        return Reply::refused("round_in_progress", "round " + std::to_string(roundId_) + " is " +
+                                                       std::string(roundPhaseName(phase_)));
+    }
+    if (tilted()) {
+        return Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second);
+    }
+    if (settings_.source == CardSource::Reader && shoeNeeded_) {
+        return Reply::refused("no_shoe", "no shoe has been started");
+    }
+    return std::nullopt;
+}
+
+void Table::addShoe(journal::JournalTransaction& tx) {
+    if (shoeNumber_ != 0) {
+        tx.add(kind::kShoeEnded, std::nullopt, std::nullopt,
+               json{{"shoe", shoeNumber_}, {"rounds", roundInShoe_}, {"cards_left", shoe_ ? shoe_->remaining() : -1}});
+    }
+    shoeNumber_ = nextShoeNumber_++;
+    roundInShoe_ = 0;
+    shoeNeeded_ = false;
+    seen_ = game::ShoeComposition::fullDecks(settings_.shoe.decks);
+    json body{{"shoe", shoeNumber_}, {"decks", settings_.shoe.decks}};
+    if (settings_.source == CardSource::Rng) {
+        shoe_ = std::make_unique<game::Shoe>(settings_.shoe, random_, shoeNumber_);
+        for (int i = 0; i < shoe_->burnedCount(); ++i) {
+            seen_.remove(shoe_->order()[static_cast<std::size_t>(i)]);
+        }
+        body.update(json{{"source", "rng"},
+                         {"cards", shoe_->size()},
+                         {"cut_from_end", settings_.shoe.cutCardFromEnd},
+                         {"burn_card", shoe_->burnCard().toString()},
+                         {"burned", shoe_->burnedCount()}});
+    } else {
+        body["source"] = "reader";
+    }
+    tx.add(kind::kShoeStarted, std::nullopt, std::nullopt, std::move(body));
+}
+
+void Table::newShoe(Respond respond) {
+    if (phase_ != RoundPhase::Idle) {
+        respond(Reply::refused("round_in_progress", "a new shoe starts between rounds"));
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    addShoe(tx);
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoeNumber_}}),
+           [this] { publish("shoe", json{{"shoe", shoeNumber_}}); });
+}
+
+void Table::scheduleNextRound() {
+    if (!running_ || settings_.source != CardSource::Rng || phase_ != RoundPhase::Idle || tilted()) {
+        return;
+    }
+    openRound({});
+}
+
+void Table::openRound(Respond respond) {
+    if (auto problem = roundCanOpen()) {
+        if (respond) {
+            respond(*problem);
+        }
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    if (shoeNeeded_) {
+        addShoe(tx);
+    }
+    roundId_ = nextRoundId_++;
+    ++roundInShoe_;
+    nextBetIndex_ = 1;
+    cards_.clear();
+    coup_.emplace(seen_, settings_.rescanAttempts);
+    for (Station& s : stations_) {
+        s.bets.clear();
+    }
+    phase_ = RoundPhase::BetsOpen;
+    tx.add(kind::kRoundOpened, roundId_, std::nullopt,
+           json{{"shoe", shoeNumber_},
+                {"round_in_shoe", roundInShoe_},
+                {"paytable", paytable_.id},
+                {"paytable_sha256", paytableSha_}});
+    const std::int64_t round = roundId_;
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}), [this, round] {
+        publish("round", json{{"round", round}, {"phase", "bets_open"}, {"shoe", shoeNumber_},
+                              {"round_in_shoe", roundInShoe_}});
+        timer_ = timers_.after(settings_.betsOpen, [this] {
+            timer_.reset();
+            enterLastBets();
+        });
+    });
+}
+
+void Table::enterLastBets() {
+    if (phase_ != RoundPhase::BetsOpen) {
+        return;
+    }
+    phase_ = RoundPhase::LastBets;
+    publish("round", json{{"round", roundId_}, {"phase", "last_bets"}});
+    timer_ = timers_.after(settings_.lastBets, [this] {
+        timer_.reset();
+        closeNow({});
+    });
+}
+
+void Table::closeBets(Respond respond) {
+    if (!bettingOpen(phase_)) {
+        respond(Reply::refused("betting_closed", "no round is open for bets"));
+        return;
+    }
+    closeNow(std::move(respond));
+}
+
+void Table::closeNow(Respond respond) {
+    if (timer_) {
+        timers_.cancel(*timer_);
+        timer_.reset();
+    }
+    phase_ = RoundPhase::Closed;
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", roundId_}}), [this] {
+        publish("round", json{{"round", roundId_}, {"phase", "closed"}});
+        if (settings_.source == CardSource::Rng) {
+            dealFromShoe();
+        }
+    });
+}
+
+void Table::dealFromShoe() {
+    // Each card is its own transaction, as a card from a reader is; the settlement follows them.
+    // (With a journal that commits inline the settlement may already have opened the next
+    // round inside the last acceptCard: the loop ends with its own round.)
+    const std::int64_t round = roundId_;
+    while (roundId_ == round && (phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing) && !coup_->complete()) {
+        acceptCard(shoe_->draw(), {});
+    }
+}
+
+void Table::dealCard(game::Card card, Respond respond) {
+    if (settings_.source == CardSource::Rng) {
+        respond(Reply::refused("rng_shoe", "this table deals from its own RNG shoe"));
+        return;
+    }
+    if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
+        respond(Reply::refused("not_dealing", "cards are dealt after the bets are closed"));
+        return;
+    }
+    acceptCard(card, std::move(respond));
+}
+
+void Table::acceptCard(game::Card card, Respond respond) {
+    const auto position = static_cast<std::int64_t>(cards_.size()) + 1;
+    const int rescans = coup_->rescansUsed();
+    if (const auto refusal = coup_->offer(card)) {
+        // A card the rules or the shoe cannot have is a misdeal: the round is voided (seed 004).
+        journal::JournalTransaction tx = journal_.begin();
+        tx.add(kind::kCardRefused, roundId_, std::nullopt,
+               json{{"position", position}, {"card", card.toString()}, {"reason", refusal->reason}});
+        commit(std::move(tx), {}, Reply::accepted());
+        if (respond) {
+            respond(Reply::refused("card_refused", refusal->reason));
+        }
+        voidRound("misdeal: " + refusal->reason, "table", {});
+        return;
+    }
+    phase_ = RoundPhase::Dealing;
+    cards_.push_back(journal::DealtCard{position, card});
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kCardDealt, roundId_, std::nullopt,
+           json{{"position", position},
+                {"card", card.toString()},
+                {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
+                {"rescans", rescans}});
+    const std::int64_t round = roundId_;
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"position", position}}), [this, round, position, card] {
+        publish("card", json{{"round", round}, {"position", position}, {"card", card.toString()}});
+    });
+    if (coup_->complete()) {
+        settleRound();
+    }
+}
+
+void Table::cardUnreadable(Respond respond) {
+    if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
+        respond(Reply::refused("not_dealing", "no card is expected"));
+        return;
+    }
+    if (coup_->unreadable() == game::RescanVerdict::Rescan) {
+        respond(Reply::accepted(json{{"rescan", true}, {"rescans", coup_->rescansUsed()}}));
+        return;
+    }
+    respond(Reply::refused("card_unreadable", "the card could not be read after " +
+                                                  std::to_string(coup_->rescansUsed()) + " re-scans"));
+    voidRound("card unreadable after " + std::to_string(coup_->rescansUsed()) + " re-scans", "table", {});
+}
+
+void Table::settleRound() {
+    std::vector<journal::RoundBet> bets;
+    for (const Station& s : stations_) {
+        bets.insert(bets.end(), s.bets.begin(), s.bets.end());
+    }
+    const game::Coup coup = coup_->coup();
+    const game::Outcome outcome = game::evaluate(coup);
+    journal::JournalTransaction tx = journal_.begin();
+    journal::addSettlement(tx, roundId_, coup, bets, paytable_, paytableSha_);
+    // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
+    std::map<std::int64_t, game::Money> wins;
+    for (const auto& bet : bets) {
+        const auto settled = game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable_);
+        wins[bet.station] += settled.win;
+    }
+    for (const auto& [number, win] : wins) {
+        if (win >= settings_.jackpotLimit && settings_.jackpotLimit > 0) {
+            tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", win}, {"kind", "jackpot"}});
+            stationAt(number).handpay = PendingHandpay{win, "jackpot"};
+        }
+    }
+    const std::int64_t round = roundId_;
+    commit(std::move(tx), {}, Reply::accepted(), [this, round, coup, outcome, wins] {
+        for (Station& s : stations_) {
+            const game::BetSlip slip = s.slip();
+            const game::Money evenMoney = slip[game::BetType::Player] + slip[game::BetType::Banker];
+            if (!s.bets.empty()) {
+                s.lastSlip = slip;
+            }
+            if (evenMoney > 0) {
+                const bool banker = slip[game::BetType::Banker] > 0;
+                const auto result = game::settleBet(
+                    game::Bet{static_cast<int>(s.number), banker ? game::BetType::Banker : game::BetType::Player,
+                              evenMoney},
+                    outcome, paytable_);
+                s.streak.record(evenMoney, result.result);
+            } else {
+                s.streak.record(0, game::BetResult::Push);
+            }
+        }
+        json winsJson = json::object();
+        for (const auto& [number, win] : wins) {
+            winsJson[std::to_string(number)] = win;
+        }
+        publish("result", json{{"round", round},
+                               {"winner", game::winnerName(outcome.winner)},
+                               {"player_total", outcome.playerTotal},
+                               {"banker_total", outcome.bankerTotal},
+                               {"wins", winsJson}});
+        finishRound();
+    });
+}
+
+void Table::voidRound(const std::string& reason, const std::string& who, Respond respond) {
+    if (phase_ == RoundPhase::Idle) {
+        if (respond) {
+            respond(Reply::refused("no_round", "no round is in progress"));
+        }
+        return;
+    }
+    if (timer_) {
+        timers_.cancel(*timer_);
+        timer_.reset();
+    }
+    std::vector<journal::RoundBet> bets;
+    for (const Station& s : stations_) {
+        bets.insert(bets.end(), s.bets.begin(), s.bets.end());
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    journal::addVoid(tx, roundId_, bets, reason, json{{"by", who}});
+    phase_ = RoundPhase::Closed;  // nothing more is accepted for it while the void commits
+    const std::int64_t round = roundId_;
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}, {"bets_returned", bets.size()}}),
+           [this, round, reason] {
+               publish("result", json{{"round", round}, {"voided", true}, {"reason", reason}});
+               finishRound();
+           });
+}
+
+void Table::finishRound() {
+    if (coup_) {
+        seen_ = coup_->remaining();
+    }
+    if (shoe_ && shoe_->cutCardOut()) {
+        shoeNeeded_ = true;
+    }
+    for (Station& s : stations_) {
+        s.bets.clear();
+    }
+    phase_ = RoundPhase::Idle;
+    ++roundsFinished_;
+    scheduleNextRound();
+}
+
+}  // namespace pitlink::table

@@ -1,0 +1,33 @@
+#pragma once
+// What the table is configured to be (pitlink.yaml `table`, `rounds`, `bets`, `cashier`).
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/game/shoe.h"
+
+namespace pitlink::table {
+
+enum class CardSource : std::uint8_t {
+    Rng,     // the table shuffles its own shoe and deals by itself
+    Reader,  // a game engine reports the cards of a physical shoe
+};
+
+struct TableSettings {
+    std::string name = "table-1";
+    CardSource source = CardSource::Rng;
+    game::ShoeConfig shoe;
+    int stations = 8;
+    game::Money denomination = 1;               // minor units per credit
+    std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
+    std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
+    game::BetRulesConfig bets;
+    game::Money ticketLimit = 1'000'000;        // cash-out above this: hand-pay
+    game::Money jackpotLimit = 120'000;         // a win at or above: the station locks for a hand-pay
+    bool ticketInLocal = true;                  // until SAS (#6): accept tickets without a host
+    game::Money ticketInMax = 1'000'000;
+    int rescanAttempts = 3;
+};
+
+}  // namespace pitlink::table

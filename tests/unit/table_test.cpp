@@ -1,0 +1,272 @@
+// The table on a real journal file (committed inline) and a manual clock: the round state
+// machine with both card sources, a station's bets, the cashier, the floor.
+#include <gtest/gtest.h>
+
+#include "daemon/game/outcome.h"
+#include "daemon/game/random_source.h"
+#include "daemon/game/settlement.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/round_history.h"
+#include "daemon/table/table.h"
+#include "tests/support/manual_timers.h"
+#include "tests/unit/fixtures.h"
+#include "tests/unit/journal_fixture.h"
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+using journal::Meter;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// Player 2S 4D (6), Banker 9H KC (9, natural): Banker wins.
+constexpr const char* kBankerWins = "2S 9H 4D KC";
+
+struct TableFixture {
+    explicit TableFixture(CardSource source, TableSettings base = {}) {
+        store = std::make_unique<journal::JournalStore>(dir.path() / "journal.db", journal::StoreOptions{});
+        sink = std::make_unique<journal::StoreSink>(*store);
+        journal = std::make_unique<journal::Journal>(*sink, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
+        base.source = source;
+        base.betsOpen = 20s;
+        base.lastBets = 5s;
+        table = std::make_unique<Table>(*journal, paytable, base, timers, random, TableStart{},
+                                        [this](const json& e) { events.push_back(e); });
+    }
+    // Calls an operation and returns its reply (the journal commits inline here).
+    Reply call(const std::function<void(Respond)>& op) {
+        std::optional<Reply> reply;
+        op([&](const Reply& r) { reply = r; });
+        EXPECT_TRUE(reply.has_value()) << "no reply";
+        return reply.value_or(Reply::refused("none", "no reply"));
+    }
+    void fund(std::int64_t station, game::Money amount) {
+        ASSERT_TRUE(call([&](Respond r) { table->ticketIn(station, "1000" + std::to_string(station), amount, r); }).ok);
+    }
+    game::Money credits(std::int64_t station) const { return journal->committed().credits(station); }
+    std::int64_t meter(std::int64_t station, Meter m) const { return journal->committed().stations().at(station).meters[m]; }
+    std::int64_t count(std::string_view kind) {
+        auto q = store->connection().prepare("SELECT count(*) FROM record WHERE kind = ?");
+        q.bind(1, kind);
+        q.step();
+        return q.integer(0);
+    }
+    journal::RoundHistory round(std::int64_t id) { return journal::reconstructRound(store->recordsOfRound(id)); }
+    // Reader mode: a shoe, an open round.
+    void openReaderRound() {
+        ASSERT_TRUE(call([&](Respond r) { table->newShoe(r); }).ok);
+        ASSERT_TRUE(call([&](Respond r) { table->openRound(r); }).ok);
+    }
+    void deal(const std::string& cards) {
+        for (const game::Card c : test::cards(cards)) {
+            ASSERT_TRUE(call([&](Respond r) { table->dealCard(c, r); }).ok) << c.toString();
+        }
+    }
+
+    test::TempDir dir;
+    game::Paytable paytable = test::shippedPaytable("standard");
+    std::unique_ptr<journal::JournalStore> store;
+    std::unique_ptr<journal::StoreSink> sink;
+    std::unique_ptr<journal::Journal> journal;
+    test::ManualTimers timers;
+    game::SeededRandom random{42};
+    std::vector<json> events;
+    std::unique_ptr<Table> table;
+};
+
+TEST(Table, TheRngShoeDealsARoundAfterBothBettingWindowsAndPaysFromTheJournaledCards) {
+    TableFixture f(CardSource::Rng);
+    f.fund(1, 10'000);
+    f.table->start();
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    EXPECT_EQ(f.table->roundId(), 1);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Tie, 200, r); }).ok);
+    EXPECT_EQ(f.credits(1), 8'800);
+    f.timers.advance(19'999ms);
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    f.timers.advance(1ms);
+    EXPECT_EQ(f.table->phase(), RoundPhase::LastBets);
+    f.timers.advance(5s);
+    // Closed, dealt, settled, and the next round is open.
+    EXPECT_EQ(f.table->roundId(), 2);
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    const journal::RoundHistory one = f.round(1);
+    ASSERT_EQ(one.state, journal::RoundState::Settled);
+    std::string problem;
+    const auto coup = journal::completeCoup(one.cards, problem);
+    ASSERT_TRUE(coup) << problem;
+    const game::Outcome outcome = game::evaluate(*coup);
+    const game::Money back = game::settleBet({1, BetType::Banker, 1'000}, outcome, f.paytable).returned +
+                             game::settleBet({1, BetType::Tie, 200}, outcome, f.paytable).returned;
+    EXPECT_EQ(f.credits(1), 8'800 + back);
+    EXPECT_EQ(f.meter(1, Meter::CoinIn), 1'200);
+    EXPECT_EQ(f.meter(1, Meter::GamesPlayed), 1);
+    // The shoe was journaled before the first round, with its burn.
+    EXPECT_EQ(f.count(journal::kind::kShoeStarted), 1);
+}
+
+TEST(Table, BetsAreRefusedByRuleAndTheRefusalIsJournaled) {
+    TableFixture f(CardSource::Rng);
+    f.fund(2, 500);
+    f.table->start();
+    const Reply tooMuch = f.call([&](Respond r) { f.table->placeBet(2, BetType::Player, 600, r); });
+    EXPECT_FALSE(tooMuch.ok);
+    EXPECT_EQ(tooMuch.error, "insufficient_credits");
+    const Reply both = f.call([&](Respond r) { f.table->placeBet(2, BetType::Player, 200, r); });
+    ASSERT_TRUE(both.ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 200, r); }).error, "player_and_banker");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(9, BetType::Banker, 200, r); }).error, "no_such_station");
+    EXPECT_EQ(f.count(journal::kind::kBetRefused), 2);
+    EXPECT_EQ(f.credits(2), 300);
+    f.timers.advance(25s);  // round 1 settles, round 2 opens
+    f.timers.advance(25s);  // round 2 closes with no bet
+    EXPECT_EQ(f.table->roundId(), 3);
+    // Stopped: the round in progress finishes, no new one opens.
+    f.table->stop();
+    f.timers.advance(25s);
+    EXPECT_EQ(f.table->roundId(), 3);
+}
+
+TEST(Table, ClearUndoRepeatAndDoubleMoveCreditsAsTheSlipChanges) {
+    TableFixture f(CardSource::Reader);
+    f.fund(3, 10'000);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(3, BetType::Banker, 1'000, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(3, BetType::PlayerPair, 100, r); }).ok);
+    EXPECT_EQ(f.credits(3), 8'900);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->undoBet(3, r); }).ok);  // the pair bet
+    EXPECT_EQ(f.credits(3), 9'000);
+    const Reply doubled = f.call([&](Respond r) { f.table->doubleBets(3, r); });
+    ASSERT_TRUE(doubled.ok);
+    EXPECT_EQ(doubled.data["slip"]["banker"], 2'000);
+    EXPECT_EQ(f.credits(3), 8'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->clearBets(3, r); }).ok);
+    EXPECT_EQ(f.credits(3), 10'000);
+    EXPECT_TRUE(f.table->station(3).bets.empty());
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(3, BetType::Banker, 500, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->undoBet(3, r); }).error, "betting_closed");
+    f.deal(kBankerWins);
+    EXPECT_EQ(f.credits(3), 10'000 - 500 + 975);
+    // The next round: repeat places last round's slip again.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    const Reply repeated = f.call([&](Respond r) { f.table->repeatBets(3, r); });
+    ASSERT_TRUE(repeated.ok);
+    EXPECT_EQ(repeated.data["slip"], (json{{"banker", 500}}));
+    EXPECT_EQ(f.credits(3), 10'475 - 500);
+    EXPECT_EQ(f.meter(3, Meter::BetsReturned), 1'000 + 100 + 2'000 - 1'000);
+}
+
+TEST(Table, ReaderCardsSettleTheRoundAndAnImpossibleCardVoidsItWithEveryBetReturned) {
+    TableSettings oneDeck;
+    oneDeck.shoe.decks = 1;
+    TableFixture f(CardSource::Reader, oneDeck);
+    f.fund(1, 5'000);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal(kBankerWins);
+    EXPECT_EQ(f.round(1).state, journal::RoundState::Settled);
+    EXPECT_EQ(f.credits(1), 5'000 + 950);
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+    // Round 2: the 2 of spades again, from a one-deck shoe that has already dealt it.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 700, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    const Reply refused = f.call([&](Respond r) { f.table->dealCard(test::cards("2S")[0], r); });
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error, "card_refused");
+    EXPECT_EQ(f.round(2).state, journal::RoundState::Voided);
+    EXPECT_EQ(f.count(journal::kind::kCardRefused), 1);
+    EXPECT_EQ(f.credits(1), 5'950);
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+}
+
+TEST(Table, CashOutIsATicketUpToTheLimitAndAboveItAHandpayThatLocksTheStation) {
+    TableSettings limits;
+    limits.ticketLimit = 3'000;
+    TableFixture f(CardSource::Reader, limits);
+    f.fund(1, 2'500);
+    const Reply ticket = f.call([&](Respond r) { f.table->cashOut(1, r); });
+    ASSERT_TRUE(ticket.ok);
+    EXPECT_EQ(ticket.data["ticket"]["amount"], 2'500);
+    EXPECT_EQ(ticket.data["ticket"]["validation"], "010000000000000001");
+    EXPECT_EQ(f.credits(1), 0);
+    EXPECT_EQ(f.meter(1, Meter::TicketOutCashable), 2'500);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->cashOut(1, r); }).error, "no_credits");
+
+    f.fund(2, 4'000);
+    const Reply handpay = f.call([&](Respond r) { f.table->cashOut(2, r); });
+    ASSERT_TRUE(handpay.ok);
+    EXPECT_EQ(handpay.data["handpay"], 4'000);
+    EXPECT_EQ(f.credits(2), 4'000);  // still on the meter until the attendant pays it
+    f.openReaderRound();
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 100, r); }).error, "handpay_pending");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->resetHandpay(2, "alice", r); }).ok);
+    EXPECT_EQ(f.credits(2), 0);
+    EXPECT_EQ(f.meter(2, Meter::HandpaidCancelledCredits), 4'000);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->resetHandpay(2, "alice", r); }).error, "no_handpay");
+}
+
+TEST(Table, AWinAtTheJackpotLimitLocksTheStationForAHandpay) {
+    TableSettings limits;
+    limits.jackpotLimit = 900;
+    TableFixture f(CardSource::Reader, limits);
+    f.fund(1, 5'000);
+    f.fund(2, 5'000);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);  // wins 950
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 500, r); }).ok);    // wins 475
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal(kBankerWins);
+    ASSERT_TRUE(f.table->station(1).handpay.has_value());
+    EXPECT_EQ(f.table->station(1).handpay->amount, 950);
+    EXPECT_FALSE(f.table->station(2).handpay.has_value());
+    EXPECT_EQ(f.call([&](Respond r) { f.table->tip(1, 100, r); }).error, "handpay_pending");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->resetHandpay(1, "bob", r); }).ok);
+    EXPECT_EQ(f.credits(1), 5'000 + 950 - 950);
+    EXPECT_EQ(f.meter(1, Meter::Jackpots), 950);
+}
+
+TEST(Table, TipsAttendantCallsAndDisputesAreJournaled) {
+    TableFixture f(CardSource::Reader);
+    f.fund(4, 1'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->tip(4, 300, r); }).ok);
+    EXPECT_EQ(f.credits(4), 700);
+    EXPECT_EQ(f.meter(4, Meter::Tips), 300);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->tip(4, 800, r); }).error, "insufficient_credits");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->callAttendant(4, r); }).ok);
+    EXPECT_TRUE(f.table->station(4).attendantCalled);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->callAttendant(4, r); }).data["already"]);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->clearAttendant(4, "carol", r); }).ok);
+    EXPECT_FALSE(f.table->station(4).attendantCalled);
+    EXPECT_EQ(f.count(journal::kind::kAttendantCalled), 1);
+    EXPECT_EQ(f.count(journal::kind::kAttendantCleared), 1);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).error, "no_round");
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).ok);
+    EXPECT_EQ(f.count(journal::kind::kDisputeRaised), 1);
+}
+
+TEST(Table, AnOpenDoorTiltsTheTableUntilItIsClosedThenTheRngShoeGoesOn) {
+    TableFixture f(CardSource::Rng);
+    f.fund(1, 1'000);
+    f.table->start();
+    f.timers.advance(25s);  // round 1 done, round 2 open
+    f.table->doorOpened("cash box");
+    EXPECT_TRUE(f.table->tilted());
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 100, r); }).error, "tilted");
+    f.timers.advance(25s);  // round 2 finishes; no round 3 while tilted
+    EXPECT_EQ(f.table->roundId(), 2);
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+    f.table->doorClosed("cash box");
+    EXPECT_FALSE(f.table->tilted());
+    EXPECT_EQ(f.table->roundId(), 3);
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    EXPECT_EQ(f.journal->committed().tableOwn()[Meter::DoorOpens], 1);
+}
+
+}  // namespace
+}  // namespace pitlink::table
