@@ -12,6 +12,14 @@ constexpr std::int64_t kMaxMoney = 1'000'000'000'000;  // 10^12 minor units: far
 
 void readTable(YamlMap map, Config& c) {
     c.table.name = map.string("name", c.table.name);
+    const std::string source = map.string("source", c.table.rngShoe ? "rng" : "reader");
+    if (source != "rng" && source != "reader") {
+        throw map.error("source", "expected rng or reader");
+    }
+    c.table.rngShoe = source == "rng";
+    c.table.stations = static_cast<int>(map.integer("stations", c.table.stations, 1, 64));
+    c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
+    c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
     c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
     c.table.shoe.cutCardFromEnd =
         static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1, game::kMaxDecks * game::kCardsPerDeck));
@@ -45,6 +53,15 @@ void readBets(YamlMap map, Config& c) {
     b.bigSmallLastRound = static_cast<int>(map.integer("big_small_last_round", b.bigSmallLastRound, 0, 1000));
     b.luckyNinesNeedsMainBet = map.boolean("lucky_nines_needs_main_bet", b.luckyNinesNeedsMainBet);
     b.antiDoubling = map.boolean("anti_doubling", b.antiDoubling);
+    map.rejectUnknownKeys();
+}
+
+void readCashier(YamlMap map, Config& c) {
+    auto& k = c.cashier;
+    k.ticketLimit = map.integer("ticket_limit", k.ticketLimit, 0, kMaxMoney);
+    k.jackpotLimit = map.integer("jackpot_limit", k.jackpotLimit, 0, kMaxMoney);
+    k.ticketInLocal = map.boolean("ticket_in_local", k.ticketInLocal);
+    k.ticketInMax = map.integer("ticket_in_max", k.ticketInMax, 1, kMaxMoney);
     map.rejectUnknownKeys();
 }
 
@@ -85,6 +102,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readTable(top.map("table"), c);
     readRounds(top.map("rounds"), c);
     readBets(top.map("bets"), c);
+    readCashier(top.map("cashier"), c);
     readJournal(top.map("journal"), c);
     readLog(top.map("log"), c);
     top.rejectUnknownKeys();

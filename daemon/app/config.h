@@ -15,6 +15,10 @@ namespace pitlink::app {
 
 struct TableConfig {
     std::string name = "table-1";
+    bool rngShoe = true;        // false: a game engine reports the cards of a physical shoe
+    int stations = 8;
+    game::Money denomination = 1;  // minor units per credit
+    int rescanAttempts = 3;
     game::ShoeConfig shoe;
     std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";
 };
@@ -31,6 +35,13 @@ struct JournalConfig {
     bool fullChainCheckAtStart = false;     // the start-up integrity scan checks the whole chain too
 };
 
+struct CashierConfig {
+    game::Money ticketLimit = 1'000'000;   // cash-out above: hand-pay
+    game::Money jackpotLimit = 120'000;    // a win at or above: hand-pay lock
+    bool ticketInLocal = true;             // accept tickets without an accounting host (until SAS)
+    game::Money ticketInMax = 1'000'000;
+};
+
 struct LogConfig {
     std::string level = "info";
 };
@@ -40,6 +51,7 @@ struct Config {
     TableConfig table;
     RoundTiming rounds;
     game::BetRulesConfig bets;
+    CashierConfig cashier;
     JournalConfig journal;
     LogConfig log;
 };

@@ -16,7 +16,54 @@ std::uint32_t nextShoeNumber(journal::JournalStore& store) {
     return last.step() ? static_cast<std::uint32_t>(last.integer(0)) + 1 : 1;
 }
 
+std::int64_t nextTicketNumber(journal::JournalStore& store) {
+    return store.connection().queryInt("SELECT count(*) FROM record WHERE kind = 'ticket.issued'") + 1;
+}
+
+// Stations whose last hand-pay record is a pending one stay locked across a restart; calls for
+// an attendant not yet cleared stay raised.
+void restoreStations(journal::JournalStore& store, table::TableStart& start) {
+    auto handpays = store.connection().prepare(
+        "SELECT r.station, r.kind, r.body FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
+        "WHERE kind IN ('handpay.pending', 'handpay.reset') AND station IS NOT NULL GROUP BY station) last "
+        "ON r.seq = last.seq");
+    while (handpays.step()) {
+        if (handpays.text(1) == journal::kind::kHandpayPending) {
+            const json body = json::parse(handpays.text(2));
+            start.handpays[handpays.integer(0)] =
+                table::PendingHandpay{body.at("amount").get<game::Money>(), body.at("kind").get<std::string>()};
+        }
+    }
+    auto calls = store.connection().prepare(
+        "SELECT r.station, r.kind FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
+        "WHERE kind IN ('attendant.called', 'attendant.cleared') AND station IS NOT NULL GROUP BY station) last "
+        "ON r.seq = last.seq");
+    while (calls.step()) {
+        if (calls.text(1) == journal::kind::kAttendantCalled) {
+            start.attendantCalls.insert(calls.integer(0));
+        }
+    }
+}
+
 }  // namespace
+
+table::TableSettings tableSettings(const Config& config) {
+    table::TableSettings t;
+    t.name = config.table.name;
+    t.source = config.table.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
+    t.shoe = config.table.shoe;
+    t.stations = config.table.stations;
+    t.denomination = config.table.denomination;
+    t.betsOpen = config.rounds.betsOpen;
+    t.lastBets = config.rounds.lastBets;
+    t.bets = config.bets;
+    t.ticketLimit = config.cashier.ticketLimit;
+    t.jackpotLimit = config.cashier.jackpotLimit;
+    t.ticketInLocal = config.cashier.ticketInLocal;
+    t.ticketInMax = config.cashier.ticketInMax;
+    t.rescanAttempts = config.table.rescanAttempts;
+    return t;
+}
 
 JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock) {
     journal::StoreOptions options;
@@ -45,6 +92,8 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
     }
     startup.resume.nextRoundId = startup.recovery.lastRoundId.value_or(0) + 1;
     startup.resume.nextShoeNumber = nextShoeNumber(*startup.store);
+    startup.resume.nextTicketNumber = nextTicketNumber(*startup.store);
+    restoreStations(*startup.store, startup.resume);
 
     const auto failure = journal::commitNow(
         *startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {

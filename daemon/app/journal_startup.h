@@ -9,13 +9,13 @@
 #include <optional>
 #include <string>
 
-#include "daemon/app/auto_dealer.h"
 #include "daemon/app/config.h"
 #include "daemon/game/paytable.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/table/table.h"
 
 namespace pitlink::app {
 
@@ -23,8 +23,11 @@ struct JournalStartup {
     std::unique_ptr<journal::JournalStore> store;  // to hand to the writer thread
     journal::StoreOptions readOptions;             // for the integrity scan's own connection
     journal::RecoveryReport recovery;              // !ok(): the table stays in tilt
-    DealerStart resume;
+    table::TableStart resume;
 };
+
+// The table's settings from the configuration.
+table::TableSettings tableSettings(const Config& config);
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.

@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "daemon/app/auto_dealer.h"
+#include "daemon/app/asio_timers.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
@@ -27,6 +27,7 @@
 #include "daemon/app/config_error.h"
 #include "daemon/app/paytable_loader.h"
 #include "daemon/platform/os_random_source.h"
+#include "daemon/table/table.h"
 
 namespace {
 
@@ -66,6 +67,20 @@ std::int64_t wallClockMs() {
         .count();
 }
 
+// "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
+void logResult(const nlohmann::json& e) {
+    const auto hand = [&](const char* side, const char* total) {
+        std::string s;
+        for (const auto& card : e.at(side)) {
+            s += card.get<std::string>() + " ";
+        }
+        return s + "(" + std::to_string(e.value(total, 0)) + ")";
+    };
+    spdlog::info("shoe {} round {}: Player {} | Banker {} -> {} (round #{})", e.value("shoe", 0),
+                 e.value("round_in_shoe", 0), hand("player", "player_total"), hand("banker", "banker_total"),
+                 e.value("winner", ""), e.value("round", 0));
+}
+
 std::string readFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -94,7 +109,34 @@ int main(int argc, char** argv) {
         std::optional<journal::JournalWriter> writer;
         std::optional<journal::Journal> journal;
         platform::OsRandomSource random;
-        std::optional<app::AutoDealer> dealer;
+        app::AsioTimers timers(io);
+        std::optional<table::Table> table;
+        std::uint64_t roundsLogged = 0;
+        // The table's events: the log for now; the engine link and lights subscribe later.
+        auto onEvent = [&](const nlohmann::json& e) {
+            if (e.value("event", "") == "tilt" && e.value("tilted", false)) {
+                tilt(e.value("message", std::string("unknown")));
+            }
+            if (e.value("event", "") != "result") {
+                return;
+            }
+            if (e.value("voided", false)) {
+                spdlog::warn("round #{} voided: {}", e.value("round", 0), e.value("reason", ""));
+            } else {
+                logResult(e);
+            }
+            if (e.value("cut_card_out", false)) {
+                const game::ShoeStatistics& st = table->scoreboard().statistics();
+                spdlog::info("shoe {}: cut card out after round {}, {} cards left; Banker {}, Player {}, Tie {}, "
+                             "Banker pairs {}, Player pairs {}, naturals {}",
+                             e.value("shoe", 0), e.value("round_in_shoe", 0), e.value("cards_left", 0), st.bankerWins,
+                             st.playerWins, st.ties, st.bankerPairs, st.playerPairs, st.naturals);
+            }
+            if (options.rounds != 0 && ++roundsLogged >= options.rounds) {
+                table->stop();
+                io.stop();
+            }
+        };
         std::optional<journal::IntegrityScan> scan;
         auto resume = [&](const journal::IntegrityResult& result) {
             if (!result.ok()) {
@@ -115,8 +157,8 @@ int main(int argc, char** argv) {
             writer.emplace(std::move(journalStart.store),
                            [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
             journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
-            dealer.emplace(io, config, random, *journal, paytable, journalStart.resume, options.rounds, tilt);
-            dealer->start();
+            table.emplace(*journal, paytable, app::tableSettings(config), timers, random, journalStart.resume, onEvent);
+            table->start();
         };
         if (recovery.ok()) {
             spdlog::info("journal {}: schema {}, state rebuilt from record {} ({} records checked, {} meter "
@@ -131,9 +173,9 @@ int main(int argc, char** argv) {
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code& ec, int signal) {
             if (!ec) {
-                spdlog::info("signal {}: stopping after {} rounds", signal, dealer ? dealer->roundsDealt() : 0);
-                if (dealer) {
-                    dealer->stop();
+                spdlog::info("signal {}: stopping after {} rounds", signal, table ? table->roundsFinished() : 0);
+                if (table) {
+                    table->stop();
                 }
                 io.stop();
             }

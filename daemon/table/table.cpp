@@ -18,6 +18,10 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
     for (int n = 1; n <= settings_.stations; ++n) {
         Station s;
         s.number = n;
+        if (const auto it = start.handpays.find(n); it != start.handpays.end()) {
+            s.handpay = it->second;
+        }
+        s.attendantCalled = start.attendantCalls.contains(n);
         stations_.push_back(std::move(s));
     }
 }

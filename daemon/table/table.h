@@ -17,6 +17,7 @@
 #include "daemon/game/coup_validator.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/random_source.h"
+#include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
 #include "daemon/table/reply.h"
@@ -32,6 +33,8 @@ struct TableStart {
     std::int64_t nextRoundId = 1;
     std::uint32_t nextShoeNumber = 1;
     std::int64_t nextTicketNumber = 1;
+    std::map<std::int64_t, PendingHandpay> handpays;  // stations still locked for a hand-pay
+    std::set<std::int64_t> attendantCalls;            // calls not yet cleared
 };
 
 class Table {
@@ -89,6 +92,7 @@ public:
     [[nodiscard]] std::uint32_t shoeNumber() const { return shoeNumber_; }
     [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
     [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }
+    [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // this shoe's roads
     [[nodiscard]] nlohmann::json statusJson() const;
 
 private:
@@ -132,6 +136,7 @@ private:
     int roundInShoe_ = 0;
     bool shoeNeeded_ = true;                   // no shoe yet, or its cut card came out
     std::unique_ptr<game::Shoe> shoe_;         // RNG only
+    game::Scoreboard scoreboard_;
     game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)
     std::optional<game::CoupValidator> coup_;  // the round's cards so far
     std::vector<journal::DealtCard> cards_;

@@ -36,6 +36,7 @@ void Table::addShoe(journal::JournalTransaction& tx) {
                json{{"shoe", shoeNumber_}, {"rounds", roundInShoe_}, {"cards_left", shoe_ ? shoe_->remaining() : -1}});
     }
     shoeNumber_ = nextShoeNumber_++;
+    scoreboard_ = game::Scoreboard(shoeNumber_);  // roads reset at every new shoe
     roundInShoe_ = 0;
     shoeNeeded_ = false;
     seen_ = game::ShoeComposition::fullDecks(settings_.shoe.decks);
@@ -258,11 +259,25 @@ void Table::settleRound() {
         for (const auto& [number, win] : wins) {
             winsJson[std::to_string(number)] = win;
         }
+        scoreboard_.add(outcome);
+        const auto hand = [](const game::Hand& h) {
+            json cards = json::array();
+            for (int i = 0; i < h.size(); ++i) {
+                cards.push_back(h[i].toString());
+            }
+            return cards;
+        };
         publish("result", json{{"round", round},
+                               {"shoe", shoeNumber_},
+                               {"round_in_shoe", roundInShoe_},
+                               {"player", hand(coup.player)},
+                               {"banker", hand(coup.banker)},
                                {"winner", game::winnerName(outcome.winner)},
                                {"player_total", outcome.playerTotal},
                                {"banker_total", outcome.bankerTotal},
-                               {"wins", winsJson}});
+                               {"wins", winsJson},
+                               {"cut_card_out", shoe_ && shoe_->cutCardOut()},
+                               {"cards_left", shoe_ ? shoe_->remaining() : coup_->remaining().total()}});
         finishRound();
     });
 }
