@@ -82,6 +82,11 @@ void readJournal(YamlMap map, Config& c) {
     map.rejectUnknownKeys();
 }
 
+void readEngine(YamlMap map, Config& c) {
+    c.engine.socket = resolved(c, map.string("socket", c.engine.socket.string()));
+    map.rejectUnknownKeys();
+}
+
 void readLog(YamlMap map, Config& c) {
     static constexpr std::array<const char*, 6> kLevels{"trace", "debug", "info", "warn", "error", "critical"};
     c.log.level = map.string("level", c.log.level);
@@ -104,6 +109,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readBets(top.map("bets"), c);
     readCashier(top.map("cashier"), c);
     readJournal(top.map("journal"), c);
+    readEngine(top.map("engine"), c);
     readLog(top.map("log"), c);
     top.rejectUnknownKeys();
     return c;

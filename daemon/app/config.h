@@ -42,6 +42,10 @@ struct CashierConfig {
     game::Money ticketInMax = 1'000'000;
 };
 
+struct EngineConfig {
+    std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no engine link
+};
+
 struct LogConfig {
     std::string level = "info";
 };
@@ -53,6 +57,7 @@ struct Config {
     game::BetRulesConfig bets;
     CashierConfig cashier;
     JournalConfig journal;
+    EngineConfig engine;
     LogConfig log;
 };
 

@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "daemon/app/asio_timers.h"
+#include "daemon/app/engine_link.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
@@ -111,9 +112,13 @@ int main(int argc, char** argv) {
         platform::OsRandomSource random;
         app::AsioTimers timers(io);
         std::optional<table::Table> table;
+        std::optional<app::EngineLink> engineLink;
         std::uint64_t roundsLogged = 0;
         // The table's events: the log for now; the engine link and lights subscribe later.
         auto onEvent = [&](const nlohmann::json& e) {
+            if (engineLink) {
+                engineLink->publish(e);
+            }
             if (e.value("event", "") == "tilt" && e.value("tilted", false)) {
                 tilt(e.value("message", std::string("unknown")));
             }
@@ -158,6 +163,10 @@ int main(int argc, char** argv) {
                            [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
             journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
             table.emplace(*journal, paytable, app::tableSettings(config), timers, random, journalStart.resume, onEvent);
+            if (!config.engine.socket.empty()) {
+                engineLink.emplace(io, config.engine.socket, *table);
+                spdlog::info("engine link listening on {}", config.engine.socket.string());
+            }
             table->start();
         };
         if (recovery.ok()) {

@@ -1,0 +1,92 @@
+#pragma once
+// A Unix-socket server of JSON lines on the logic thread's io_context, shared by the engine link
+// and the control socket: accepts clients, reads one line at a time (a line longer than the
+// limit is answered by the owner and the client dropped), writes through a bounded queue (a
+// client that does not read is dropped, never waited for), and knows each peer's Unix
+// credentials (SO_PEERCRED) for roles.
+#include <sys/types.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+
+namespace pitlink::app {
+
+struct PeerCredentials {
+    pid_t pid = 0;
+    uid_t uid = 0;
+    gid_t gid = 0;
+};
+
+class LineServer;
+
+class LineClient : public std::enable_shared_from_this<LineClient> {
+public:
+    LineClient(LineServer& server, boost::asio::local::stream_protocol::socket socket);
+    void start();
+    // Queues a line (a newline is added). Drops the client when its queue is over the limit.
+    void send(const std::string& line);
+    void close();
+    [[nodiscard]] const PeerCredentials& peer() const { return peer_; }
+    [[nodiscard]] std::uint64_t id() const { return id_; }
+
+private:
+    void readLine();
+    void writeNext();
+
+    LineServer& server_;
+    boost::asio::local::stream_protocol::socket socket_;
+    boost::asio::streambuf input_;
+    std::deque<std::string> output_;
+    std::size_t queuedBytes_ = 0;
+    PeerCredentials peer_;
+    std::uint64_t id_;
+    bool closed_ = false;
+};
+
+struct LineServerStats {
+    std::uint64_t accepted = 0;
+    std::uint64_t oversizeLines = 0;
+    std::uint64_t droppedSlowClients = 0;
+};
+
+class LineServer {
+public:
+    using OnLine = std::function<void(LineClient& client, const std::string& line)>;
+    using OnOversize = std::function<void(LineClient& client)>;
+    // Binds `path` (a stale socket file is replaced) with permissions `mode`.
+    LineServer(boost::asio::io_context& io, std::filesystem::path path, unsigned mode, std::size_t maxLine,
+               OnLine onLine, OnOversize onOversize);
+    ~LineServer();
+    LineServer(const LineServer&) = delete;
+    LineServer& operator=(const LineServer&) = delete;
+
+    void broadcast(const std::string& line);
+    [[nodiscard]] std::size_t clients() const { return clients_.size(); }
+    [[nodiscard]] const LineServerStats& stats() const { return stats_; }
+    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+private:
+    friend class LineClient;
+    void accept();
+    void remove(LineClient* client);
+
+    boost::asio::io_context& io_;
+    std::filesystem::path path_;
+    boost::asio::local::stream_protocol::acceptor acceptor_;
+    std::size_t maxLine_;
+    OnLine onLine_;
+    OnOversize onOversize_;
+    std::set<std::shared_ptr<LineClient>> clients_;
+    std::uint64_t nextId_ = 1;
+    LineServerStats stats_;
+};
+
+}  // namespace pitlink::app

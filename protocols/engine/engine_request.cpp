@@ -1,0 +1,191 @@
+#include "protocols/engine/engine_request.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace pitlink::engine {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::array<std::pair<Op, std::string_view>, 19> kOps{{
+    {Op::Status, "status"},
+    {Op::NewShoe, "new_shoe"},
+    {Op::OpenRound, "open_round"},
+    {Op::CloseBets, "close_bets"},
+    {Op::Card, "card"},
+    {Op::CardUnreadable, "card_unreadable"},
+    {Op::VoidRound, "void_round"},
+    {Op::Bet, "bet"},
+    {Op::Clear, "clear"},
+    {Op::Undo, "undo"},
+    {Op::Repeat, "repeat"},
+    {Op::Double, "double"},
+    {Op::CashOut, "cash_out"},
+    {Op::TicketIn, "ticket_in"},
+    {Op::Tip, "tip"},
+    {Op::CallAttendant, "call_attendant"},
+    {Op::Dispute, "dispute"},
+    {Op::Reserve, "reserve"},
+    {Op::Door, "door"},
+}};
+
+constexpr game::Money kMaxAmount = 1'000'000'000'000;
+constexpr std::size_t kMaxText = 500;
+
+// Field readers: each returns an error message, or empty when the field was read.
+struct Fields {
+    const json& object;
+
+    std::string integer(const char* name, std::int64_t min, std::int64_t max, std::int64_t& out) const {
+        const auto it = object.find(name);
+        if (it == object.end()) {
+            return std::string("missing field '") + name + "'";
+        }
+        if (!it->is_number_integer()) {
+            return std::string("'") + name + "' must be an integer";
+        }
+        const auto value = it->get<std::int64_t>();
+        if (value < min || value > max) {
+            return std::string("'") + name + "' must be from " + std::to_string(min) + " to " + std::to_string(max);
+        }
+        out = value;
+        return {};
+    }
+    std::string string(const char* name, std::string& out) const {
+        const auto it = object.find(name);
+        if (it == object.end()) {
+            return std::string("missing field '") + name + "'";
+        }
+        if (!it->is_string() || it->get_ref<const std::string&>().empty() ||
+            it->get_ref<const std::string&>().size() > kMaxText) {
+            return std::string("'") + name + "' must be a string of 1 to " + std::to_string(kMaxText) + " characters";
+        }
+        out = it->get<std::string>();
+        return {};
+    }
+    std::string boolean(const char* name, bool& out) const {
+        const auto it = object.find(name);
+        if (it == object.end()) {
+            return std::string("missing field '") + name + "'";
+        }
+        if (!it->is_boolean()) {
+            return std::string("'") + name + "' must be true or false";
+        }
+        out = it->get<bool>();
+        return {};
+    }
+};
+
+std::string readFields(Op op, const Fields& f, EngineRequest& r) {
+    std::string problem;
+    const auto station = [&] { return f.integer("station", 1, 1000, r.station); };
+    switch (op) {
+        case Op::Status:
+        case Op::NewShoe:
+        case Op::OpenRound:
+        case Op::CloseBets:
+        case Op::CardUnreadable:
+            return {};
+        case Op::Card: {
+            std::string text;
+            if (!(problem = f.string("card", text)).empty()) {
+                return problem;
+            }
+            r.card = game::parseCard(text);
+            return r.card ? std::string() : "'card' must be a card such as \"9H\" or \"TS\"";
+        }
+        case Op::VoidRound:
+            return f.string("reason", r.text);
+        case Op::Bet: {
+            std::string spot;
+            if (!(problem = station()).empty() || !(problem = f.string("spot", spot)).empty() ||
+                !(problem = f.integer("stake", 1, kMaxAmount, r.amount)).empty()) {
+                return problem;
+            }
+            const auto type = game::parseBetType(spot);
+            if (!type) {
+                return "'spot' names no bet: '" + spot + "'";
+            }
+            r.spot = *type;
+            return {};
+        }
+        case Op::Clear:
+        case Op::Undo:
+        case Op::Repeat:
+        case Op::Double:
+        case Op::CashOut:
+        case Op::CallAttendant:
+            return station();
+        case Op::TicketIn:
+            if (!(problem = station()).empty() || !(problem = f.string("validation", r.text)).empty()) {
+                return problem;
+            }
+            return f.integer("amount", 1, kMaxAmount, r.amount);
+        case Op::Tip:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            return f.integer("amount", 1, kMaxAmount, r.amount);
+        case Op::Dispute:
+            if (!(problem = station()).empty() || !(problem = f.integer("round", 1, INT64_MAX, r.round)).empty()) {
+                return problem;
+            }
+            return f.string("text", r.text);
+        case Op::Reserve:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            return f.boolean("on", r.on);
+        case Op::Door:
+            if (!(problem = f.string("door", r.text)).empty()) {
+                return problem;
+            }
+            return f.boolean("open", r.on);
+    }
+    return "unhandled op";
+}
+
+}  // namespace
+
+std::string_view opName(Op op) {
+    for (const auto& [value, name] : kOps) {
+        if (value == op) {
+            return name;
+        }
+    }
+    return "?";
+}
+
+std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
+    if (line.size() > kMaxLineBytes) {
+        return RequestError{nullptr, "line_too_long", "a request is at most " + std::to_string(kMaxLineBytes) + " bytes"};
+    }
+    const json message = json::parse(line.begin(), line.end(), nullptr, false);
+    if (message.is_discarded()) {
+        return RequestError{nullptr, "malformed_json", "the line is not JSON"};
+    }
+    if (!message.is_object()) {
+        return RequestError{nullptr, "not_an_object", "a request is a JSON object"};
+    }
+    EngineRequest request;
+    request.id = message.value("id", json(nullptr));
+    const auto op = message.find("op");
+    if (op == message.end() || !op->is_string()) {
+        return RequestError{request.id, "missing_field", "missing field 'op'"};
+    }
+    const auto found = std::find_if(kOps.begin(), kOps.end(), [&](const auto& entry) { return entry.second == op->get_ref<const std::string&>(); });
+    if (found == kOps.end()) {
+        return RequestError{request.id, "unknown_op", "unknown op '" + op->get<std::string>() + "'"};
+    }
+    request.op = found->first;
+    if (std::string problem = readFields(request.op, Fields{message}, request); !problem.empty()) {
+        return RequestError{request.id, problem.starts_with("missing") ? "missing_field" : "bad_field", problem};
+    }
+    return request;
+}
+
+}  // namespace pitlink::engine

@@ -1,0 +1,65 @@
+#pragma once
+// The engine link's requests (README.md beside this file): one JSON object per line, parsed and
+// checked here into a typed request, or into an error that the link answers with. Pure: no I/O.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/bet_type.h"
+#include "daemon/game/card.h"
+#include "daemon/game/settlement.h"
+
+namespace pitlink::engine {
+
+// A line longer than this is refused (and the rest of it skipped) without being parsed.
+inline constexpr std::size_t kMaxLineBytes = 16 * 1024;
+
+enum class Op : std::uint8_t {
+    Status,
+    NewShoe,
+    OpenRound,
+    CloseBets,
+    Card,
+    CardUnreadable,
+    VoidRound,
+    Bet,
+    Clear,
+    Undo,
+    Repeat,
+    Double,
+    CashOut,
+    TicketIn,
+    Tip,
+    CallAttendant,
+    Dispute,
+    Reserve,
+    Door,
+};
+
+[[nodiscard]] std::string_view opName(Op op);
+
+struct EngineRequest {
+    nlohmann::json id;  // echoed in the reply (any JSON value; null when absent)
+    Op op = Op::Status;
+    std::int64_t station = 0;
+    game::BetType spot = game::BetType::Player;
+    game::Money amount = 0;  // stake, ticket amount, tip
+    std::optional<game::Card> card;
+    std::string text;        // validation number, void reason, dispute text, door name
+    std::int64_t round = 0;
+    bool on = false;         // reserve on/off, door open/closed
+};
+
+struct RequestError {
+    nlohmann::json id;
+    std::string error;  // malformed_json, not_an_object, unknown_op, missing_field, bad_field
+    std::string message;
+};
+
+[[nodiscard]] std::variant<EngineRequest, RequestError> parseRequest(std::string_view line);
+
+}  // namespace pitlink::engine

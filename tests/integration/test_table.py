@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Integration tests of the table through the engine link: the real pitlinkd binary on a
+temporary directory (real SQLite journal, real Unix socket), driven by tools/engine_client.py.
+Expected money is computed here from the paytable's ratios, not taken from pitlinkd.
+
+Usage: test_table.py BUILD_DIR SOURCE_DIR (ctest passes both).
+"""
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tools"))
+from engine_client import EngineClient  # noqa: E402
+
+CTL = os.path.join(BUILD, "daemon", "ctl", "pitlinkctl")
+DAEMON = os.path.join(BUILD, "daemon", "app", "pitlinkd")
+PAYTABLE = os.path.join(SOURCE, "etc", "paytables", "standard.yaml")
+
+# Deal order P1 B1 P2 B2; all naturals, so no third card.
+PLAYER_WINS = "9S 2H KD 4C"   # Player 9, Banker 6
+BANKER_WINS = "2S 9H 4D KC"   # Player 6, Banker 9
+TIE = "8S 8H KD KC"           # 8 - 8
+
+
+def returned(spot, stake, winner):
+    """What a bet pays back (stake + win), from standard.yaml's ratios."""
+    if spot == "player":
+        return {"player": 2 * stake, "tie": stake}.get(winner, 0)
+    if spot == "banker":
+        return {"banker": stake + stake * 19 // 20, "tie": stake}.get(winner, 0)
+    if spot == "tie":
+        return 9 * stake if winner == "tie" else 0
+    raise ValueError(spot)
+
+
+class Daemon:
+    def __init__(self, directory, extra="", decks=8):
+        self.dir = directory
+        self.config = os.path.join(directory, "pitlink.yaml")
+        with open(self.config, "w") as f:
+            f.write("table:\n  source: reader\n  stations: 4\n  decks: %d\n  cut_card_from_end: 14\n  paytable: %s\n"
+                    "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 1000\n"
+                    "engine:\n  socket: engine.sock\njournal:\n  path: journal.db\n%s" % (decks, PAYTABLE, extra))
+        self.socket = os.path.join(directory, "engine.sock")
+        self.db = os.path.join(directory, "journal.db")
+        self.proc = None
+
+    def start(self):
+        if os.path.exists(self.socket):
+            os.remove(self.socket)
+        self.proc = subprocess.Popen([DAEMON, "--config", self.config], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+        return EngineClient(self.socket)
+
+    def kill(self):
+        self.proc.kill()
+        return self.proc.communicate()[0]
+
+    def terminate(self):
+        self.proc.terminate()
+        out = self.proc.communicate(timeout=10)[0]
+        return self.proc.returncode, out
+
+    def rows(self, sql, *args):
+        db = sqlite3.connect(self.db)
+        try:
+            return db.execute(sql, args).fetchall()
+        finally:
+            db.close()
+
+
+def ok(testcase, reply):
+    testcase.assertTrue(reply["ok"], reply)
+    return reply["data"]
+
+
+def play_round(t, client, bets, cards):
+    """Opens a round, places bets [(station, spot, stake)], closes, deals; returns the result event."""
+    ok(t, client.request("open_round"))
+    for station, spot, stake in bets:
+        ok(t, client.request("bet", station=station, spot=spot, stake=stake))
+    ok(t, client.request("close_bets"))
+    for card in cards.split():
+        ok(t, client.request("card", card=card))
+    return client.wait_event(lambda e: e["event"] == "result")
+
+
+class Table(unittest.TestCase):
+    def test_rounds_with_bets_from_several_stations_are_paid_as_the_paytable_says(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            credits = {s: 10_000 for s in (1, 2, 3)}
+            for s in credits:
+                ok(self, c.request("ticket_in", station=s, validation="10000%d" % s, amount=credits[s]))
+            ok(self, c.request("new_shoe"))
+            script = [
+                (PLAYER_WINS, "player", [(1, "player", 1000), (2, "banker", 500), (3, "tie", 200)]),
+                (BANKER_WINS, "banker", [(1, "banker", 1000), (2, "banker", 300), (3, "player", 700)]),
+                (TIE, "tie", [(1, "player", 400), (2, "tie", 100), (3, "banker", 900)]),
+            ]
+            for cards, winner, bets in script:
+                result = play_round(self, c, bets, cards)
+                self.assertEqual(result["winner"], winner)
+                for s, spot, stake in bets:
+                    credits[s] += returned(spot, stake, winner) - stake
+            status = ok(self, c.request("status"))
+            self.assertEqual({st["station"]: st["credits"] for st in status["stations"] if st["station"] <= 3}, credits)
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            audit = subprocess.run([CTL, "audit", "verify", "--journal", daemon.db, "--json"], capture_output=True, text=True)
+            self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+            report = json.loads(audit.stdout)
+            self.assertEqual(report["meters"]["table"]["rounds_settled"], 3)
+            wagered = {s: sum(stake for _, _, bets in script for st, _, stake in bets if st == s) for s in (1, 2, 3)}
+            for s in (1, 2, 3):
+                self.assertEqual(report["meters"]["stations"][str(s)]["meters"]["coin_in"], wagered[s])
+                self.assertEqual(report["meters"]["stations"][str(s)]["credits"], credits[s])
+
+    def test_cash_out_tips_attendant_and_a_handpay_lock_that_survives_a_restart(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            with open(daemon.config, "a") as f:
+                f.write("cashier:\n  ticket_limit: 5000\n")
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="501", amount=3000))
+            ok(self, c.request("tip", station=1, amount=500))
+            ticket = ok(self, c.request("cash_out", station=1))["ticket"]
+            self.assertEqual(ticket["amount"], 2500)
+            self.assertEqual(len(ticket["validation"]), 18)
+            ok(self, c.request("ticket_in", station=2, validation="502", amount=8000))
+            self.assertEqual(ok(self, c.request("cash_out", station=2))["handpay"], 8000)
+            ok(self, c.request("call_attendant", station=3))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            refused = c.request("bet", station=2, spot="banker", stake=100)
+            self.assertEqual(refused["error"], "handpay_pending")
+            daemon.kill()
+            c = daemon.start()
+            status = ok(self, c.request("status"))
+            station = {st["station"]: st for st in status["stations"]}
+            self.assertEqual(station[2]["handpay"], {"amount": 8000, "kind": "cancelled_credit"})
+            self.assertTrue(station[3]["attendant"])
+            self.assertEqual(station[1]["credits"], 0)
+            daemon.terminate()
+            kinds = [k for (k,) in daemon.rows("SELECT kind FROM record ORDER BY seq")]
+            for kind in ("tip", "ticket.issued", "handpay.pending", "attendant.called", "round.voided"):
+                self.assertIn(kind, kinds)
+
+    def test_an_impossible_card_voids_the_round_and_returns_every_bet(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d, decks=1)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=5000))
+            ok(self, c.request("new_shoe"))
+            play_round(self, c, [(1, "banker", 1000)], BANKER_WINS)
+            after_first = 5000 + 950
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=1, spot="player", stake=700))
+            ok(self, c.request("close_bets"))
+            refused = c.request("card", card="2S")  # a one-deck shoe has dealt it already
+            self.assertEqual(refused["error"], "card_refused")
+            voided = c.wait_event(lambda e: e["event"] == "result")
+            self.assertTrue(voided["voided"])
+            self.assertIn("misdeal", voided["reason"])
+            status = ok(self, c.request("status"))
+            self.assertEqual(status["stations"][0]["credits"], after_first)
+            daemon.terminate()
+
+    def test_sigkill_with_bets_on_a_round_being_dealt_voids_it_at_restart_and_returns_the_bets(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=5000))
+            ok(self, c.request("ticket_in", station=2, validation="2", amount=5000))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=1, spot="player", stake=1000))
+            ok(self, c.request("bet", station=2, spot="banker", stake=2000))
+            ok(self, c.request("close_bets"))
+            ok(self, c.request("card", card="9S"))
+            ok(self, c.request("card", card="2H"))
+            daemon.kill()
+            c = daemon.start()
+            status = ok(self, c.request("status"))
+            self.assertEqual([st["credits"] for st in status["stations"][:2]], [5000, 5000])
+            daemon.terminate()
+            ends = daemon.rows("SELECT kind, json_extract(body, '$.reason') FROM record WHERE kind IN "
+                               "('round.settled', 'round.voided')")
+            self.assertEqual(len(ends), 1)
+            self.assertEqual(ends[0][0], "round.voided")
+
+    def test_bad_input_gets_an_error_and_the_table_goes_on(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            c.send_raw(b"this is not json\n")
+            self.assertEqual(c.read_message()["error"], "malformed_json")
+            c.send_raw(b"[1,2]\n")
+            self.assertEqual(c.read_message()["error"], "not_an_object")
+            c.send_raw(b'{"id": 8, "station": 1}\n')
+            self.assertEqual(c.read_message()["error"], "missing_field")
+            c.send_raw(b'{"id": 9, "op": "fly"}\n')
+            self.assertEqual(c.read_message(), {"id": 9, "ok": False, "error": "unknown_op", "message": "unknown op 'fly'"})
+            self.assertEqual(c.request("bet", station=1, spot="dragon", stake=5)["error"], "bad_field")
+            self.assertEqual(c.request("bet", station=99, spot="banker", stake=100)["error"], "no_such_station")
+            self.assertEqual(c.request("bet", station=4, spot="banker", stake=100)["error"], "betting_closed")
+            self.assertEqual(c.request("card", card="1Z")["error"], "bad_field")
+            # An oversize line: answered, then that connection is closed; others are not affected.
+            other = EngineClient(daemon.socket)
+            c.send_raw(b"x" * 20000 + b"\n")
+            self.assertEqual(c.read_message()["error"], "line_too_long")
+            ok(self, other.request("ticket_in", station=1, validation="7", amount=100))
+            # A client that goes away in the middle of a request does not stop the table.
+            gone = EngineClient(daemon.socket)
+            gone.send_raw(b'{"id": 1, "op": "status"}\n')
+            gone.close()
+            self.assertEqual(ok(self, other.request("status"))["stations"][0]["credits"], 100)
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            self.assertIn("engine link: bad request", out)
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
