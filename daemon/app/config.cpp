@@ -87,6 +87,13 @@ void readEngine(YamlMap map, Config& c) {
     map.rejectUnknownKeys();
 }
 
+void readControl(YamlMap map, Config& c) {
+    c.control.socket = resolved(c, map.string("socket", c.control.socket.string()));
+    c.control.inspectorGroup = map.string("inspector_group", c.control.inspectorGroup);
+    c.control.operatorGroup = map.string("operator_group", c.control.operatorGroup);
+    map.rejectUnknownKeys();
+}
+
 void readLog(YamlMap map, Config& c) {
     static constexpr std::array<const char*, 6> kLevels{"trace", "debug", "info", "warn", "error", "critical"};
     c.log.level = map.string("level", c.log.level);
@@ -110,6 +117,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readCashier(top.map("cashier"), c);
     readJournal(top.map("journal"), c);
     readEngine(top.map("engine"), c);
+    readControl(top.map("control"), c);
     readLog(top.map("log"), c);
     top.rejectUnknownKeys();
     return c;

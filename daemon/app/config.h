@@ -46,6 +46,12 @@ struct EngineConfig {
     std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no engine link
 };
 
+struct ControlConfig {
+    std::filesystem::path socket = "/run/pitlink/control.sock";  // empty: no control socket
+    std::string inspectorGroup = "pitlink-inspector";
+    std::string operatorGroup = "pitlink-operator";
+};
+
 struct LogConfig {
     std::string level = "info";
 };
@@ -58,6 +64,7 @@ struct Config {
     CashierConfig cashier;
     JournalConfig journal;
     EngineConfig engine;
+    ControlConfig control;
     LogConfig log;
 };
 

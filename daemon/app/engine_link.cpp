@@ -2,25 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/app/reply_line.h"
+
 namespace pitlink::app {
 
 using nlohmann::json;
 using engine::Op;
 
-namespace {
-
-std::string replyLine(const json& id, const table::Reply& reply) {
-    json out{{"id", id}, {"ok", reply.ok}};
-    if (reply.ok) {
-        out["data"] = reply.data;
-    } else {
-        out["error"] = reply.error;
-        out["message"] = reply.message;
-    }
-    return out.dump();
-}
-
-}  // namespace
 
 EngineLink::EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, table::Table& table)
     : table_(table),

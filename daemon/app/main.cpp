@@ -21,6 +21,7 @@
 
 #include "daemon/app/asio_timers.h"
 #include "daemon/app/engine_link.h"
+#include "daemon/control/control_server.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
@@ -113,11 +114,15 @@ int main(int argc, char** argv) {
         app::AsioTimers timers(io);
         std::optional<table::Table> table;
         std::optional<app::EngineLink> engineLink;
+        std::optional<control::ControlServer> controlServer;
         std::uint64_t roundsLogged = 0;
         // The table's events: the log for now; the engine link and lights subscribe later.
         auto onEvent = [&](const nlohmann::json& e) {
             if (engineLink) {
                 engineLink->publish(e);
+            }
+            if (controlServer) {
+                controlServer->remember(e);
             }
             if (e.value("event", "") == "tilt" && e.value("tilted", false)) {
                 tilt(e.value("message", std::string("unknown")));
@@ -166,6 +171,20 @@ int main(int argc, char** argv) {
             if (!config.engine.socket.empty()) {
                 engineLink.emplace(io, config.engine.socket, *table);
                 spdlog::info("engine link listening on {}", config.engine.socket.string());
+            }
+            if (!config.control.socket.empty()) {
+                controlServer.emplace(io, config.control.socket,
+                                      control::RoleGroups{config.control.inspectorGroup, config.control.operatorGroup},
+                                      *table, *journal, [&] {
+                                          return nlohmann::json{
+                                              {"version", PITLINK_VERSION},
+                                              {"journal", config.journal.path.string()},
+                                              {"journal_commits", writer->commits()},
+                                              {"engine_clients", engineLink ? engineLink->clients() : 0},
+                                              {"engine_requests", engineLink ? engineLink->stats().requests : 0},
+                                              {"engine_bad_requests", engineLink ? engineLink->stats().badRequests : 0}};
+                                      });
+                spdlog::info("control socket listening on {}", config.control.socket.string());
             }
             table->start();
         };

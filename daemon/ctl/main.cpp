@@ -9,6 +9,7 @@
 
 #include "daemon/app/config_error.h"
 #include "daemon/ctl/arguments.h"
+#include "daemon/ctl/control_commands.h"
 #include "daemon/ctl/journal_commands.h"
 #include "daemon/ctl/odds_command.h"
 #include "daemon/ctl/roads_command.h"
@@ -30,7 +31,14 @@ constexpr std::string_view kUsage =
     "  audit verify --journal FILE [--key FILE] [--json]\n"
     "      verifies the hash chain, recomputes every meter against the stored snapshots, checks every round\n"
     "  audit export --journal FILE [--rounds A-B] [--from-ms T] [--to-ms T] [--format jsonl|csv] [--key FILE]\n"
-    "      the records of a round range or time range, with their chain links\n";
+    "      the records of a round range or time range, with their chain links\n"
+    "\n"
+    "  against the running pitlinkd (--socket PATH, default /run/pitlink/control.sock; --json):\n"
+    "  status | stations | meters | events            the table, its stations, meters, recent events\n"
+    "  attendant clear N | handpay reset N            (operator) clear a call / pay a hand-pay\n"
+    "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
+    "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
+    "  exit codes: 0 done, 1 refused, 2 usage, 69 pitlinkd not reachable, 77 role not enough\n";
 
 }  // namespace
 
@@ -57,6 +65,11 @@ int main(int argc, char** argv) {
         }
         if (command == "simulate") {
             return ctl::runSimulate(args, std::cout);
+        }
+        if (command == "status" || command == "stations" || command == "meters" || command == "events" ||
+            command == "attendant" || command == "handpay" || command == "void" || command == "shoe" ||
+            command == "tilt") {
+            return ctl::runControl(command, args, std::cout);
         }
         throw ctl::UsageError("unknown command '" + command + "'");
     } catch (const ctl::UsageError& e) {

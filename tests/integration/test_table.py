@@ -7,6 +7,7 @@ Usage: test_table.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
 import json
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -46,8 +47,10 @@ class Daemon:
         with open(self.config, "w") as f:
             f.write("table:\n  source: reader\n  stations: 4\n  decks: %d\n  cut_card_from_end: 14\n  paytable: %s\n"
                     "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 1000\n"
-                    "engine:\n  socket: engine.sock\njournal:\n  path: journal.db\n%s" % (decks, PAYTABLE, extra))
+                    "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
+                    "journal:\n  path: journal.db\n%s" % (decks, PAYTABLE, extra))
         self.socket = os.path.join(directory, "engine.sock")
+        self.control = os.path.join(directory, "control.sock")
         self.db = os.path.join(directory, "journal.db")
         self.proc = None
 
@@ -225,6 +228,53 @@ class Table(unittest.TestCase):
             code, out = daemon.terminate()
             self.assertEqual(code, 0, out)
             self.assertIn("engine link: bad request", out)
+
+    def test_pitlinkctl_shows_the_table_and_operators_act_with_their_name_on_the_record(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o755)
+            daemon = Daemon(d, "cashier:\n  ticket_limit: 1000\n")
+            c = daemon.start()
+            ctl = lambda *args: subprocess.run([CTL, *args, "--socket", daemon.control], capture_output=True, text=True)
+            ok(self, c.request("ticket_in", station=2, validation="9", amount=4000))
+            ok(self, c.request("cash_out", station=2))  # above the ticket limit: a hand-pay
+            ok(self, c.request("call_attendant", station=3))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            status = json.loads(ctl("status", "--json").stdout)
+            self.assertEqual(status["role"], "root" if os.getuid() == 0 else status["role"])
+            self.assertEqual(status["stations"][1]["handpay"], {"amount": 4000, "kind": "cancelled_credit"})
+            human = ctl("status")
+            self.assertEqual(human.returncode, 0, human.stderr)
+            self.assertRegex(human.stdout, r"\n2 +4000 +- +4000 cancelled_credit")
+            self.assertRegex(human.stdout, r"\n3 +0 +- +- +CALLED")
+            if os.getuid() != 0:
+                self.skipTest("operator actions need root or the operator group")
+            self.assertEqual(ctl("handpay", "reset", "2").returncode, 0)
+            self.assertEqual(ctl("handpay", "reset", "2").returncode, 1)  # nothing pending any more
+            self.assertEqual(ctl("attendant", "clear", "3").returncode, 0)
+            voided = ctl("void", "--reason", "dealer dropped a card")
+            self.assertEqual(voided.returncode, 0, voided.stderr)
+            stations = json.loads(ctl("stations", "--json").stdout)["stations"]
+            self.assertEqual((stations[1]["credits"], stations[1]["handpay"]), (0, None))
+            self.assertFalse(stations[2]["attendant"])
+            events = json.loads(ctl("events", "--json").stdout)["events"]
+            self.assertIn({"event": "attendant", "station": 3, "called": False}, events)
+            # A user without a role is refused (77); a daemon that is not there is 69.
+            if shutil.which("runuser"):
+                nobody = subprocess.run(["runuser", "-u", "nobody", "--", CTL, "status", "--socket", daemon.control],
+                                        capture_output=True, text=True)
+                self.assertEqual(nobody.returncode, 77, nobody.stderr)
+                self.assertIn("permission_denied", nobody.stderr)
+            self.assertEqual(subprocess.run([CTL, "status", "--socket", os.path.join(d, "none.sock")],
+                                            capture_output=True).returncode, 69)
+            daemon.terminate()
+            by = dict(daemon.rows("SELECT kind, json_extract(body, '$.by') FROM record WHERE kind IN "
+                                  "('handpay.reset', 'attendant.cleared', 'round.voided')"))
+            self.assertEqual(set(by), {"handpay.reset", "attendant.cleared", "round.voided"})
+            for who in by.values():
+                self.assertEqual(who, "root (uid 0)")
+            self.assertEqual(daemon.rows("SELECT json_extract(body, '$.reason') FROM record WHERE kind = 'round.voided'"),
+                             [("dealer dropped a card",)])
 
 
 if __name__ == "__main__":

@@ -1,0 +1,46 @@
+#pragma once
+// The control socket (Unix, JSON lines, one reply per request) that pitlinkctl talks to. Read
+// commands need the inspector role, operator actions the operator role (roles.h); every
+// operator action reaches the journal with the user who asked for it.
+#include <deque>
+#include <filesystem>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/app/line_server.h"
+#include "daemon/control/roles.h"
+#include "daemon/journal/journal.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::control {
+
+struct ControlStats {
+    std::uint64_t requests = 0;
+    std::uint64_t badRequests = 0;
+    std::uint64_t refusedByRole = 0;
+};
+
+class ControlServer {
+public:
+    // `info` adds daemon-wide facts to `status` (journal path, engine link...).
+    ControlServer(boost::asio::io_context& io, const std::filesystem::path& socket, RoleGroups groups,
+                  table::Table& table, const journal::Journal& journal, std::function<nlohmann::json()> info);
+    // Keeps the last events for `pitlinkctl events`.
+    void remember(const nlohmann::json& event);
+    [[nodiscard]] const ControlStats& stats() const { return stats_; }
+
+private:
+    void onLine(app::LineClient& client, const std::string& line);
+    void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
+
+    RoleGroups groups_;
+    table::Table& table_;
+    const journal::Journal& journal_;
+    std::function<nlohmann::json()> info_;
+    std::deque<nlohmann::json> events_;
+    ControlStats stats_;
+    app::LineServer server_;
+};
+
+}  // namespace pitlink::control

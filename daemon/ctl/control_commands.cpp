@@ -1,0 +1,212 @@
+#include "daemon/ctl/control_commands.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/ctl/arguments.h"
+
+namespace pitlink::ctl {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kDefaultSocket = "/run/pitlink/control.sock";
+
+class Unavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One request, one reply line.
+json ask(const std::string& path, const json& request) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    if (fd < 0 || path.size() >= sizeof address.sun_path) {
+        throw Unavailable("cannot use the control socket " + path);
+    }
+    std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+    if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+        const std::string why = std::strerror(errno);
+        ::close(fd);
+        throw Unavailable("pitlinkd is not reachable on " + path + ": " + why);
+    }
+    const std::string line = request.dump() + "\n";
+    std::size_t sent = 0;
+    while (sent < line.size()) {
+        const ssize_t n = ::write(fd, line.data() + sent, line.size() - sent);
+        if (n <= 0) {
+            ::close(fd);
+            throw Unavailable("the control socket closed while sending");
+        }
+        sent += static_cast<std::size_t>(n);
+    }
+    std::string reply;
+    char buffer[4096];
+    while (reply.find('\n') == std::string::npos) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n <= 0) {
+            ::close(fd);
+            throw Unavailable("pitlinkd closed the control socket without a reply");
+        }
+        reply.append(buffer, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return json::parse(reply.substr(0, reply.find('\n')));
+}
+
+// "attendant clear 3" and "attendant clear --station 3" are the same.
+std::vector<std::string> withStation(std::vector<std::string> args) {
+    if (!args.empty() && !args.front().starts_with("--")) {
+        args.insert(args.begin(), "--station");
+    }
+    return args;
+}
+
+void printStations(const json& stations, std::ostream& out) {
+    out << "station  credits  bets                 hand-pay          attendant\n";
+    for (const auto& s : stations) {
+        std::string bets;
+        for (const auto& b : s["bets"]) {
+            bets += b["spot"].get<std::string>() + " " + std::to_string(b["stake"].get<std::int64_t>()) + " ";
+        }
+        const std::string handpay = s["handpay"].is_null()
+                                        ? "-"
+                                        : std::to_string(s["handpay"]["amount"].get<std::int64_t>()) + " " +
+                                              s["handpay"]["kind"].get<std::string>();
+        out << std::left << std::setw(9) << s["station"].get<std::int64_t>() << std::setw(9)
+            << s["credits"].get<std::int64_t>() << std::setw(21) << (bets.empty() ? "-" : bets) << std::setw(18)
+            << handpay << (s["attendant"].get<bool>() ? "CALLED" : "-") << "\n";
+    }
+}
+
+void printHuman(const std::string& command, const json& data, std::ostream& out) {
+    if (command == "status") {
+        out << "table:   " << data["table"].get<std::string>() << " (" << data["source"].get<std::string>()
+            << " shoe, paytable " << data["paytable"].get<std::string>() << ")\n"
+            << "round:   " << data["round"] << " (" << data["phase"].get<std::string>() << "), shoe " << data["shoe"]
+            << " round " << data["round_in_shoe"] << ", " << data["rounds_finished"] << " rounds since start\n"
+            << "tilt:    ";
+        if (data["tilts"].empty()) {
+            out << "none\n";
+        } else {
+            for (const auto& [cause, message] : data["tilts"].items()) {
+                out << cause << ": " << message.get<std::string>() << "; ";
+            }
+            out << "\n";
+        }
+        out << "journal: " << data["daemon"].value("journal", "") << " (" << data["daemon"].value("journal_commits", 0)
+            << " commits)\n"
+            << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
+            << data["daemon"].value("engine_requests", 0) << " requests, "
+            << data["daemon"].value("engine_bad_requests", 0) << " bad\n"
+            << "you:     " << data["role"].get<std::string>() << "\n\n";
+        printStations(data["stations"], out);
+    } else if (command == "stations") {
+        printStations(data["stations"], out);
+    } else if (command == "meters") {
+        for (const auto& [station, account] : data["stations"].items()) {
+            out << "station " << station << ": credits " << account["credits"];
+            for (const auto& [name, value] : account["meters"].items()) {
+                if (value.get<std::int64_t>() != 0) {
+                    out << ", " << name << " " << value;
+                }
+            }
+            out << "\n";
+        }
+        out << "table:";
+        for (const auto& [name, value] : data["table"].items()) {
+            out << " " << name << " " << value;
+        }
+        out << "\n";
+    } else if (command == "events") {
+        for (const auto& e : data["events"]) {
+            out << e.dump() << "\n";
+        }
+    } else {
+        out << "done" << (data.empty() ? "" : ": " + data.dump()) << "\n";
+    }
+}
+
+}  // namespace
+
+int runControl(const std::string& command, const std::vector<std::string>& rawArgs, std::ostream& out) {
+    std::vector<std::string> args = rawArgs;
+    json request;
+    std::string verb;
+    const auto sub = [&](const char* expected) {
+        if (args.empty() || args.front() != expected) {
+            throw UsageError("usage: pitlinkctl " + command + " " + expected + " ...");
+        }
+        args.erase(args.begin());
+    };
+    if (command == "attendant") {
+        sub("clear");
+        args = withStation(args);
+        request["cmd"] = "attendant_clear";
+    } else if (command == "handpay") {
+        sub("reset");
+        args = withStation(args);
+        request["cmd"] = "handpay_reset";
+    } else if (command == "shoe") {
+        sub("new");
+        request["cmd"] = "shoe_new";
+    } else if (command == "tilt") {
+        sub("clear");
+        request["cmd"] = "tilt_clear";
+    } else if (command == "void") {
+        if (!args.empty() && !args.front().starts_with("--")) {
+            args.insert(args.begin(), "--round");
+        }
+        request["cmd"] = "void_round";
+    } else {
+        request["cmd"] = command;
+    }
+    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause"}, {"--json"});
+    if (const auto station = a.value("--station")) {
+        request["station"] = a.integer("--station", 0, 1, 1000);
+    } else if (request["cmd"] == "attendant_clear" || request["cmd"] == "handpay_reset") {
+        throw UsageError("which station? (pitlinkctl " + command + " " + (command == "attendant" ? "clear" : "reset") +
+                         " N)");
+    }
+    if (const auto reason = a.value("--reason")) {
+        request["reason"] = *reason;
+    } else if (command == "void") {
+        throw UsageError("void needs --reason TEXT");
+    }
+    if (a.value("--round")) {
+        request["round"] = a.integer("--round", 0, 1, INT64_MAX);
+    }
+    if (const auto cause = a.value("--cause")) {
+        request["cause"] = *cause;
+    } else if (command == "tilt") {
+        throw UsageError("tilt clear needs --cause CAUSE (pitlinkctl status shows them)");
+    }
+    json reply;
+    try {
+        reply = ask(a.value("--socket").value_or(kDefaultSocket), request);
+    } catch (const Unavailable& e) {
+        std::cerr << "pitlinkctl: " << e.what() << "\n";
+        return kExitUnavailable;
+    }
+    if (!reply.value("ok", false)) {
+        std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "") << "\n";
+        return reply.value("error", "") == "permission_denied" ? kExitNoPermission : 1;
+    }
+    if (a.flag("--json")) {
+        out << reply["data"].dump(2) << "\n";
+    } else {
+        printHuman(command, reply["data"], out);
+    }
+    return 0;
+}
+
+}  // namespace pitlink::ctl
