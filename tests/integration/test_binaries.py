@@ -134,7 +134,8 @@ class Pitlinkd(unittest.TestCase):
         path = os.path.join(directory, "pitlink.yaml")
         with open(path, "w") as f:
             f.write("table:\n  paytable: %s\n  decks: 1\n  cut_card_from_end: 14\n"
-                    "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\nengine:\n  socket: engine.sock\njournal:\n  path: journal.db\n%s"
+                    "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\nengine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
+                    "journal:\n  path: journal.db\n%s"
                     % (os.path.join(PAYTABLES, "standard.yaml"), extra))
         return path
 
