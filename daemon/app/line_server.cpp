@@ -105,7 +105,7 @@ void LineClient::close() {
 
 LineServer::LineServer(boost::asio::io_context& io, std::filesystem::path path, unsigned mode, std::size_t maxLine,
                        OnLine onLine, OnOversize onOversize)
-    : io_(io), path_(std::move(path)), acceptor_(io), maxLine_(maxLine), onLine_(std::move(onLine)),
+    : path_(std::move(path)), acceptor_(io), maxLine_(maxLine), onLine_(std::move(onLine)),
       onOversize_(std::move(onOversize)) {
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);  // a socket file left by a previous run

@@ -78,7 +78,6 @@ private:
     void accept();
     void remove(LineClient* client);
 
-    boost::asio::io_context& io_;
     std::filesystem::path path_;
     boost::asio::local::stream_protocol::acceptor acceptor_;
     std::size_t maxLine_;
