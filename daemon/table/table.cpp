@@ -56,15 +56,10 @@ void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply,
 }
 
 Station& Table::stationAt(std::int64_t number) {
-    if (number < 1 || number > stationCount()) {
-        throw std::out_of_range("no station " + std::to_string(number));
-    }
-    return stations_[static_cast<std::size_t>(number - 1)];
+    return stations_.at(static_cast<std::size_t>(number - 1));  // callers check the number first
 }
 
-const Station& Table::station(std::int64_t number) const {
-    return const_cast<Table*>(this)->stationAt(number);
-}
+const Station& Table::station(std::int64_t number) const { return stations_.at(static_cast<std::size_t>(number - 1)); }
 
 std::optional<Reply> Table::stationProblem(std::int64_t number) const {
     if (number < 1 || number > stationCount()) {

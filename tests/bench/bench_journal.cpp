@@ -57,6 +57,21 @@ journal::JournalTransaction settledRound(journal::Journal& j, const game::Paytab
     return tx;
 }
 
+// Coups from 8-deck RNG shoes, a new shoe when the cut card comes out.
+class CoupSource {
+public:
+    game::Coup next() {
+        if (shoe_.cutCardOut()) {
+            shoe_ = game::Shoe(game::ShoeConfig{}, random_, 1);
+        }
+        return game::dealCoup([&] { return shoe_.draw(); });
+    }
+
+private:
+    game::SeededRandom random_{7};
+    game::Shoe shoe_{game::ShoeConfig{}, random_, 1};
+};
+
 // The disk's own durable-write rate on the same directory, 4 KiB and fdatasync each time, two
 // ways: appended to a growing file (the size changes, so the file system journals metadata too)
 // and overwritten in place in a preallocated file (as pg_test_fsync does; what a WAL that has
@@ -137,14 +152,10 @@ void BM_DurableRoundCommit(benchmark::State& state) {
         auto store = std::make_unique<journal::JournalStore>(path.string(), journal::StoreOptions{});
         journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
         journal::Journal j(writer, journal::Ledger{}, [] { return 1; }, 2000);
-        game::SeededRandom random(7);
-        game::Shoe shoe(game::ShoeConfig{}, random, 1);
+        CoupSource coups;
         std::int64_t round = 0;
         for (auto _ : state) {
-            if (shoe.cutCardOut()) {
-                shoe = game::Shoe(game::ShoeConfig{}, random, 1);
-            }
-            const game::Coup coup = game::dealCoup([&] { return shoe.draw(); });
+            const game::Coup coup = coups.next();
             if (!timedSync(append, appendSeconds) || !timedSync(inPlace, inPlaceSeconds)) {
                 state.SkipWithError("write/fdatasync failed");
                 break;
@@ -189,14 +200,10 @@ void BM_RoundCommitCpuOnly(benchmark::State& state) {
         store.connection().exec("PRAGMA synchronous = OFF");
         journal::StoreSink sink(store);
         journal::Journal j(sink, journal::Ledger{}, [] { return 1; }, 2000);
-        game::SeededRandom random(7);
-        game::Shoe shoe(game::ShoeConfig{}, random, 1);
+        CoupSource coups;
         std::int64_t round = 0;
         for (auto _ : state) {
-            if (shoe.cutCardOut()) {
-                shoe = game::Shoe(game::ShoeConfig{}, random, 1);
-            }
-            const game::Coup coup = game::dealCoup([&] { return shoe.draw(); });
+            const game::Coup coup = coups.next();
             j.submit(settledRound(j, table, sha, ++round, coup));
         }
     }
