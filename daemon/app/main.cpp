@@ -21,6 +21,7 @@
 
 #include "daemon/app/asio_timers.h"
 #include "daemon/app/engine_link.h"
+#include "daemon/app/service_notifier.h"
 #include "daemon/control/control_server.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/journal/integrity_scan.h"
@@ -102,10 +103,12 @@ int main(int argc, char** argv) {
 
         app::JournalStartup journalStart = app::openJournal(config, wallClockMs);
         const journal::RecoveryReport& recovery = journalStart.recovery;
-        auto tilt = [](const std::string& why) {
-            spdlog::critical("TILT: {}; the table takes no bets until this is cleared", why);
-        };
         boost::asio::io_context io;
+        app::ServiceNotifier notifier(io);
+        auto tilt = [&notifier](const std::string& why) {
+            spdlog::critical("TILT: {}; the table takes no bets until this is cleared", why);
+            notifier.status("TILT: " + why);
+        };
         // Made once the integrity scan has passed and the journal is resumed; until then nothing
         // is written (a journal that fails a check stays as found for the inspector).
         std::optional<journal::JournalWriter> writer;
@@ -187,27 +190,58 @@ int main(int argc, char** argv) {
                 spdlog::info("control socket listening on {}", config.control.socket.string());
             }
             table->start();
+            notifier.ready(fmt::format("table '{}' running ({} shoe, {} stations)", config.table.name,
+                                       config.table.rngShoe ? "rng" : "reader", config.table.stations));
         };
         if (recovery.ok()) {
             spdlog::info("journal {}: schema {}, state rebuilt from record {} ({} records checked, {} meter "
                          "snapshots compared); integrity scan running, no bets until it passes",
                          config.journal.path.string(), journalStart.store->schemaVersion(), recovery.chain.from,
                          recovery.chain.checked, recovery.snapshotsCompared);
+            notifier.status("journal integrity scan");
             scan.emplace(config.journal.path.string(), journalStart.readOptions, config.journal.fullChainCheckAtStart,
-                         [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); }, resume);
+                         [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); },
+                         [&](const journal::IntegrityResult& result) {
+                             resume(result);
+                             if (!table) {
+                                 notifier.ready("TILT: the table does not run");  // up, so not restarted in a loop
+                             }
+                         });
         } else {
             tilt(*recovery.tilt);
+            notifier.ready("TILT: " + *recovery.tilt);
         }
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code& ec, int signal) {
             if (!ec) {
                 spdlog::info("signal {}: stopping after {} rounds", signal, table ? table->roundsFinished() : 0);
+                notifier.stopping();
                 if (table) {
                     table->stop();
                 }
                 io.stop();
             }
         });
+        // SIGHUP re-reads the configuration; only the log level changes at run time (everything
+        // else shapes the table, the journal or the sockets and applies at the next start).
+        boost::asio::signal_set hangup(io, SIGHUP);
+        std::function<void()> waitHangup = [&] {
+            hangup.async_wait([&](const boost::system::error_code& ec, int) {
+                if (ec) {
+                    return;
+                }
+                try {
+                    const app::Config fresh = app::loadConfigFile(options.config);
+                    spdlog::info("SIGHUP: {} re-read; log level {}; other changes apply at the next start",
+                                 options.config, fresh.log.level);
+                    spdlog::set_level(spdlog::level::from_str(fresh.log.level));
+                } catch (const std::exception& e) {
+                    spdlog::error("SIGHUP: {} not applied: {}", options.config, e.what());
+                }
+                waitHangup();
+            });
+        };
+        waitHangup();
         io.run();
         scan.reset();  // interrupts a scan still running
         if (journal && !journal->failed()) {

@@ -10,6 +10,8 @@ import pathlib
 import sqlite3
 import time
 import re
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -295,6 +297,50 @@ class Pitlinkd(unittest.TestCase):
             self.assertIn("TILT: journal integrity check failed", out)
             self.assertNotIn("round #", out)
             self.assertEqual(pathlib.Path(db_path).read_bytes(), before)
+
+    def test_it_speaks_systemds_notify_protocol_and_rereads_its_configuration_on_sighup(self):
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d)
+            with open(config) as f:
+                text = f.read().replace("bets_open_ms: 1", "bets_open_ms: 200")
+            with open(config, "w") as f:
+                f.write(text)
+            notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            notify.bind(os.path.join(d, "notify"))
+            notify.settimeout(10)
+            env = dict(os.environ, NOTIFY_SOCKET=os.path.join(d, "notify"), WATCHDOG_USEC="200000")
+            p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                 text=True, env=env)
+            messages = []
+            while not any(m.startswith("READY=1") for m in messages):
+                messages.append(notify.recv(4096).decode())
+            self.assertIn("STATUS=journal integrity scan", messages)
+            ready = [m for m in messages if m.startswith("READY=1")][0]
+            self.assertIn("STATUS=table 'table-1' running (rng shoe, 8 stations)", ready)
+            # The watchdog is fed from the logic thread every 100 ms (half of WATCHDOG_USEC).
+            start = time.time()
+            pings = 0
+            while pings < 5:
+                pings += notify.recv(4096).decode() == "WATCHDOG=1"
+            self.assertLess(time.time() - start, 3)
+            with open(config, "a") as f:
+                f.write("log:\n  level: warn\n")
+            p.send_signal(signal.SIGHUP)
+            time.sleep(0.5)
+            p.terminate()
+            out, _ = p.communicate(timeout=10)
+            rest = []
+            notify.settimeout(0.5)
+            try:
+                while True:
+                    rest.append(notify.recv(4096).decode())
+            except socket.timeout:
+                pass
+            self.assertIn("STOPPING=1", rest)
+            self.assertIn("SIGHUP: %s re-read; log level warn" % config, out)
+            after = out.split("re-read; log level warn", 1)[1]
+            self.assertNotIn("round #", after)  # info lines are no longer written
+            self.assertIn("round #", out.split("re-read", 1)[0])
 
     def test_bad_configuration_exits_78_naming_the_key(self):
         with tempfile.TemporaryDirectory() as d:
