@@ -16,7 +16,7 @@ constexpr std::size_t kEventsKept = 200;
 
 // Read-only commands; everything else known is an operator action.
 bool readOnly(const std::string& cmd) {
-    return cmd == "status" || cmd == "stations" || cmd == "meters" || cmd == "events";
+    return cmd == "status" || cmd == "stations" || cmd == "meters" || cmd == "events" || cmd == "roads";
 }
 
 std::optional<std::int64_t> integerField(const json& request, const char* name) {
@@ -89,6 +89,18 @@ void ControlServer::run(const json& request, Role role, const std::string& user,
         respond(Reply::accepted(json{{"stations", table_.statusJson()["stations"]}}));
     } else if (cmd == "meters") {
         respond(Reply::accepted(journal_.committed().toJson()));
+    } else if (cmd == "roads") {
+        // The running shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them.
+        json beads = json::array();
+        for (const game::RoundMarks& m : table_.scoreboard().beads()) {
+            beads.push_back(json{{"winner", std::string(1, game::winnerLetter(m.winner))},
+                                 {"player_pair", m.playerPair},
+                                 {"banker_pair", m.bankerPair},
+                                 {"natural", m.natural}});
+        }
+        respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
+                                     {"table", table_.statusJson()["table"]},
+                                     {"beads", beads}}));
     } else if (cmd == "events") {
         respond(Reply::accepted(json{{"events", json(events_)}}));
     } else if (cmd == "attendant_clear" && station) {

@@ -18,26 +18,20 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kDefaultSocket = "/run/pitlink/control.sock";
+}  // namespace
 
-class Unavailable : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
-// One request, one reply line.
-json ask(const std::string& path, const json& request) {
+json askDaemon(const std::string& path, const json& request) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     if (fd < 0 || path.size() >= sizeof address.sun_path) {
-        throw Unavailable("cannot use the control socket " + path);
+        throw DaemonUnavailable("cannot use the control socket " + path);
     }
     std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
     if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
         const std::string why = std::strerror(errno);
         ::close(fd);
-        throw Unavailable("pitlinkd is not reachable on " + path + ": " + why);
+        throw DaemonUnavailable("pitlinkd is not reachable on " + path + ": " + why);
     }
     const std::string line = request.dump() + "\n";
     std::size_t sent = 0;
@@ -45,7 +39,7 @@ json ask(const std::string& path, const json& request) {
         const ssize_t n = ::write(fd, line.data() + sent, line.size() - sent);
         if (n <= 0) {
             ::close(fd);
-            throw Unavailable("the control socket closed while sending");
+            throw DaemonUnavailable("the control socket closed while sending");
         }
         sent += static_cast<std::size_t>(n);
     }
@@ -55,13 +49,15 @@ json ask(const std::string& path, const json& request) {
         const ssize_t n = ::read(fd, buffer, sizeof buffer);
         if (n <= 0) {
             ::close(fd);
-            throw Unavailable("pitlinkd closed the control socket without a reply");
+            throw DaemonUnavailable("pitlinkd closed the control socket without a reply");
         }
         reply.append(buffer, static_cast<std::size_t>(n));
     }
     ::close(fd);
     return json::parse(reply.substr(0, reply.find('\n')));
 }
+
+namespace {
 
 // "attendant clear 3" and "attendant clear --station 3" are the same.
 std::vector<std::string> withStation(std::vector<std::string> args) {
@@ -192,8 +188,8 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     }
     json reply;
     try {
-        reply = ask(a.value("--socket").value_or(kDefaultSocket), request);
-    } catch (const Unavailable& e) {
+        reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), request);
+    } catch (const DaemonUnavailable& e) {
         std::cerr << "pitlinkctl: " << e.what() << "\n";
         return kExitUnavailable;
     }

@@ -7,7 +7,9 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/app/config.h"
 #include "daemon/app/config_error.h"
+#include "daemon/app/paytable_loader.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
 #include "daemon/ctl/journal_commands.h"
@@ -24,8 +26,8 @@ constexpr std::string_view kUsage =
     "      exact probability, return to player and house edge of every bet (by enumeration)\n"
     "  simulate --rounds N [--paytable FILE] [--seed S] [--decks N] [--cut N]\n"
     "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n"
-    "  roads --results BPT... [--svg FILE] [--json] [--rows N] [--columns N] [--shoe N] [--table NAME]\n"
-    "      scoreboards of a shoe: bead plate, big road, Big Eye, Small and Cockroach roads, probe\n"
+    "  roads [--results BPT...] [--svg FILE] [--json] [--rows N] [--columns N] [--shoe N] [--table NAME] [--socket P]\n"
+    "      scoreboards of a shoe (the running table's, or given results): bead plate, big road, derived roads, probe\n"
     "  recall --journal FILE [--station N] [--last N] [--round ID] [--key FILE] [--json]\n"
     "      game recall: cards, outcome, bets, wins, credits before and after, paytable (newest first)\n"
     "  audit verify --journal FILE [--key FILE] [--json]\n"
@@ -38,6 +40,7 @@ constexpr std::string_view kUsage =
     "  attendant clear N | handpay reset N            (operator) clear a call / pay a hand-pay\n"
     "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
     "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
+    "  config check FILE                              the configuration and its paytable load (78 if not)\n"
     "  exit codes: 0 done, 1 refused, 2 usage, 69 pitlinkd not reachable, 77 role not enough\n";
 
 }  // namespace
@@ -65,6 +68,18 @@ int main(int argc, char** argv) {
         }
         if (command == "simulate") {
             return ctl::runSimulate(args, std::cout);
+        }
+        if (command == "config") {
+            // config check FILE: the configuration and its paytable load as pitlinkd would load them.
+            if (args.size() != 2 || args[0] != "check") {
+                throw ctl::UsageError("usage: pitlinkctl config check FILE");
+            }
+            const app::Config config = app::loadConfigFile(args[1]);
+            const game::Paytable paytable = app::loadPaytableFile(config.table.paytableFile);
+            std::cout << args[1] << ": OK (table '" << config.table.name << "', " << (config.table.rngShoe ? "rng" : "reader")
+                      << " shoe, " << config.table.stations << " stations, paytable '" << paytable.id << "', journal "
+                      << config.journal.path.string() << ")\n";
+            return 0;
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||
             command == "attendant" || command == "handpay" || command == "void" || command == "shoe" ||

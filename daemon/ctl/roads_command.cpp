@@ -4,10 +4,12 @@
 #include <fmt/ostream.h>
 
 #include <fstream>
+#include <iostream>
 
 #include "daemon/app/scoreboard_json.h"
 #include "daemon/app/scoreboard_svg.h"
 #include "daemon/ctl/arguments.h"
+#include "daemon/ctl/control_commands.h"
 
 namespace pitlink::ctl {
 
@@ -66,25 +68,49 @@ void printRoads(std::ostream& out, const game::Scoreboard& board) {
 }
 
 int runRoads(const std::vector<std::string>& args, std::ostream& out) {
-    const Arguments a(args, {"--results", "--svg", "--rows", "--columns", "--shoe", "--table"}, {"--json"});
-    const auto results = a.value("--results");
-    if (!results) {
-        throw UsageError("--results BPT... is required (reading a shoe from the journal comes with the journal)");
-    }
-    const auto rounds = game::parseResults(*results);
-    if (!rounds) {
-        throw UsageError("--results takes only the letters B, P and T");
+    const Arguments a(args, {"--results", "--svg", "--rows", "--columns", "--shoe", "--table", "--socket"}, {"--json"});
+    std::vector<game::RoundMarks> rounds;
+    std::int64_t shoe = a.integer("--shoe", 1, 1, UINT32_MAX);
+    std::string table = a.value("--table").value_or("pitlink");
+    if (const auto results = a.value("--results")) {
+        const auto parsed = game::parseResults(*results);
+        if (!parsed) {
+            throw UsageError("--results takes only the letters B, P and T");
+        }
+        rounds = *parsed;
+    } else {
+        // The running table's current shoe, from the daemon.
+        nlohmann::json reply;
+        try {
+            reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), nlohmann::json{{"cmd", "roads"}});
+        } catch (const DaemonUnavailable& e) {
+            std::cerr << "pitlinkctl: " << e.what() << " (or give --results BPT...)\n";
+            return kExitUnavailable;
+        }
+        if (!reply.value("ok", false)) {
+            std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "") << "\n";
+            return reply.value("error", "") == "permission_denied" ? kExitNoPermission : 1;
+        }
+        const auto& data = reply["data"];
+        shoe = data["shoe"].get<std::int64_t>();
+        table = data["table"].get<std::string>();
+        for (const auto& b : data["beads"]) {
+            const char w = b["winner"].get<std::string>().at(0);
+            rounds.push_back(game::RoundMarks{w == 'B' ? game::Winner::Banker : w == 'P' ? game::Winner::Player : game::Winner::Tie,
+                                              b["player_pair"].get<bool>(), b["banker_pair"].get<bool>(),
+                                              b["natural"].get<std::uint8_t>()});
+        }
     }
     game::ScoreboardLayout layout;
     layout.rows = static_cast<int>(a.integer("--rows", layout.rows, 3, 12));
     layout.visibleColumns = static_cast<int>(a.integer("--columns", layout.visibleColumns, 6, 200));
-    game::Scoreboard board(static_cast<std::uint32_t>(a.integer("--shoe", 1, 1, UINT32_MAX)), layout);
-    for (const game::RoundMarks& m : *rounds) {
+    game::Scoreboard board(static_cast<std::uint32_t>(shoe), layout);
+    for (const game::RoundMarks& m : rounds) {
         board.add(m);
     }
     if (const auto svgFile = a.value("--svg")) {
         std::ofstream file(*svgFile);
-        file << app::scoreboardSvg(board, a.value("--table").value_or("pitlink"));
+        file << app::scoreboardSvg(board, table);
         if (!file.flush()) {
             throw std::runtime_error("cannot write " + *svgFile);
         }

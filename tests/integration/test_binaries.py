@@ -342,6 +342,15 @@ class Pitlinkd(unittest.TestCase):
             self.assertNotIn("round #", after)  # info lines are no longer written
             self.assertIn("round #", out.split("re-read", 1)[0])
 
+    def test_config_check_accepts_the_shipped_configuration_and_names_a_bad_key(self):
+        good = run(CTL, "config", "check", os.path.join(SOURCE, "etc", "pitlink.yaml"))
+        self.assertEqual(good.returncode, 0, good.stderr)
+        self.assertIn("OK (table 'table-1', rng shoe, 8 stations, paytable 'standard'", good.stdout)
+        with tempfile.TemporaryDirectory() as d:
+            bad = run(CTL, "config", "check", self.config(d, "cashier:\n  ticket_limit: -1\n"))
+        self.assertEqual(bad.returncode, 78)
+        self.assertIn("'cashier.ticket_limit': -1 is out of range", bad.stderr)
+
     def test_bad_configuration_exits_78_naming_the_key(self):
         with tempfile.TemporaryDirectory() as d:
             r = run(DAEMON, "--config", self.config(d, "bets:\n  min: -5\n"), "--rounds", "1")

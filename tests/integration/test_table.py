@@ -115,6 +115,15 @@ class Table(unittest.TestCase):
                     credits[s] += returned(spot, stake, winner) - stake
             status = ok(self, c.request("status"))
             self.assertEqual({st["station"]: st["credits"] for st in status["stations"] if st["station"] <= 3}, credits)
+            # The running shoe's roads, from the daemon: the three results with their naturals.
+            roads = subprocess.run([CTL, "roads", "--socket", daemon.control, "--json"], capture_output=True, text=True)
+            self.assertEqual(roads.returncode, 0, roads.stderr)
+            beads = json.loads(roads.stdout)["bead_plate"]
+            self.assertEqual([(b["result"], b["natural"]) for b in beads], [("P", 9), ("B", 9), ("T", 8)])
+            svg = os.path.join(d, "roads.svg")
+            self.assertEqual(subprocess.run([CTL, "roads", "--socket", daemon.control, "--svg", svg]).returncode, 0)
+            with open(svg) as f:
+                self.assertIn("<svg", f.read())
             code, out = daemon.terminate()
             self.assertEqual(code, 0, out)
             audit = subprocess.run([CTL, "audit", "verify", "--journal", daemon.db, "--json"], capture_output=True, text=True)
