@@ -69,11 +69,10 @@ void EngineLink::dispatch(const engine::EngineRequest& r, table::Respond respond
         case Op::Reserve: t.reserve(r.station, r.on, std::move(respond)); return;
         case Op::Door:
             if (r.on) {
-                t.doorOpened(r.text);
+                t.doorOpened(r.text, std::move(respond));
             } else {
-                t.doorClosed(r.text);
+                t.doorClosed(r.text, std::move(respond));
             }
-            respond(table::Reply::accepted());
             return;
     }
 }

@@ -99,7 +99,7 @@ void ControlServer::run(const json& request, Role role, const std::string& user,
                                  {"natural", m.natural}});
         }
         respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
-                                     {"table", table_.statusJson()["table"]},
+                                     {"table", table_.name()},
                                      {"beads", beads}}));
     } else if (cmd == "events") {
         respond(Reply::accepted(json{{"events", json(events_)}}));

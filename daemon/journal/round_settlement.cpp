@@ -41,7 +41,7 @@ json settledBetJson(const RoundBet& bet, const game::BetSettlement& settlement) 
     };
 }
 
-void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup,
+std::vector<game::BetSettlement> addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup,
                    std::span<const RoundBet> bets, const game::Paytable& paytable, std::string_view paytableSha,
                    json extra) {
     const game::Outcome outcome = game::evaluate(coup);
@@ -57,9 +57,11 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
         game::Money returned = 0;
     };
     std::map<std::int64_t, StationTotal> totals;
+    std::vector<game::BetSettlement> settled;
+    settled.reserve(bets.size());
     for (const RoundBet& bet : bets) {
-        const game::BetSettlement settlement =
-            game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable);
+        const game::BetSettlement& settlement = settled.emplace_back(
+            game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable));
         tx.add(kind::kBetSettled, roundId, bet.station, settledBetJson(bet, settlement));
         totals[bet.station].wagered += bet.stake;
         totals[bet.station].returned += settlement.returned;
@@ -67,6 +69,7 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
     for (const auto& [station, total] : totals) {
         tx.credit(station, total.returned, reason::kSettlement, roundId, json{{"wagered", total.wagered}});
     }
+    return settled;
 }
 
 void addVoid(JournalTransaction& tx, std::int64_t roundId, std::span<const RoundBet> bets, std::string_view why,

@@ -5,6 +5,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -22,8 +23,9 @@ namespace pitlink::journal {
 
 // round.settled (cards, outcome, paytable hash, plus `extra`), one bet.settled per bet, then one
 // credit per station with a bet: what settlement paid back (0 when everything lost) and what
-// was wagered, so that games and coin in/out are metered from the credit record.
-void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup,
+// was wagered, so that games and coin in/out are metered from the credit record. Returns each
+// bet's settlement, in the order of `bets`.
+std::vector<game::BetSettlement> addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup,
                    std::span<const RoundBet> bets, const game::Paytable& paytable, std::string_view paytableSha,
                    nlohmann::json extra = nlohmann::json::object());
 

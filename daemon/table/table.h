@@ -76,13 +76,14 @@ public:
     // --- floor and operators ---
     void clearAttendant(std::int64_t station, const std::string& who, Respond respond);
     void resetHandpay(std::int64_t station, const std::string& who, Respond respond);
-    void doorOpened(const std::string& door);
-    void doorClosed(const std::string& door);
+    void doorOpened(const std::string& door, Respond respond = {});
+    void doorClosed(const std::string& door, Respond respond = {});
     // A tilt from outside the table (card reader failed, ...); cleared by clearTilt.
     void raiseTilt(const std::string& cause, const std::string& message);
     void clearTilt(const std::string& cause, const std::string& who, Respond respond);
 
     // --- state ---
+    [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
     [[nodiscard]] std::int64_t roundId() const { return roundId_; }  // the current or last round
     [[nodiscard]] const Station& station(std::int64_t number) const;

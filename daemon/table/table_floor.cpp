@@ -63,24 +63,30 @@ void Table::reserve(std::int64_t number, bool on, Respond respond) {
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"reserved", on}}));
 }
 
-void Table::doorOpened(const std::string& door) {
+void Table::doorOpened(const std::string& door, Respond respond) {
     if (!openDoors_.insert(door).second) {
+        if (respond) {
+            respond(Reply::accepted(json{{"already", true}}));
+        }
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kDoorOpened, std::nullopt, std::nullopt, json{{"door", door}});
-    commit(std::move(tx), {}, Reply::accepted());
+    commit(std::move(tx), std::move(respond), Reply::accepted());
     tiltNow("door:" + door, "the " + door + " door is open", false);
 }
 
-void Table::doorClosed(const std::string& door) {
+void Table::doorClosed(const std::string& door, Respond respond) {
     if (openDoors_.erase(door) == 0) {
+        if (respond) {
+            respond(Reply::accepted(json{{"already", true}}));
+        }
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kDoorClosed, std::nullopt, std::nullopt, json{{"door", door}});
     tilts_.erase("door:" + door);
-    commit(std::move(tx), {}, Reply::accepted(), [this] {
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this] {
         publish("tilt", json{{"tilted", tilted()}});
         scheduleNextRound();
     });

@@ -223,59 +223,61 @@ void Table::settleRound() {
     const game::Coup coup = coup_->coup();
     const game::Outcome outcome = game::evaluate(coup);
     journal::JournalTransaction tx = journal_.begin();
-    journal::addSettlement(tx, roundId_, coup, bets, paytable_, paytableSha_);
-    // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
-    std::map<std::int64_t, game::Money> wins;
-    for (const auto& bet : bets) {
-        const auto settled = game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable_);
-        wins[bet.station] += settled.win;
+    const std::vector<game::BetSettlement> settled =
+        journal::addSettlement(tx, roundId_, coup, bets, paytable_, paytableSha_);
+    // Per station: what it won, and its even-money (Player/Banker) stake and result for the
+    // anti-doubling streak (a win if any even-money bet won, a loss if all lost, else a push).
+    struct StationRound {
+        game::Money win = 0;
+        game::Money evenMoney = 0;
+        bool evenWon = false;
+        bool evenLost = true;
+    };
+    std::map<std::int64_t, StationRound> rounds;
+    for (std::size_t i = 0; i < bets.size(); ++i) {
+        StationRound& r = rounds[bets[i].station];
+        r.win += settled[i].win;
+        if (bets[i].spot == game::BetType::Player || bets[i].spot == game::BetType::Banker) {
+            r.evenMoney += bets[i].stake;
+            r.evenWon = r.evenWon || settled[i].result == game::BetResult::Win;
+            r.evenLost = r.evenLost && settled[i].result == game::BetResult::Loss;
+        }
     }
-    for (const auto& [number, win] : wins) {
-        if (win >= settings_.jackpotLimit && settings_.jackpotLimit > 0) {
-            tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", win}, {"kind", "jackpot"}});
-            stationAt(number).handpay = PendingHandpay{win, "jackpot"};
+    // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
+    json wins = json::object();
+    for (const auto& [number, r] : rounds) {
+        wins[std::to_string(number)] = r.win;
+        if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {
+            tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", r.win}, {"kind", "jackpot"}});
+            stationAt(number).handpay = PendingHandpay{r.win, "jackpot"};
         }
     }
     const std::int64_t round = roundId_;
-    commit(std::move(tx), {}, Reply::accepted(), [this, round, coup, outcome, wins] {
+    commit(std::move(tx), {}, Reply::accepted(), [this, round, coup, outcome, rounds, wins] {
         for (Station& s : stations_) {
-            const game::BetSlip slip = s.slip();
-            const game::Money evenMoney = slip[game::BetType::Player] + slip[game::BetType::Banker];
-            if (!s.bets.empty()) {
-                s.lastSlip = slip;
-            }
-            if (evenMoney > 0) {
-                const bool banker = slip[game::BetType::Banker] > 0;
-                const auto result = game::settleBet(
-                    game::Bet{static_cast<int>(s.number), banker ? game::BetType::Banker : game::BetType::Player,
-                              evenMoney},
-                    outcome, paytable_);
-                s.streak.record(evenMoney, result.result);
-            } else {
+            const auto it = rounds.find(s.number);
+            if (it == rounds.end() || it->second.evenMoney == 0) {
                 s.streak.record(0, game::BetResult::Push);
+            } else {
+                const StationRound& r = it->second;
+                s.streak.record(r.evenMoney, r.evenWon    ? game::BetResult::Win
+                                             : r.evenLost ? game::BetResult::Loss
+                                                          : game::BetResult::Push);
             }
-        }
-        json winsJson = json::object();
-        for (const auto& [number, win] : wins) {
-            winsJson[std::to_string(number)] = win;
+            if (!s.bets.empty()) {
+                s.lastSlip = s.slip();
+            }
         }
         scoreboard_.add(outcome);
-        const auto hand = [](const game::Hand& h) {
-            json cards = json::array();
-            for (int i = 0; i < h.size(); ++i) {
-                cards.push_back(h[i].toString());
-            }
-            return cards;
-        };
         publish("result", json{{"round", round},
                                {"shoe", shoeNumber_},
                                {"round_in_shoe", roundInShoe_},
-                               {"player", hand(coup.player)},
-                               {"banker", hand(coup.banker)},
+                               {"player", journal::handToJson(coup.player)},
+                               {"banker", journal::handToJson(coup.banker)},
                                {"winner", game::winnerName(outcome.winner)},
                                {"player_total", outcome.playerTotal},
                                {"banker_total", outcome.bankerTotal},
-                               {"wins", winsJson},
+                               {"wins", wins},
                                {"cut_card_out", shoe_ && shoe_->cutCardOut()},
                                {"cards_left", shoe_ ? shoe_->remaining() : coup_->remaining().total()}});
         finishRound();

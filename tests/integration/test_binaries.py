@@ -141,6 +141,15 @@ class Pitlinkd(unittest.TestCase):
                     % (os.path.join(PAYTABLES, "standard.yaml"), extra))
         return path
 
+    def config_with_window(self, directory, bets_open_ms):
+        """The test configuration with a longer "BETS PLEASE" window."""
+        path = self.config(directory)
+        with open(path) as f:
+            text = f.read().replace("bets_open_ms: 1", "bets_open_ms: %d" % bets_open_ms)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
     def test_deals_rounds_from_its_shoe_and_starts_new_shoes(self):
         with tempfile.TemporaryDirectory() as d:
             r = run(DAEMON, "--config", self.config(d), "--rounds", "30")
@@ -219,11 +228,9 @@ class Pitlinkd(unittest.TestCase):
 
     def test_sigkill_in_the_middle_of_a_round_is_recovered_at_restart(self):
         with tempfile.TemporaryDirectory() as d:
-            config = self.config(d)
+            config = self.config_with_window(d, 60000)
             with open(config) as f:
-                slow = f.read().replace("bets_open_ms: 1", "bets_open_ms: 60000")
-            with open(config, "w") as f:
-                f.write(slow)
+                slow = f.read()
             p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             db = os.path.join(d, "journal.db")
             deadline = time.time() + 10
@@ -300,11 +307,7 @@ class Pitlinkd(unittest.TestCase):
 
     def test_it_speaks_systemds_notify_protocol_and_rereads_its_configuration_on_sighup(self):
         with tempfile.TemporaryDirectory() as d:
-            config = self.config(d)
-            with open(config) as f:
-                text = f.read().replace("bets_open_ms: 1", "bets_open_ms: 200")
-            with open(config, "w") as f:
-                f.write(text)
+            config = self.config_with_window(d, 200)
             notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             notify.bind(os.path.join(d, "notify"))
             notify.settimeout(10)

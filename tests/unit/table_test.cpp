@@ -268,5 +268,58 @@ TEST(Table, AnOpenDoorTiltsTheTableUntilItIsClosedThenTheRngShoeGoesOn) {
     EXPECT_EQ(f.journal->committed().tableOwn()[Meter::DoorOpens], 1);
 }
 
+TEST(Table, AntiDoublingCountsTheStationsLostEvenMoneyBetsRoundByRound) {
+    TableSettings rules;
+    rules.bets.antiDoubling = true;
+    TableFixture f(CardSource::Reader, rules);
+    f.fund(1, 20'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
+    for (int i = 0; i < 3; ++i) {  // three lost Player bets of 1000
+        ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+        ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 1'000, r); }).ok);
+        ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+        f.deal(kBankerWins);
+    }
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 1'600, r); }).error, "anti_doubling");
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 1'500, r); }).ok);
+}
+
+TEST(Table, AnUnreadableCardIsRescannedThenTheRoundIsVoided) {
+    TableSettings rescans;
+    rescans.rescanAttempts = 2;
+    TableFixture f(CardSource::Reader, rescans);
+    f.fund(1, 5'000);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal("9S");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data["rescans"], 1);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data["rescans"], 2);
+    const Reply third = f.call([&](Respond r) { f.table->cardUnreadable(r); });
+    EXPECT_EQ(third.error, "card_unreadable");
+    EXPECT_EQ(f.round(1).state, journal::RoundState::Voided);
+    EXPECT_EQ(f.credits(1), 5'000);
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+}
+
+TEST(Table, ATiltFromOutsideIsJournaledAndClearedByAnOperatorButADoorTiltOnlyByClosingIt) {
+    TableFixture f(CardSource::Reader);
+    f.table->raiseTilt("card_reader", "the card reader stopped answering");
+    EXPECT_TRUE(f.table->tilted());
+    EXPECT_EQ(f.call([&](Respond r) { f.table->newShoe(r); }).ok, true);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->openRound(r); }).error, "tilted");
+    EXPECT_EQ(f.count(journal::kind::kTiltRaised), 1);
+    f.table->doorOpened("main");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->clearTilt("door:main", "dave", r); }).error, "tilt_cause_present");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->clearTilt("nothing", "dave", r); }).error, "no_tilt");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->clearTilt("card_reader", "dave", r); }).ok);
+    EXPECT_TRUE(f.table->tilted());  // the door is still open
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->doorClosed("main", r); }).ok);
+    EXPECT_FALSE(f.table->tilted());
+    EXPECT_EQ(f.count(journal::kind::kTiltCleared), 1);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+}
+
 }  // namespace
 }  // namespace pitlink::table
