@@ -25,6 +25,7 @@
 #include "daemon/control/control_server.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/journal/integrity_scan.h"
+#include "daemon/journal/journal_reader.h"
 #include "daemon/journal/journal_writer.h"
 #include "daemon/app/config.h"
 #include "daemon/app/config_error.h"
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
         app::AsioTimers timers(io);
         std::optional<table::Table> table;
         std::optional<app::EngineLink> engineLink;
+        std::optional<journal::JournalReader> reader;
         std::optional<control::ControlServer> controlServer;
         std::uint64_t roundsLogged = 0;
         // The table's events: the log for now; the engine link and lights subscribe later.
@@ -176,9 +178,11 @@ int main(int argc, char** argv) {
                 spdlog::info("engine link listening on {}", config.engine.socket.string());
             }
             if (!config.control.socket.empty()) {
+                reader.emplace(config.journal.path.string(), journalStart.readOptions,
+                               [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
                 controlServer.emplace(io, config.control.socket,
                                       control::RoleGroups{config.control.inspectorGroup, config.control.operatorGroup},
-                                      *table, *journal, [&] {
+                                      *table, *journal, *reader, [&] {
                                           return nlohmann::json{
                                               {"version", PITLINK_VERSION},
                                               {"journal", config.journal.path.string()},

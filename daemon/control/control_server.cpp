@@ -16,7 +16,8 @@ constexpr std::size_t kEventsKept = 200;
 
 // Read-only commands; everything else known is an operator action.
 bool readOnly(const std::string& cmd) {
-    return cmd == "status" || cmd == "stations" || cmd == "meters" || cmd == "events" || cmd == "roads";
+    return cmd == "status" || cmd == "stations" || cmd == "meters" || cmd == "events" || cmd == "roads" ||
+           cmd == "recall" || cmd == "audit";
 }
 
 std::optional<std::int64_t> integerField(const json& request, const char* name) {
@@ -30,8 +31,9 @@ std::optional<std::int64_t> integerField(const json& request, const char* name) 
 }  // namespace
 
 ControlServer::ControlServer(boost::asio::io_context& io, const std::filesystem::path& socket, RoleGroups groups,
-                             table::Table& table, const journal::Journal& journal, std::function<json()> info)
-    : groups_(std::move(groups)), table_(table), journal_(journal), info_(std::move(info)),
+                             table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
+                             std::function<json()> info)
+    : groups_(std::move(groups)), table_(table), journal_(journal), reader_(reader), info_(std::move(info)),
       server_(
           io, socket, 0666, kMaxLine,  // anyone may connect; the role decides what they may do
           [this](app::LineClient& client, const std::string& line) { onLine(client, line); },
@@ -101,6 +103,12 @@ void ControlServer::run(const json& request, Role role, const std::string& user,
         respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
                                      {"table", table_.name()},
                                      {"beads", beads}}));
+    } else if (cmd == "recall") {
+        recall(request, std::move(respond));
+    } else if (cmd == "audit") {
+        audit(std::move(respond));
+    } else if (cmd == "resettle") {
+        resettle(request, user, std::move(respond));
     } else if (cmd == "events") {
         respond(Reply::accepted(json{{"events", json(events_)}}));
     } else if (cmd == "attendant_clear" && station) {

@@ -5,12 +5,14 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
 #include "daemon/app/line_server.h"
 #include "daemon/control/roles.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/journal_reader.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::control {
@@ -23,9 +25,11 @@ struct ControlStats {
 
 class ControlServer {
 public:
-    // `info` adds daemon-wide facts to `status` (journal path, engine link...).
+    // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
+    // recall, audit and re-settlement off the logic thread.
     ControlServer(boost::asio::io_context& io, const std::filesystem::path& socket, RoleGroups groups,
-                  table::Table& table, const journal::Journal& journal, std::function<nlohmann::json()> info);
+                  table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
+                  std::function<nlohmann::json()> info);
     // Keeps the last events for `pitlinkctl events`.
     void remember(const nlohmann::json& event);
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
@@ -33,10 +37,15 @@ public:
 private:
     void onLine(app::LineClient& client, const std::string& line);
     void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
+    void recall(const nlohmann::json& request, table::Respond respond);
+    void audit(table::Respond respond);
+    void resettle(const nlohmann::json& request, const std::string& user, table::Respond respond);
 
     RoleGroups groups_;
     table::Table& table_;
     const journal::Journal& journal_;
+    journal::JournalReader& reader_;
+    std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
     std::function<nlohmann::json()> info_;
     std::deque<nlohmann::json> events_;
     ControlStats stats_;

@@ -16,10 +16,6 @@ namespace pitlink::ctl {
 
 using nlohmann::json;
 
-namespace {
-
-}  // namespace
-
 json askDaemon(const std::string& path, const json& request) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un address{};
@@ -186,9 +182,20 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     } else if (command == "tilt") {
         throw UsageError("tilt clear needs --cause CAUSE (pitlinkctl status shows them)");
     }
+    return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, [&](const json& data) {
+        if (a.flag("--json")) {
+            out << data.dump(2) << "\n";
+        } else {
+            printHuman(command, data, out);
+        }
+        return 0;
+    });
+}
+
+int askAndShow(const std::string& socket, const json& request, const std::function<int(const json& data)>& show) {
     json reply;
     try {
-        reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), request);
+        reply = askDaemon(socket, request);
     } catch (const DaemonUnavailable& e) {
         std::cerr << "pitlinkctl: " << e.what() << "\n";
         return kExitUnavailable;
@@ -197,12 +204,7 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "") << "\n";
         return reply.value("error", "") == "permission_denied" ? kExitNoPermission : 1;
     }
-    if (a.flag("--json")) {
-        out << reply["data"].dump(2) << "\n";
-    } else {
-        printHuman(command, reply["data"], out);
-    }
-    return 0;
+    return show(reply["data"]);
 }
 
 }  // namespace pitlink::ctl

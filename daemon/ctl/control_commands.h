@@ -1,5 +1,6 @@
 #pragma once
 // pitlinkctl commands that talk to the running pitlinkd over its control socket.
+#include <functional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,11 @@ public:
 
 // One request to the running daemon, its reply ({"ok": ..., "data"|"error"...}).
 nlohmann::json askDaemon(const std::string& socket, const nlohmann::json& request);
+
+// Sends `request` to the daemon; with an accepted reply returns what `show` returns for its data,
+// otherwise says why on stderr and returns 1 (refused), 69 (unreachable) or 77 (role).
+int askAndShow(const std::string& socket, const nlohmann::json& request,
+               const std::function<int(const nlohmann::json& data)>& show);
 
 // `command` is status, stations, meters, events, attendant, handpay, void, shoe or tilt.
 int runControl(const std::string& command, const std::vector<std::string>& args, std::ostream& out);

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "daemon/ctl/arguments.h"
+#include "daemon/ctl/control_commands.h"
 #include "daemon/journal/audit.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/journal/journal_export.h"
@@ -28,32 +29,45 @@ std::unique_ptr<journal::JournalStore> openJournal(const Arguments& a) {
     return std::make_unique<journal::JournalStore>(*path, std::move(options));
 }
 
-int verify(const Arguments& a, std::ostream& out) {
-    auto store = openJournal(a);
-    const journal::AuditReport report = journal::auditJournal(*store);
-    if (a.flag("--json")) {
-        out << journal::auditReportJson(report).dump(2) << "\n";
-        return report.ok() ? 0 : 1;
-    }
-    out << "records checked:    " << report.chain.checked << "\n"
-        << "hash chain:         " << (report.chain.ok ? "intact" : "BROKEN at record " +
-                                                                     std::to_string(report.chain.firstBadSeq.value_or(0)) +
-                                                                     ": " + report.chain.problem)
+// The audit report as auditReportJson gives it (from the file, or from the daemon).
+int printAudit(const json& report, std::ostream& out) {
+    out << "records checked:    " << report["records_checked"] << "\n"
+        << "hash chain:         "
+        << (report["chain_ok"].get<bool>() ? std::string("intact")
+                                           : "BROKEN at record " + report["first_bad_record"].dump() + ": " +
+                                                 report["problem"].get<std::string>())
         << "\n"
-        << "meter snapshots:    " << report.snapshotsCompared << " compared with the meters recomputed from the records\n"
-        << "rounds checked:     " << report.roundsChecked << "\n";
-    for (const std::string& problem : report.roundProblems) {
-        out << "round problem:      " << problem << "\n";
+        << "meter snapshots:    " << report["snapshots_compared"]
+        << " compared with the meters recomputed from the records\n"
+        << "rounds checked:     " << report["rounds_checked"] << "\n";
+    for (const auto& problem : report["round_problems"]) {
+        out << "round problem:      " << problem.get<std::string>() << "\n";
     }
-    const journal::MeterSet totals = report.ledger.tableTotals();
+    const journal::Ledger ledger = journal::Ledger::fromJson(report["meters"]);
+    const journal::MeterSet totals = ledger.tableTotals();
     out << "table meters (recomputed):\n";
     for (int m = 0; m < journal::kMeterCount; ++m) {
         const auto meter = static_cast<journal::Meter>(m);
         out << "  " << journal::meterName(meter) << ": " << journal::reportedMeter(totals[meter]) << "\n";
     }
-    out << "credits held:       " << report.ledger.totalCredits() << "\n"
-        << (report.ok() ? "audit: OK\n" : "audit: PROBLEMS FOUND\n");
-    return report.ok() ? 0 : 1;
+    const bool ok = report["ok"].get<bool>();
+    out << "credits held:       " << ledger.totalCredits() << "\n" << (ok ? "audit: OK\n" : "audit: PROBLEMS FOUND\n");
+    return ok ? 0 : 1;
+}
+
+int verify(const Arguments& a, std::ostream& out) {
+    const auto show = [&](const json& report) {
+        if (a.flag("--json")) {
+            out << report.dump(2) << "\n";
+            return report["ok"].get<bool>() ? 0 : 1;
+        }
+        return printAudit(report, out);
+    };
+    if (!a.value("--journal")) {
+        return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), json{{"cmd", "audit"}}, show);
+    }
+    auto store = openJournal(a);
+    return show(journal::auditReportJson(journal::auditJournal(*store)));
 }
 
 int exportRecords(const Arguments& a, std::ostream& out) {
@@ -83,8 +97,8 @@ int exportRecords(const Arguments& a, std::ostream& out) {
     return 0;
 }
 
-void printRound(std::ostream& out, const journal::RecalledRound& recalled) {
-    const json r = journal::recalledRoundJson(recalled);
+// One round as recalledRoundJson gives it.
+void printRound(std::ostream& out, const json& r) {
     out << "round " << r["round"] << " (shoe " << r["shoe"] << " round " << r["round_in_shoe"] << ") "
         << journal::formatUtc(r["opened_at_ms"].get<std::int64_t>()) << ": " << r["state"].get<std::string>();
     if (r.contains("outcome")) {
@@ -120,36 +134,91 @@ int runAudit(const std::vector<std::string>& args, std::ostream& out) {
     }
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "verify") {
-        return verify(Arguments(rest, {"--journal", "--key"}, {"--json"}), out);
+        return verify(Arguments(rest, {"--journal", "--key", "--socket"}, {"--json"}), out);
     }
     return exportRecords(Arguments(rest, {"--journal", "--key", "--rounds", "--from-ms", "--to-ms", "--format"}, {}), out);
 }
 
 int runRecall(const std::vector<std::string>& args, std::ostream& out) {
-    const Arguments a(args, {"--journal", "--key", "--station", "--last", "--round"}, {"--json"});
-    auto store = openJournal(a);
-    std::vector<journal::RecalledRound> rounds;
-    if (a.value("--round")) {
-        rounds.push_back(journal::recallRound(*store, a.integer("--round", 0, 1, INT64_MAX)));
-    } else {
-        std::optional<std::int64_t> station;
-        if (a.value("--station")) {
-            station = a.integer("--station", 0, 0, 1'000'000);
+    const Arguments a(args, {"--journal", "--key", "--station", "--last", "--round", "--socket"}, {"--json"});
+    const auto show = [&](const json& rounds) {
+        if (a.flag("--json")) {
+            out << rounds.dump(2) << "\n";
+            return 0;
         }
-        rounds = journal::recallRounds(*store, static_cast<int>(a.integer("--last", 10, 1, 100'000)), station);
-    }
-    if (a.flag("--json")) {
-        json all = json::array();
         for (const auto& round : rounds) {
-            all.push_back(journal::recalledRoundJson(round));
+            printRound(out, round);
         }
-        out << all.dump(2) << "\n";
         return 0;
+    };
+    std::optional<std::int64_t> station;
+    if (a.value("--station")) {
+        station = a.integer("--station", 0, 1, 1'000'000);
     }
-    for (const auto& round : rounds) {
-        printRound(out, round);
+    const std::int64_t last = a.integer("--last", 10, 1, 1000);
+    std::optional<std::int64_t> roundId;
+    if (a.value("--round")) {
+        roundId = a.integer("--round", 0, 1, INT64_MAX);
     }
-    return 0;
+    if (!a.value("--journal")) {
+        json request{{"cmd", "recall"}, {"last", last}};
+        if (station) {
+            request["station"] = *station;
+        }
+        if (roundId) {
+            request["round"] = *roundId;
+        }
+        return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request,
+                          [&](const json& data) { return show(data["rounds"]); });
+    }
+    auto store = openJournal(a);
+    json rounds = json::array();
+    if (roundId) {
+        rounds.push_back(journal::recalledRoundJson(journal::recallRound(*store, *roundId)));
+    } else {
+        for (const auto& round : journal::recallRounds(*store, static_cast<int>(last), station)) {
+            rounds.push_back(journal::recalledRoundJson(round));
+        }
+    }
+    return show(rounds);
+}
+
+int runResettle(const std::vector<std::string>& rawArgs, std::ostream& out) {
+    std::vector<std::string> args = rawArgs;
+    if (!args.empty() && !args.front().starts_with("--")) {
+        args.insert(args.begin(), "--round");
+    }
+    const Arguments a(args, {"--round", "--cards", "--reason", "--socket"}, {"--json"});
+    if (!a.value("--round") || !a.value("--cards") || !a.value("--reason")) {
+        throw UsageError("usage: pitlinkctl resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT");
+    }
+    const json request{{"cmd", "resettle"},
+                       {"round", a.integer("--round", 0, 1, INT64_MAX)},
+                       {"cards", *a.value("--cards")},
+                       {"reason", *a.value("--reason")}};
+    return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, [&](const json& data) {
+        if (a.flag("--json")) {
+            out << data.dump(2) << "\n";
+            return 0;
+        }
+        out << "round " << data["round"] << " re-settled\n";
+        for (const auto& record : data["records"]) {
+            if (record.contains("outcome")) {
+                out << "  result " << record["previous_outcome"].value("winner", "?") << " -> "
+                    << record["outcome"].value("winner", "?") << " (re-settlement " << record["step"] << ")\n";
+            } else {
+                out << "  bet " << record.value("bet", 0) << " station " << record.value("station", 0) << " "
+                    << record.value("spot", "") << " " << record.value("stake", 0) << ": returned "
+                    << record.value("previous_returned", 0) << " -> " << record.value("returned", 0) << " (delta "
+                    << record.value("delta", 0) << ")\n";
+            }
+        }
+        for (const auto& [station, credit] : data["credits"].items()) {
+            out << "  station " << station << " credits " << credit.value("amount", 0) << " -> balance "
+                << credit.value("balance", 0) << "\n";
+        }
+        return 0;
+    });
 }
 
 }  // namespace pitlink::ctl

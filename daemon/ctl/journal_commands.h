@@ -1,7 +1,8 @@
 #pragma once
-// pitlinkctl commands that read a journal file directly (read-only), for inspectors and for a
-// table whose daemon is stopped: audit verify, audit export, recall. With the control socket
-// (issue 5) the same commands ask the running daemon.
+// pitlinkctl commands on the journal: recall and audit verify ask the running daemon (which
+// reads its journal off the logic thread), or with --journal FILE read a file directly
+// (read-only: for inspectors with a copy, or a table whose daemon is stopped); audit export reads
+// a file; resettle asks the daemon (an operator action, journaled with the user).
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,7 +12,9 @@ namespace pitlink::ctl {
 // audit verify --journal FILE [--key FILE] [--json]          exit 0 clean, 1 problems found
 // audit export --journal FILE [--key FILE] [--rounds A-B] [--from-ms T] [--to-ms T] [--format jsonl|csv]
 int runAudit(const std::vector<std::string>& args, std::ostream& out);
-// recall --journal FILE [--key FILE] [--station N] [--last N] [--round ID] [--json]
+// recall [--journal FILE [--key FILE] [--station N] [--last N] [--round ID] [--json]
 int runRecall(const std::vector<std::string>& args, std::ostream& out);
+// resettle ROUND --cards "P1 B1 P2 B2 [P3] [B3]" --reason TEXT [--json]   (operator)
+int runResettle(const std::vector<std::string>& args, std::ostream& out);
 
 }  // namespace pitlink::ctl

@@ -28,10 +28,12 @@ constexpr std::string_view kUsage =
     "      deals real shoes (shuffle, cut card, burn) and compares realised returns with the exact odds\n"
     "  roads [--results BPT...] [--svg FILE] [--json] [--rows N] [--columns N] [--shoe N] [--table NAME] [--socket P]\n"
     "      scoreboards of a shoe (the running table's, or given results): bead plate, big road, derived roads, probe\n"
-    "  recall --journal FILE [--station N] [--last N] [--round ID] [--key FILE] [--json]\n"
+    "  recall [--station N] [--last N] [--round ID] [--json] [--journal FILE [--key FILE]]\n"
     "      game recall: cards, outcome, bets, wins, credits before and after, paytable (newest first)\n"
-    "  audit verify --journal FILE [--key FILE] [--json]\n"
+    "  round ID [--json]                              the same as recall --round ID\n"
+    "  audit verify [--json] [--journal FILE [--key FILE]]   (exit 1 if anything is wrong)\n"
     "      verifies the hash chain, recomputes every meter against the stored snapshots, checks every round\n"
+    "      (recall and audit verify ask the running pitlinkd; with --journal they read that file)\n"
     "  audit export --journal FILE [--rounds A-B] [--from-ms T] [--to-ms T] [--format jsonl|csv] [--key FILE]\n"
     "      the records of a round range or time range, with their chain links\n"
     "\n"
@@ -40,6 +42,8 @@ constexpr std::string_view kUsage =
     "  attendant clear N | handpay reset N            (operator) clear a call / pay a hand-pay\n"
     "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
     "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
+    "  resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT\n"
+    "                                                 (operator) re-settle a round with corrected cards\n"
     "  config check FILE                              the configuration and its paytable load (78 if not)\n"
     "  exit codes: 0 done, 1 refused, 2 usage, 69 pitlinkd not reachable, 77 role not enough\n";
 
@@ -65,6 +69,17 @@ int main(int argc, char** argv) {
         }
         if (command == "recall") {
             return ctl::runRecall(args, std::cout);
+        }
+        if (command == "round") {
+            if (args.empty() || args.front().starts_with("--")) {
+                throw ctl::UsageError("usage: pitlinkctl round ID [--json]");
+            }
+            std::vector<std::string> recallArgs{"--round", args.front()};
+            recallArgs.insert(recallArgs.end(), args.begin() + 1, args.end());
+            return ctl::runRecall(recallArgs, std::cout);
+        }
+        if (command == "resettle") {
+            return ctl::runResettle(args, std::cout);
         }
         if (command == "simulate") {
             return ctl::runSimulate(args, std::cout);

@@ -81,6 +81,11 @@ public:
     // A tilt from outside the table (card reader failed, ...); cleared by clearTilt.
     void raiseTilt(const std::string& cause, const std::string& message);
     void clearTilt(const std::string& cause, const std::string& who, Respond respond);
+    // Re-settles a settled round with corrected cards (`round` as the journal holds it, read off
+    // the logic thread; `paytable` the one it was settled with). Refused while it is in progress.
+    void resettle(const journal::RoundHistory& round, const game::Paytable& paytable,
+                  const std::vector<game::Card>& cards, const std::string& reason, const std::string& who,
+                  Respond respond);
 
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }

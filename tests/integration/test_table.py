@@ -286,6 +286,53 @@ class Table(unittest.TestCase):
             self.assertEqual(daemon.rows("SELECT json_extract(body, '$.reason') FROM record WHERE kind = 'round.voided'"),
                              [("dealer dropped a card",)])
 
+    def test_recall_audit_and_resettle_through_the_running_daemon(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ctl = lambda *args: subprocess.run([CTL, *args, "--socket", daemon.control], capture_output=True, text=True)
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=5000))
+            ok(self, c.request("ticket_in", station=2, validation="2", amount=5000))
+            ok(self, c.request("new_shoe"))
+            first = play_round(self, c, [(1, "banker", 1000), (2, "player", 400)], PLAYER_WINS)["round"]
+            play_round(self, c, [(2, "banker", 200)], TIE)
+            # Recall of station 1 (its one round) and of the table, from the daemon's journal reader.
+            mine = json.loads(ctl("recall", "--station", "1", "--json").stdout)
+            self.assertEqual([r["round"] for r in mine], [first])
+            self.assertEqual(mine[0]["credits"]["1"], {"before": 5000, "after": 4000})
+            table = json.loads(ctl("recall", "--last", "5", "--json").stdout)
+            self.assertEqual([r["round"] for r in table], [first + 1, first])
+            human = ctl("round", str(first))
+            self.assertEqual(human.returncode, 0, human.stderr)
+            self.assertIn("-> player", human.stdout)
+            self.assertEqual(ctl("round", "999").returncode, 1)
+            if os.getuid() != 0:
+                self.skipTest("re-settlement needs root or the operator group")
+            # The dealer's video shows Banker won: re-settled, station 1 paid, station 2's win taken back.
+            bad = ctl("resettle", str(first), "--cards", "2S 9H 4D", "--reason", "video")
+            self.assertEqual(bad.returncode, 1, bad.stderr)
+            self.assertIn("4 to 6 cards", bad.stderr)
+            self.assertEqual(ctl("resettle", str(first), "--cards", "2S 9H 4D KC").returncode, 2)  # no reason
+            fixed = ctl("resettle", str(first), "--cards", BANKER_WINS, "--reason", "video review", "--json")
+            self.assertEqual(fixed.returncode, 0, fixed.stderr)
+            data = json.loads(fixed.stdout)
+            self.assertEqual(data["credits"]["1"]["amount"], returned("banker", 1000, "banker"))
+            self.assertEqual(data["credits"]["2"]["amount"], -returned("player", 400, "player"))
+            credits = [st["credits"] for st in ok(self, c.request("status"))["stations"][:2]]
+            self.assertEqual(credits, [5000 - 1000 + 1950, 5000 - 400 + 0 - 200 + 200])
+            self.assertEqual(c.wait_event(lambda e: e["event"] == "credits" and e.get("resettled_round") == first and e["station"] == 1)["credits"], credits[0])
+            recalled = json.loads(ctl("round", str(first), "--json").stdout)[0]
+            self.assertEqual(recalled["resettlements"], 1)
+            self.assertEqual(ctl("resettle", str(first + 5), "--cards", BANKER_WINS, "--reason", "x").returncode, 1)
+            audit = ctl("audit", "verify", "--json")
+            self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+            report = json.loads(audit.stdout)
+            self.assertEqual(report["meters"]["stations"]["1"]["credits"], credits[0])
+            self.assertIn("audit: OK", ctl("audit", "verify").stdout)
+            daemon.terminate()
+            self.assertEqual(daemon.rows("SELECT json_extract(body, '$.operator'), json_extract(body, '$.reason') "
+                                         "FROM record WHERE kind = 'round.resettled'"), [("root (uid 0)", "video review")])
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])

@@ -1,0 +1,120 @@
+// Control commands answered from the journal file itself, on the journal reader's thread so that
+// the logic thread never waits for a disk read: recall, the inspector's audit, and the reading
+// half of a re-settlement (the round and the paytable it was settled with).
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+#include "daemon/control/control_server.h"
+#include "daemon/journal/audit.h"
+#include "daemon/journal/recall.h"
+#include "daemon/journal/recovery.h"
+
+namespace pitlink::control {
+
+using nlohmann::json;
+using table::Reply;
+
+namespace {
+
+constexpr std::int64_t kMostRecalled = 1000;
+
+std::optional<std::int64_t> positiveField(const json& request, const char* name) {
+    const auto it = request.find(name);
+    if (it == request.end() || !it->is_number_integer() || it->get<std::int64_t>() < 1) {
+        return std::nullopt;
+    }
+    return it->get<std::int64_t>();
+}
+
+// "2S 9H 4D KC" -> cards, or nullopt naming the bad one in `problem`.
+std::optional<std::vector<game::Card>> parseCards(const std::string& text, std::string& problem) {
+    std::vector<game::Card> cards;
+    std::istringstream words(text);
+    std::string word;
+    while (words >> word) {
+        const auto card = game::parseCard(word);
+        if (!card) {
+            problem = "'" + word + "' is not a card (e.g. 9H, TS, KD)";
+            return std::nullopt;
+        }
+        cards.push_back(*card);
+    }
+    if (cards.size() < 4 || cards.size() > 6) {
+        problem = "a coup has 4 to 6 cards, in deal order";
+        return std::nullopt;
+    }
+    return cards;
+}
+
+}  // namespace
+
+void ControlServer::recall(const json& request, table::Respond respond) {
+    const auto round = positiveField(request, "round");
+    const auto station = positiveField(request, "station");
+    const std::int64_t last = std::min(positiveField(request, "last").value_or(10), kMostRecalled);
+    auto failed = [respond](const std::string& error) { respond(Reply::refused("recall_failed", error)); };
+    reader_.read<json>(
+        [round, station, last](journal::JournalStore& store) {
+            json rounds = json::array();
+            if (round) {
+                rounds.push_back(journal::recalledRoundJson(journal::recallRound(store, *round)));
+            } else {
+                for (const auto& r : journal::recallRounds(store, static_cast<int>(last), station)) {
+                    rounds.push_back(journal::recalledRoundJson(r));
+                }
+            }
+            return rounds;
+        },
+        [respond](json rounds) { respond(Reply::accepted(json{{"rounds", std::move(rounds)}})); }, failed);
+}
+
+void ControlServer::audit(table::Respond respond) {
+    reader_.read<json>([](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
+                       [respond](json report) { respond(Reply::accepted(std::move(report))); },
+                       [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
+}
+
+void ControlServer::resettle(const json& request, const std::string& user, table::Respond respond) {
+    const auto round = positiveField(request, "round");
+    const std::string reason = request.value("reason", std::string());
+    const std::string cardText = request.value("cards", std::string());
+    std::string problem;
+    const auto cards = parseCards(cardText, problem);
+    if (!round || reason.empty() || reason.size() > 500 || !cards) {
+        respond(Reply::refused("bad_request", cards ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
+                                                    : "\"cards\": " + problem));
+        return;
+    }
+    // One re-settlement of a round at a time: the second would be computed against a result in
+    // force that the first is about to replace.
+    if (!resettling_.insert(*round).second) {
+        respond(Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"));
+        return;
+    }
+    auto finish = [this, roundId = *round, respond](const Reply& reply) {
+        resettling_.erase(roundId);
+        respond(reply);
+    };
+    struct Read {
+        journal::RoundHistory round;
+        game::Paytable paytable;
+    };
+    reader_.read<Read>(
+        [roundId = *round](journal::JournalStore& store) {
+            journal::RoundHistory history = journal::reconstructRound(store.recordsOfRound(roundId));
+            auto paytable = journal::findJournaledPaytable(store, history.paytableSha);
+            if (!paytable) {
+                throw std::runtime_error("the paytable " + history.paytableSha + " of round " +
+                                         std::to_string(roundId) + " is not in the journal");
+            }
+            return Read{std::move(history), std::move(*paytable)};
+        },
+        [this, cards = *cards, reason, user, finish](Read read) {
+            spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
+            table_.resettle(read.round, read.paytable, cards, reason, user, finish);
+        },
+        [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });
+}
+
+}  // namespace pitlink::control
