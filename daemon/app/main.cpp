@@ -1,14 +1,16 @@
 // pitlinkd: the table controller daemon. Start-up order (DESIGN.md): configuration ->
 // paytable -> journal open and state rebuilt from its snapshots -> integrity scan (own thread)
-// -> unfinished round finished, start-up journaled -> writer thread -> shoe and round loop. SAS, Modbus
-// and the control socket join this order as they are built. Shutdown in reverse: the round loop
-// stops, a meters snapshot is journaled, the writer commits what is queued and ends.
+// -> unfinished round finished, start-up journaled -> writer thread -> table, engine link, journal
+// reader and control socket -> round loop -> READY=1. SAS and Modbus join this order as they are
+// built. Shutdown in reverse: the round in progress is voided, finished or parked (Table::shutdown),
+// a meters snapshot is journaled, the writer commits what is queued and ends.
 
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -215,15 +217,29 @@ int main(int argc, char** argv) {
             tilt(*recovery.tilt);
             notifier.ready("TILT: " + *recovery.tilt);
         }
+        boost::asio::steady_timer shutdownDeadline(io);
         boost::asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code& ec, int signal) {
             if (!ec) {
                 spdlog::info("signal {}: stopping after {} rounds", signal, table ? table->roundsFinished() : 0);
                 notifier.stopping();
-                if (table) {
-                    table->stop();
+                if (!table) {
+                    io.stop();
+                    return;
                 }
-                io.stop();
+                // The round in progress is voided, finished or parked (Table::shutdown) before
+                // the final snapshot; a journal that no longer commits does not hold the stop.
+                shutdownDeadline.expires_after(std::chrono::seconds(5));
+                shutdownDeadline.async_wait([&](const boost::system::error_code& error) {
+                    if (!error) {
+                        spdlog::error("the round in progress did not end within 5 s; stopping anyway");
+                        io.stop();
+                    }
+                });
+                table->shutdown([&](const std::string& verdict) {
+                    spdlog::info("stopping: {}", verdict);
+                    io.stop();
+                });
             }
         });
         // SIGHUP re-reads the configuration; only the log level changes at run time (everything

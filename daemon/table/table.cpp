@@ -55,6 +55,35 @@ void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply,
     });
 }
 
+void Table::shutdown(std::function<void(const std::string& verdict)> done) {
+    stop();
+    shuttingDown_ = true;
+    const std::int64_t round = roundId_;
+    switch (phase_) {
+    case RoundPhase::Idle:
+        done("no round in progress");
+        return;
+    case RoundPhase::BetsOpen:
+    case RoundPhase::LastBets:
+        voidRound("pitlinkd stopping before the deal: bets returned", "pitlinkd", [done, round](const Reply& reply) {
+            done(reply.ok ? "round " + std::to_string(round) + " voided before the deal, bets returned"
+                          : "round " + std::to_string(round) + " could not be voided (" + reply.message +
+                                "); it is voided at the next start");
+        });
+        return;
+    case RoundPhase::Closed:
+    case RoundPhase::Dealing:
+        if (settings_.source == CardSource::Rng) {
+            // Its cards are already on their way to the journal: let it settle.
+            onRoundFinished_ = [done, round] { done("round " + std::to_string(round) + " finished"); };
+            return;
+        }
+        done("round " + std::to_string(round) + " parked with " + std::to_string(cards_.size()) +
+             " cards: at the next start it is settled from its journaled cards if complete, otherwise voided");
+        return;
+    }
+}
+
 Station& Table::stationAt(std::int64_t number) {
     return stations_.at(static_cast<std::size_t>(number - 1));  // callers check the number first
 }

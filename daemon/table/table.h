@@ -50,6 +50,11 @@ public:
     // RNG shoe: starts the endless cycle of rounds. Reader: nothing (the engine opens rounds).
     void start();
     void stop();  // no new round is opened; timers cancelled
+    // SIGTERM: no new round; a round still taking bets is voided (bets returned); a round being
+    // dealt from the RNG shoe is finished; a reader's round being dealt is parked as it stands
+    // (recovery at the next start settles it from its journaled cards, or voids it). `done` gets
+    // what was done, once it has committed.
+    void shutdown(std::function<void(const std::string& verdict)> done);
 
     // --- the round (engine, dealer buttons, pitlinkctl) ---
     void newShoe(Respond respond);
@@ -152,6 +157,8 @@ private:
     std::set<std::string> openDoors_;
     std::optional<Timers::Id> timer_;
     bool running_ = false;
+    bool shuttingDown_ = false;
+    std::function<void()> onRoundFinished_;  // shutdown waiting for the RNG round to end
     std::uint64_t roundsFinished_ = 0;
 };
 

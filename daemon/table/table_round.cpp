@@ -1,5 +1,7 @@
 // The round state machine: shoe, opening, the two betting windows, closing, cards (from the RNG
 // shoe or a reader, each checked and journaled), settlement, void.
+#include <utility>
+
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record_kinds.h"
@@ -20,6 +22,9 @@ std::optional<Reply> Table::roundCanOpen() const {
     if (phase_ != RoundPhase::Idle) {
         return Reply::refused("round_in_progress", "round " + std::to_string(roundId_) + " is " +
                                                        std::string(roundPhaseName(phase_)));
+    }
+    if (shuttingDown_) {
+        return Reply::refused("stopping", "pitlinkd is stopping");
     }
     if (tilted()) {
         return Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second);
@@ -322,6 +327,9 @@ void Table::finishRound() {
     }
     phase_ = RoundPhase::Idle;
     ++roundsFinished_;
+    if (onRoundFinished_) {
+        std::exchange(onRoundFinished_, nullptr)();
+    }
     scheduleNextRound();
 }
 

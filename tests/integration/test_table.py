@@ -208,6 +208,44 @@ class Table(unittest.TestCase):
             self.assertEqual(len(ends), 1)
             self.assertEqual(ends[0][0], "round.voided")
 
+    def test_sigterm_voids_a_round_taking_bets_and_parks_one_being_dealt(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=5000))
+            ok(self, c.request("new_shoe"))
+            round_id = ok(self, c.request("open_round"))["round"]
+            ok(self, c.request("bet", station=1, spot="banker", stake=1000))
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            self.assertIn("round %d voided before the deal, bets returned" % round_id, out)
+            self.assertEqual(daemon.rows("SELECT round_id, json_extract(body, '$.reason') FROM record "
+                                         "WHERE kind = 'round.voided'"),
+                             [(round_id, "pitlinkd stopping before the deal: bets returned")])
+            # The stop snapshot comes after the void, and the credits are whole again.
+            last = daemon.rows("SELECT kind, body FROM record ORDER BY seq DESC LIMIT 1")[0]
+            self.assertEqual(last[0], "meters.snapshot")
+            self.assertEqual(json.loads(last[1])["stations"]["1"]["credits"], 5000)
+            # A reader's round being dealt is parked, and recovery finishes it at the next start:
+            # three of four cards are not a coup, so it is voided and the bet returned.
+            c = daemon.start()
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=1, spot="banker", stake=1000))
+            ok(self, c.request("close_bets"))
+            for card in BANKER_WINS.split()[:3]:
+                ok(self, c.request("card", card=card))
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            self.assertIn("parked with 3 cards", out)
+            self.assertEqual(daemon.rows("SELECT count(*) FROM record WHERE kind IN ('round.settled', 'round.voided') "
+                                         "AND round_id = ?", round_id + 1), [(0,)])
+            c = daemon.start()
+            self.assertEqual(ok(self, c.request("status"))["stations"][0]["credits"], 5000)
+            daemon.terminate()
+            self.assertEqual(daemon.rows("SELECT kind FROM record WHERE kind IN ('round.settled', 'round.voided') "
+                                         "AND round_id = ?", round_id + 1), [("round.voided",)])
+
     def test_bad_input_gets_an_error_and_the_table_goes_on(self):
         with tempfile.TemporaryDirectory() as d:
             daemon = Daemon(d)
