@@ -19,10 +19,12 @@ import time
 
 class EngineClient:
     def __init__(self, path, timeout=10.0, connect_for=10.0):
+        """`path`: the Unix socket, or a (host, port) pair for the link on TCP loopback."""
         deadline = time.time() + connect_for
         while True:
             try:
-                self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                family = socket.AF_INET if isinstance(path, tuple) else socket.AF_UNIX
+                self.sock = socket.socket(family, socket.SOCK_STREAM)
                 self.sock.connect(path)
                 break
             except OSError:

@@ -84,6 +84,7 @@ void readJournal(YamlMap map, Config& c) {
 
 void readEngine(YamlMap map, Config& c) {
     c.engine.socket = resolved(c, map.string("socket", c.engine.socket.string()));
+    c.engine.tcpPort = static_cast<std::uint16_t>(map.integer("tcp_port", c.engine.tcpPort, 0, 65535));
     map.rejectUnknownKeys();
 }
 

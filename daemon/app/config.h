@@ -43,7 +43,8 @@ struct CashierConfig {
 };
 
 struct EngineConfig {
-    std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no engine link
+    std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no Unix socket
+    std::uint16_t tcpPort = 0;  // 127.0.0.1:port as well; 0: no TCP
 };
 
 struct ControlConfig {

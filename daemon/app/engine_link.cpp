@@ -10,7 +10,8 @@ using nlohmann::json;
 using engine::Op;
 
 
-EngineLink::EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, table::Table& table)
+EngineLink::EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, std::uint16_t tcpPort,
+                       table::Table& table)
     : table_(table),
       server_(
           io, socket, 0660, engine::kMaxLineBytes,
@@ -20,7 +21,8 @@ EngineLink::EngineLink(boost::asio::io_context& io, const std::filesystem::path&
               client.send(replyLine(nullptr, table::Reply::refused("line_too_long", "a request is at most " +
                                                                                        std::to_string(engine::kMaxLineBytes) +
                                                                                        " bytes; the connection is closed")));
-          }) {}
+          },
+          tcpPort) {}
 
 void EngineLink::publish(const json& event) { server_.broadcast(event.dump()); }
 

@@ -1,6 +1,6 @@
 #pragma once
 // The engine link (protocols/engine/README.md): game engine and station front ends send JSON-line
-// requests over a Unix socket; each gets one reply, after the journal has committed what it
+// requests over a Unix socket (or TCP on loopback); each gets one reply, after the journal has committed what it
 // changed; every table event is published to every client. Bad input is answered with an
 // error and counted; a client that goes away affects nothing.
 #include <cstdint>
@@ -22,7 +22,9 @@ struct EngineLinkStats {
 
 class EngineLink {
 public:
-    EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, table::Table& table);
+    // On the Unix `socket` (unless empty) and on 127.0.0.1:`tcpPort` (unless 0).
+    EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, std::uint16_t tcpPort,
+               table::Table& table);
     // Sends a table event to every connected client.
     void publish(const nlohmann::json& event);
     [[nodiscard]] const EngineLinkStats& stats() const { return stats_; }

@@ -6,6 +6,7 @@
 #include <boost/asio/read_until.hpp>
 #include <boost/asio/write.hpp>
 #include <istream>
+#include <type_traits>
 
 namespace pitlink::app {
 
@@ -13,11 +14,12 @@ namespace {
 constexpr std::size_t kMaxQueuedBytes = 1 << 20;  // a client this far behind is dropped
 }
 
-LineClient::LineClient(LineServer& server, boost::asio::local::stream_protocol::socket socket)
+LineClient::LineClient(LineServer& server, boost::asio::generic::stream_protocol::socket socket)
     : server_(server), socket_(std::move(socket)), input_(server.maxLine_ + 1), id_(server.nextId_++) {
     ucred cred{};
     socklen_t size = sizeof cred;
-    if (::getsockopt(socket_.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0) {
+    if (socket_.local_endpoint().protocol().family() == AF_UNIX &&
+        ::getsockopt(socket_.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0) {
         peer_ = PeerCredentials{cred.pid, cred.uid, cred.gid};
     } else {
         peer_.uid = static_cast<uid_t>(-1);  // unknown: no role
@@ -104,42 +106,64 @@ void LineClient::close() {
 }
 
 LineServer::LineServer(boost::asio::io_context& io, std::filesystem::path path, unsigned mode, std::size_t maxLine,
-                       OnLine onLine, OnOversize onOversize)
-    : path_(std::move(path)), acceptor_(io), maxLine_(maxLine), onLine_(std::move(onLine)),
-      onOversize_(std::move(onOversize)) {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);  // a socket file left by a previous run
-    acceptor_.open(boost::asio::local::stream_protocol());
-    acceptor_.bind(boost::asio::local::stream_protocol::endpoint(path_.string()));
-    if (::chmod(path_.c_str(), static_cast<mode_t>(mode)) != 0) {
-        throw std::runtime_error("cannot set the permissions of " + path_.string());
+                       OnLine onLine, OnOversize onOversize, std::uint16_t tcpPort)
+    : path_(std::move(path)), maxLine_(maxLine), onLine_(std::move(onLine)), onOversize_(std::move(onOversize)) {
+    if (!path_.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove(path_, ignored);  // a socket file left by a previous run
+        auto& acceptor = unixAcceptor_.emplace(io);
+        acceptor.open(boost::asio::local::stream_protocol());
+        acceptor.bind(boost::asio::local::stream_protocol::endpoint(path_.string()));
+        if (::chmod(path_.c_str(), static_cast<mode_t>(mode)) != 0) {
+            throw std::runtime_error("cannot set the permissions of " + path_.string());
+        }
+        acceptor.listen();
+        accept(acceptor);
     }
-    acceptor_.listen();
-    accept();
+    if (tcpPort != 0) {
+        // Loopback only: the engine runs on the same controller; nothing here is for the network.
+        const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::address_v4::loopback(), tcpPort);
+        auto& acceptor = tcpAcceptor_.emplace(io);
+        acceptor.open(endpoint.protocol());
+        acceptor.set_option(boost::asio::socket_base::reuse_address(true));
+        acceptor.bind(endpoint);
+        acceptor.listen();
+        accept(acceptor);
+    }
 }
 
 LineServer::~LineServer() {
     boost::system::error_code ignored;
-    acceptor_.close(ignored);
+    if (unixAcceptor_) {
+        unixAcceptor_->close(ignored);
+        std::error_code removeError;
+        std::filesystem::remove(path_, removeError);
+    }
+    if (tcpAcceptor_) {
+        tcpAcceptor_->close(ignored);
+    }
     for (const auto& client : std::set<std::shared_ptr<LineClient>>(clients_)) {
         client->close();
     }
-    std::error_code removeError;
-    std::filesystem::remove(path_, removeError);
 }
 
-void LineServer::accept() {
-    acceptor_.async_accept([this](const boost::system::error_code& ec, boost::asio::local::stream_protocol::socket socket) {
+template <class Acceptor>
+void LineServer::accept(Acceptor& acceptor) {
+    acceptor.async_accept([this, &acceptor](const boost::system::error_code& ec, typename Acceptor::protocol_type::socket socket) {
         if (ec == boost::asio::error::operation_aborted) {
             return;
         }
         if (!ec) {
             ++stats_.accepted;
-            auto client = std::make_shared<LineClient>(*this, std::move(socket));
+            if constexpr (std::is_same_v<typename Acceptor::protocol_type, boost::asio::ip::tcp>) {
+                boost::system::error_code ignored;
+                socket.set_option(boost::asio::ip::tcp::no_delay(true), ignored);  // replies are single lines
+            }
+            auto client = std::make_shared<LineClient>(*this, boost::asio::generic::stream_protocol::socket(std::move(socket)));
             clients_.insert(client);
             client->start();
         }
-        accept();
+        accept(acceptor);
     });
 }
 

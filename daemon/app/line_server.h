@@ -1,12 +1,15 @@
 #pragma once
-// A Unix-socket server of JSON lines on the logic thread's io_context, shared by the engine link
-// and the control socket: accepts clients, reads one line at a time (a line longer than the
-// limit is answered by the owner and the client dropped), writes through a bounded queue (a
-// client that does not read is dropped, never waited for), and knows each peer's Unix
-// credentials (SO_PEERCRED) for roles.
+// A server of JSON lines on the logic thread's io_context, shared by the engine link and the
+// control socket: on a Unix socket and optionally on TCP bound to the loopback address; accepts
+// clients, reads one line at a time (a line longer than the limit is answered by the owner and
+// the client dropped), writes through a bounded queue (a client that does not read is dropped,
+// never waited for), and knows each Unix peer's credentials (SO_PEERCRED) for roles (a TCP peer
+// has none: uid -1, no role).
 #include <sys/types.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/streambuf.hpp>
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,7 +33,7 @@ class LineServer;
 
 class LineClient : public std::enable_shared_from_this<LineClient> {
 public:
-    LineClient(LineServer& server, boost::asio::local::stream_protocol::socket socket);
+    LineClient(LineServer& server, boost::asio::generic::stream_protocol::socket socket);
     void start();
     // Queues a line (a newline is added). Drops the client when its queue is over the limit.
     void send(const std::string& line);
@@ -42,7 +46,7 @@ private:
     void writeNext();
 
     LineServer& server_;
-    boost::asio::local::stream_protocol::socket socket_;
+    boost::asio::generic::stream_protocol::socket socket_;
     boost::asio::streambuf input_;
     std::deque<std::string> output_;
     std::size_t queuedBytes_ = 0;
@@ -61,9 +65,10 @@ class LineServer {
 public:
     using OnLine = std::function<void(LineClient& client, const std::string& line)>;
     using OnOversize = std::function<void(LineClient& client)>;
-    // Binds `path` (a stale socket file is replaced) with permissions `mode`.
+    // Binds `path` (a stale socket file is replaced) with permissions `mode`, unless it is empty;
+    // and 127.0.0.1:`tcpPort` unless it is 0.
     LineServer(boost::asio::io_context& io, std::filesystem::path path, unsigned mode, std::size_t maxLine,
-               OnLine onLine, OnOversize onOversize);
+               OnLine onLine, OnOversize onOversize, std::uint16_t tcpPort = 0);
     ~LineServer();
     LineServer(const LineServer&) = delete;
     LineServer& operator=(const LineServer&) = delete;
@@ -75,11 +80,13 @@ public:
 
 private:
     friend class LineClient;
-    void accept();
+    template <class Acceptor>
+    void accept(Acceptor& acceptor);
     void remove(LineClient* client);
 
     std::filesystem::path path_;
-    boost::asio::local::stream_protocol::acceptor acceptor_;
+    std::optional<boost::asio::local::stream_protocol::acceptor> unixAcceptor_;
+    std::optional<boost::asio::ip::tcp::acceptor> tcpAcceptor_;
     std::size_t maxLine_;
     OnLine onLine_;
     OnOversize onOversize_;

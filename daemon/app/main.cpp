@@ -175,9 +175,10 @@ int main(int argc, char** argv) {
                            [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
             journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
             table.emplace(*journal, paytable, app::tableSettings(config), timers, random, journalStart.resume, onEvent);
-            if (!config.engine.socket.empty()) {
-                engineLink.emplace(io, config.engine.socket, *table);
-                spdlog::info("engine link listening on {}", config.engine.socket.string());
+            if (!config.engine.socket.empty() || config.engine.tcpPort != 0) {
+                engineLink.emplace(io, config.engine.socket, config.engine.tcpPort, *table);
+                spdlog::info("engine link listening on {}{}", config.engine.socket.string(),
+                             config.engine.tcpPort != 0 ? fmt::format(" and 127.0.0.1:{}", config.engine.tcpPort) : "");
             }
             if (!config.control.socket.empty()) {
                 reader.emplace(config.journal.path.string(), journalStart.readOptions,

@@ -8,6 +8,7 @@ Usage: test_table.py BUILD_DIR SOURCE_DIR (ctest passes both).
 import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -54,12 +55,13 @@ class Daemon:
         self.db = os.path.join(directory, "journal.db")
         self.proc = None
 
-    def start(self):
+    def start(self, engine=None):
+        """Starts pitlinkd; returns a client of its engine link (`engine`: a (host, port) pair for TCP)."""
         if os.path.exists(self.socket):
             os.remove(self.socket)
         self.proc = subprocess.Popen([DAEMON, "--config", self.config], stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
-        return EngineClient(self.socket)
+        return EngineClient(engine or self.socket)
 
     def kill(self):
         self.proc.kill()
@@ -245,6 +247,32 @@ class Table(unittest.TestCase):
             daemon.terminate()
             self.assertEqual(daemon.rows("SELECT kind FROM record WHERE kind IN ('round.settled', 'round.voided') "
                                          "AND round_id = ?", round_id + 1), [("round.voided",)])
+
+    def test_the_engine_link_on_tcp_loopback_is_the_same_link(self):
+        with tempfile.TemporaryDirectory() as d:
+            probe = socket.socket()
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+            probe.close()
+            daemon = Daemon(d, "engine:\n  socket: ''\n  tcp_port: %d\n" % port)
+            with open(daemon.config) as f:  # the extra engine section replaces the default one
+                text = f.read().replace("engine:\n  socket: engine.sock\n", "")
+            with open(daemon.config, "w") as f:
+                f.write(text)
+            c = daemon.start(("127.0.0.1", port))
+            watcher = EngineClient(("127.0.0.1", port))
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=2000))
+            ok(self, c.request("new_shoe"))
+            result = play_round(self, c, [(1, "player", 500)], PLAYER_WINS)
+            self.assertEqual(result["winner"], "player")
+            self.assertEqual(watcher.wait_event(lambda e: e["event"] == "result")["round"], result["round"])
+            c.send_raw(b"{broken\n")
+            self.assertEqual(c.read_message()["error"], "malformed_json")
+            self.assertEqual(ok(self, watcher.request("status"))["stations"][0]["credits"], 2500)
+            self.assertFalse(os.path.exists(os.path.join(d, "engine.sock")))
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            self.assertIn("127.0.0.1:%d" % port, out)
 
     def test_bad_input_gets_an_error_and_the_table_goes_on(self):
         with tempfile.TemporaryDirectory() as d:
