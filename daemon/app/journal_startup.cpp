@@ -65,6 +65,27 @@ table::TableSettings tableSettings(const Config& config) {
     return t;
 }
 
+std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable, const Config& fresh,
+                                       const game::Paytable& freshPaytable) {
+    std::vector<std::string> keys;
+    if (journal::paytableSha256(freshPaytable) != journal::paytableSha256(runningPaytable)) {
+        keys.emplace_back("table.paytable");  // every round names the one paytable it is settled with
+    }
+    if (fresh.journal.path != running.journal.path || fresh.journal.keyFile != running.journal.keyFile ||
+        fresh.journal.snapshotEvery != running.journal.snapshotEvery ||
+        fresh.journal.fullChainCheckAtStart != running.journal.fullChainCheckAtStart) {
+        keys.emplace_back("journal");
+    }
+    if (fresh.engine.socket != running.engine.socket || fresh.engine.tcpPort != running.engine.tcpPort) {
+        keys.emplace_back("engine");
+    }
+    if (fresh.control.socket != running.control.socket || fresh.control.inspectorGroup != running.control.inspectorGroup ||
+        fresh.control.operatorGroup != running.control.operatorGroup) {
+        keys.emplace_back("control");
+    }
+    return keys;
+}
+
 JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock) {
     journal::StoreOptions options;
     if (!config.journal.keyFile.empty()) {

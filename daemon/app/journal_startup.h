@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/app/config.h"
 #include "daemon/game/paytable.h"
@@ -28,6 +29,11 @@ struct JournalStartup {
 
 // The table's settings from the configuration.
 table::TableSettings tableSettings(const Config& config);
+
+// The daemon-level keys (beyond the table's, see Table::reconfigure) that differ between the
+// running configuration and a re-read one and only apply at the next start.
+std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable, const Config& fresh,
+                                       const game::Paytable& freshPaytable);
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.

@@ -26,7 +26,9 @@
 #include "daemon/app/service_notifier.h"
 #include "daemon/control/control_server.h"
 #include "daemon/app/journal_startup.h"
+#include "daemon/journal/chain_hasher.h"
 #include "daemon/journal/integrity_scan.h"
+#include "daemon/journal/record.h"
 #include "daemon/journal/journal_reader.h"
 #include "daemon/journal/journal_writer.h"
 #include "daemon/app/config.h"
@@ -190,6 +192,7 @@ int main(int argc, char** argv) {
                                               {"version", PITLINK_VERSION},
                                               {"journal", config.journal.path.string()},
                                               {"journal_commits", writer->commits()},
+                                              {"journal_transactions", writer->transactions()},
                                               {"engine_clients", engineLink ? engineLink->clients() : 0},
                                               {"engine_requests", engineLink ? engineLink->stats().requests : 0},
                                               {"engine_bad_requests", engineLink ? engineLink->stats().badRequests : 0}};
@@ -243,8 +246,9 @@ int main(int argc, char** argv) {
                 });
             }
         });
-        // SIGHUP re-reads the configuration; only the log level changes at run time (everything
-        // else shapes the table, the journal or the sockets and applies at the next start).
+        // SIGHUP re-reads the configuration (and the paytable it names): the log level applies at
+        // once, the table's windows, bet rules and limits from the next round (journaled); what
+        // shapes the journal, the sockets, the paytable or the stations waits for a restart.
         boost::asio::signal_set hangup(io, SIGHUP);
         std::function<void()> waitHangup = [&] {
             hangup.async_wait([&](const boost::system::error_code& ec, int) {
@@ -253,9 +257,24 @@ int main(int argc, char** argv) {
                 }
                 try {
                     const app::Config fresh = app::loadConfigFile(options.config);
-                    spdlog::info("SIGHUP: {} re-read; log level {}; other changes apply at the next start",
-                                 options.config, fresh.log.level);
+                    const game::Paytable freshPaytable = app::loadPaytableFile(fresh.table.paytableFile);
                     spdlog::set_level(spdlog::level::from_str(fresh.log.level));
+                    spdlog::info("SIGHUP: {} re-read; log level {}", options.config, fresh.log.level);
+                    if (table) {
+                        table->reconfigure(app::tableSettings(fresh),
+                                           nlohmann::json{{"file", fresh.file.string()},
+                                                          {"sha256", journal::toHex(journal::sha256(readFile(options.config)))}},
+                                           app::restartNeeded(config, paytable, fresh, freshPaytable),
+                                           [](const table::Reply& reply) {
+                                               if (!reply.ok) {
+                                                   spdlog::error("SIGHUP: not applied: {}", reply.message);
+                                                   return;
+                                               }
+                                               spdlog::info("SIGHUP: applied from the next round: {}; needs a restart: {}",
+                                                            reply.data["applied"].dump(),
+                                                            reply.data["restart_needed"].dump());
+                                           });
+                    }
                 } catch (const std::exception& e) {
                     spdlog::error("SIGHUP: {} not applied: {}", options.config, e.what());
                 }

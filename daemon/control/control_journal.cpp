@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "daemon/control/control_server.h"
+#include "daemon/game/outcome.h"
 #include "daemon/journal/audit.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/recovery.h"
@@ -73,6 +74,46 @@ void ControlServer::audit(table::Respond respond) {
     reader_.read<json>([](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
                        [respond](json report) { respond(Reply::accepted(std::move(report))); },
                        [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
+}
+
+void ControlServer::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
+    reader_.read<json>(
+        [shoe](journal::JournalStore& store) {
+            std::vector<std::int64_t> rounds;
+            auto query = store.connection().prepare(
+                "SELECT round_id FROM record WHERE kind = 'round.opened' AND json_extract(body, '$.shoe') = ? "
+                "ORDER BY round_id");
+            query.bind(1, shoe);
+            while (query.step()) {
+                rounds.push_back(query.integer(0));
+            }
+            if (rounds.empty()) {
+                throw std::runtime_error("the journal has no round of shoe " + std::to_string(shoe));
+            }
+            // Each settled round with the result in force (a re-settlement's corrected cards);
+            // voided rounds leave no mark, as on the table's own scoreboard.
+            std::vector<game::RoundMarks> marks;
+            for (const std::int64_t id : rounds) {
+                const journal::RoundHistory round = journal::reconstructRound(store.recordsOfRound(id));
+                if (round.state != journal::RoundState::Settled) {
+                    continue;
+                }
+                game::Coup coup;
+                for (const auto& card : round.settlement.at("player")) {
+                    coup.player.add(game::parseCard(card.get<std::string>()).value());
+                }
+                for (const auto& card : round.settlement.at("banker")) {
+                    coup.banker.add(game::parseCard(card.get<std::string>()).value());
+                }
+                marks.push_back(game::RoundMarks::of(game::evaluate(coup)));
+            }
+            return json{{"shoe", shoe}, {"beads", beadsJson(marks)}};
+        },
+        [this, respond](json data) {
+            data["table"] = table_.name();
+            respond(Reply::accepted(std::move(data)));
+        },
+        [respond](const std::string& error) { respond(Reply::refused("no_such_shoe", error)); });
 }
 
 void ControlServer::resettle(const json& request, const std::string& user, table::Respond respond) {

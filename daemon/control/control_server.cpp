@@ -30,6 +30,17 @@ std::optional<std::int64_t> integerField(const json& request, const char* name) 
 
 }  // namespace
 
+json beadsJson(const std::vector<game::RoundMarks>& marks) {
+    json beads = json::array();
+    for (const game::RoundMarks& m : marks) {
+        beads.push_back(json{{"winner", std::string(1, game::winnerLetter(m.winner))},
+                             {"player_pair", m.playerPair},
+                             {"banker_pair", m.bankerPair},
+                             {"natural", m.natural}});
+    }
+    return beads;
+}
+
 ControlServer::ControlServer(boost::asio::io_context& io, const std::filesystem::path& socket, RoleGroups groups,
                              table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
                              std::function<json()> info)
@@ -92,17 +103,16 @@ void ControlServer::run(const json& request, Role role, const std::string& user,
     } else if (cmd == "meters") {
         respond(Reply::accepted(journal_.committed().toJson()));
     } else if (cmd == "roads") {
-        // The running shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them.
-        json beads = json::array();
-        for (const game::RoundMarks& m : table_.scoreboard().beads()) {
-            beads.push_back(json{{"winner", std::string(1, game::winnerLetter(m.winner))},
-                                 {"player_pair", m.playerPair},
-                                 {"banker_pair", m.bankerPair},
-                                 {"natural", m.natural}});
+        // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
+        // shoe from memory, an earlier one from the journal.
+        const auto shoe = integerField(request, "shoe");
+        if (shoe && *shoe != table_.scoreboard().shoeNumber()) {
+            roadsOfShoe(*shoe, std::move(respond));
+            return;
         }
         respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
                                      {"table", table_.name()},
-                                     {"beads", beads}}));
+                                     {"beads", beadsJson(table_.scoreboard().beads())}}));
     } else if (cmd == "recall") {
         recall(request, std::move(respond));
     } else if (cmd == "audit") {

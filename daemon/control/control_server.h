@@ -23,6 +23,9 @@ struct ControlStats {
     std::uint64_t refusedByRole = 0;
 };
 
+// Scoreboard marks as the control socket sends them (pitlinkctl roads draws from them).
+[[nodiscard]] nlohmann::json beadsJson(const std::vector<game::RoundMarks>& marks);
+
 class ControlServer {
 public:
     // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
@@ -39,6 +42,7 @@ private:
     void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
     void recall(const nlohmann::json& request, table::Respond respond);
     void audit(table::Respond respond);
+    void roadsOfShoe(std::int64_t shoe, table::Respond respond);
     void resettle(const nlohmann::json& request, const std::string& user, table::Respond respond);
 
     RoleGroups groups_;

@@ -79,10 +79,14 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
         }
         rounds = *parsed;
     } else {
-        // The running table's current shoe, from the daemon.
+        // The running table's current shoe (or --shoe N from its journal), from the daemon.
         nlohmann::json reply;
         try {
-            reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), nlohmann::json{{"cmd", "roads"}});
+            nlohmann::json request{{"cmd", "roads"}};
+            if (a.value("--shoe")) {
+                request["shoe"] = shoe;  // an earlier shoe, drawn from the journal
+            }
+            reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), request);
         } catch (const DaemonUnavailable& e) {
             std::cerr << "pitlinkctl: " << e.what() << " (or give --results BPT...)\n";
             return kExitUnavailable;

@@ -21,6 +21,7 @@ struct BetRulesConfig {
     int bigSmallLastRound = 31;     // seed 004: Big/Small refused after this round of a shoe
     bool luckyNinesNeedsMainBet = true;  // seed 001
     bool antiDoubling = false;      // seed 002
+    bool operator==(const BetRulesConfig&) const = default;
 };
 
 enum class BetRule : std::uint8_t {

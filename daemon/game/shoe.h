@@ -16,6 +16,7 @@ namespace pitlink::game {
 struct ShoeConfig {
     int decks = 8;            // 1..8
     int cutCardFromEnd = 14;  // cards left behind the cut card
+    bool operator==(const ShoeConfig&) const = default;
 };
 
 // Why a shoe configuration cannot be used, or nullopt. The cut card must leave at least one

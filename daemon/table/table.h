@@ -92,6 +92,14 @@ public:
                   const std::vector<game::Card>& cards, const std::string& reason, const std::string& who,
                   Respond respond);
 
+    // SIGHUP: of `fresh`, what can change while the table runs (betting windows, bet rules and
+    // limits, cashier limits, re-scan attempts) applies from the next round; what cannot (name,
+    // card source, shoe, stations, denomination, ticket-in policy) waits for a restart. Journaled
+    // as config.loaded with `record` (file, sha256), what was applied and what needs a restart
+    // (`restartNeeded` adds the daemon's own: paytable, journal, sockets). The reply says both.
+    void reconfigure(const TableSettings& fresh, nlohmann::json record, std::vector<std::string> restartNeeded,
+                     Respond respond);
+
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
@@ -158,6 +166,7 @@ private:
     std::optional<Timers::Id> timer_;
     bool running_ = false;
     bool shuttingDown_ = false;
+    std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round
     std::function<void()> onRoundFinished_;  // shutdown waiting for the RNG round to end
     std::uint64_t roundsFinished_ = 0;
 };

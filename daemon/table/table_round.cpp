@@ -87,6 +87,10 @@ void Table::openRound(Respond respond) {
         }
         return;
     }
+    if (nextSettings_) {
+        settings_ = std::move(*nextSettings_);  // reconfigured (SIGHUP) since the last round opened
+        nextSettings_.reset();
+    }
     journal::JournalTransaction tx = journal_.begin();
     if (shoeNeeded_) {
         addShoe(tx);

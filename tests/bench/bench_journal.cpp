@@ -22,6 +22,7 @@
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
+#include "tests/bench/raw_fdatasync.h"
 #include "tests/support/completion_queue.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/recall.h"
@@ -72,49 +73,8 @@ private:
     game::Shoe shoe_{game::ShoeConfig{}, random_, 1};
 };
 
-// The disk's own durable-write rate on the same directory, 4 KiB and fdatasync each time, two
-// ways: appended to a growing file (the size changes, so the file system journals metadata too)
-// and overwritten in place in a preallocated file (as pg_test_fsync does; what a WAL that has
-// been reset mostly does). The second is the cheaper, stricter baseline.
-class RawFdatasync {
-public:
-    explicit RawFdatasync(bool inPlace)
-        : path_(benchDir() / (inPlace ? "fdatasync-in-place.bin" : "fdatasync-append.bin")),
-          fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)),
-          inPlace_(inPlace) {
-        if (inPlace_) {
-            const std::vector<char> zeros(kRegion, 0);
-            if (::write(fd_, zeros.data(), zeros.size()) != static_cast<ssize_t>(zeros.size()) || ::fsync(fd_) != 0) {
-                throw std::runtime_error("cannot preallocate " + path_.string());
-            }
-        }
-    }
-    ~RawFdatasync() {
-        ::close(fd_);
-        fs::remove(path_);
-    }
-    RawFdatasync(const RawFdatasync&) = delete;
-    RawFdatasync& operator=(const RawFdatasync&) = delete;
-    bool once() {
-        const auto n = static_cast<ssize_t>(page_.size());
-        if (inPlace_) {
-            offset_ = (offset_ + n) % kRegion;
-            return ::pwrite(fd_, page_.data(), page_.size(), offset_) == n && ::fdatasync(fd_) == 0;
-        }
-        return ::write(fd_, page_.data(), page_.size()) == n && ::fdatasync(fd_) == 0;
-    }
-
-private:
-    static constexpr off_t kRegion = 4 << 20;
-    fs::path path_;
-    int fd_;
-    bool inPlace_;
-    off_t offset_ = 0;
-    std::vector<char> page_ = std::vector<char>(4096, 'x');
-};
-
 // Times one raw write+fdatasync into `seconds`; false if it failed.
-bool timedSync(RawFdatasync& raw, double& seconds) {
+bool timedSync(test::RawFdatasync& raw, double& seconds) {
     const auto start = std::chrono::steady_clock::now();
     const bool ok = raw.once();
     seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -143,8 +103,8 @@ void BM_DurableRoundCommit(benchmark::State& state) {
     const game::Paytable table = standard();
     const std::string sha = journal::paytableSha256(table);
     test::CompletionQueue completions;
-    RawFdatasync append(false);
-    RawFdatasync inPlace(true);
+    test::RawFdatasync append(benchDir(), false);
+    test::RawFdatasync inPlace(benchDir(), true);
     double appendSeconds = 0;
     double inPlaceSeconds = 0;
     double commitSeconds = 0;

@@ -8,6 +8,7 @@ Usage: test_table.py BUILD_DIR SOURCE_DIR (ctest passes both).
 import json
 import os
 import shutil
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -28,6 +29,37 @@ PAYTABLE = os.path.join(SOURCE, "etc", "paytables", "standard.yaml")
 PLAYER_WINS = "9S 2H KD 4C"   # Player 9, Banker 6
 BANKER_WINS = "2S 9H 4D KC"   # Player 6, Banker 9
 TIE = "8S 8H KD KC"           # 8 - 8
+
+
+def value(card):
+    return {"A": 1, "T": 0, "J": 0, "Q": 0, "K": 0}.get(card[0], None) if not card[0].isdigit() else int(card[0])
+
+
+def expected_hands(cards):
+    """Splits a coup's cards (deal order) into hands by the drawing rules, independently of pitlinkd."""
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    rest = list(cards[4:])
+    total = lambda hand: sum(value(c) for c in hand) % 10
+    p, b = total(player), total(banker)
+    if p >= 8 or b >= 8:
+        return player, banker
+    third = None
+    if p <= 5:
+        third = value(rest[0])
+        player.append(rest.pop(0))
+    if third is None:
+        draws = b <= 5
+    else:
+        draws = (b <= 2 or (b == 3 and third != 8) or (b == 4 and 2 <= third <= 7) or
+                 (b == 5 and 4 <= third <= 7) or (b == 6 and 6 <= third <= 7))
+    if draws:
+        banker.append(rest.pop(0))
+    return player, banker
+
+
+def winner_of(player, banker):
+    p, b = (sum(value(c) for c in hand) % 10 for hand in (player, banker))
+    return "player" if p > b else "banker" if b > p else "tie"
 
 
 def returned(spot, stake, winner):
@@ -97,6 +129,58 @@ def play_round(t, client, bets, cards):
 
 
 class Table(unittest.TestCase):
+    def test_a_full_rng_shoe_with_bets_from_several_stations_is_dealt_by_the_rules_and_paid_exactly(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            with open(daemon.config) as f:
+                text = f.read()
+            with open(daemon.config, "w") as f:
+                f.write(text.replace("source: reader", "source: rng")
+                        .replace("bets_open_ms: 60000", "bets_open_ms: 40").replace("last_bets_ms: 1000", "last_bets_ms: 10"))
+            c = daemon.start()
+            for s in (1, 2, 3):
+                ok(self, c.request("ticket_in", station=s, validation="70%d" % s, amount=500_000))
+            slips = {1: [("banker", 300)], 2: [("player", 200), ("tie", 100)], 3: [("banker", 100), ("tie", 100)]}
+            accepted = 0
+            while True:
+                event = c.wait_event(lambda e: (e["event"] == "round" and e["phase"] == "bets_open") or
+                                     (e["event"] == "result" and e.get("cut_card_out")))
+                if event["event"] == "result":
+                    break
+                for s, slip in slips.items():
+                    for spot, stake in slip:
+                        reply = c.request("bet", station=s, spot=spot, stake=stake)
+                        self.assertIn(reply.get("error"), (None, "betting_closed"), reply)
+                        accepted += reply["ok"]
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            settled = daemon.rows("SELECT r.round_id, json_extract(r.body, '$.player'), json_extract(r.body, '$.banker'), "
+                                  "(SELECT group_concat(json_extract(c.body, '$.card'), ' ') FROM record c "
+                                  " WHERE c.round_id = r.round_id AND c.kind = 'card.dealt' ORDER BY c.seq) "
+                                  "FROM record r WHERE r.kind = 'round.settled' ORDER BY r.round_id")
+            self.assertGreater(len(settled), 60)  # an 8-deck shoe to its cut card
+            winners = {}
+            for round_id, player, banker, dealt in settled:
+                self.assertEqual(expected_hands(dealt.split()), (json.loads(player), json.loads(banker)), round_id)
+                winners[round_id] = winner_of(json.loads(player), json.loads(banker))
+            bets = daemon.rows("SELECT b.round_id, json_extract(b.body, '$.spot'), json_extract(b.body, '$.stake'), "
+                               "json_extract(b.body, '$.returned') FROM record b WHERE b.kind = 'bet.settled'")
+            self.assertEqual(len(bets), accepted)
+            self.assertGreater(accepted, 4 * len(settled))  # a few may miss the 40 ms window
+            for round_id, spot, stake, back in bets:
+                self.assertEqual(back, returned(spot, stake, winners[round_id]), (round_id, spot, stake))
+            # The roads of that shoe, drawn from the journal now that the daemon is stopped: a new
+            # start deals shoe 2, and pitlinkctl roads --shoe 1 asks the daemon for the old one.
+            c = daemon.start()
+            c.wait_event(lambda e: e["event"] == "round")
+            roads = subprocess.run([CTL, "roads", "--shoe", "1", "--json", "--socket", daemon.control],
+                                   capture_output=True, text=True)
+            self.assertEqual(roads.returncode, 0, roads.stderr)
+            beads = [b["result"] for b in json.loads(roads.stdout)["bead_plate"]]
+            self.assertEqual(beads, [winners[r][0].upper() for r, *_ in settled])
+            self.assertEqual(subprocess.run([CTL, "roads", "--shoe", "9", "--socket", daemon.control]).returncode, 1)
+            daemon.terminate()
+
     def test_rounds_with_bets_from_several_stations_are_paid_as_the_paytable_says(self):
         with tempfile.TemporaryDirectory() as d:
             daemon = Daemon(d)
@@ -273,6 +357,38 @@ class Table(unittest.TestCase):
             code, out = daemon.terminate()
             self.assertEqual(code, 0, out)
             self.assertIn("127.0.0.1:%d" % port, out)
+
+    def test_sighup_applies_new_bet_limits_from_the_next_round_and_journals_what_needs_a_restart(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="1", amount=50_000))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            with open(daemon.config) as f:
+                text = f.read()
+            with open(daemon.config, "w") as f:
+                f.write(text.replace("stations: 4", "stations: 6") + "bets:\n  max: 2000\n")
+            daemon.proc.send_signal(signal.SIGHUP)
+            deadline = time.time() + 10
+            while not daemon.rows("SELECT 1 FROM record WHERE kind = 'config.loaded' AND "
+                                  "json_extract(body, '$.trigger') = 'SIGHUP'") and time.time() < deadline:
+                time.sleep(0.05)
+            # The round already open keeps its limits; the next one has the new maximum.
+            ok(self, c.request("bet", station=1, spot="banker", stake=5000))
+            ok(self, c.request("close_bets"))
+            for card in BANKER_WINS.split():
+                ok(self, c.request("card", card=card))
+            c.wait_event(lambda e: e["event"] == "result")
+            ok(self, c.request("open_round"))
+            self.assertEqual(c.request("bet", station=1, spot="banker", stake=5000)["error"], "above_maximum")
+            ok(self, c.request("bet", station=1, spot="banker", stake=2000))
+            self.assertEqual(len(ok(self, c.request("status"))["stations"]), 4)
+            code, out = daemon.terminate()
+            self.assertEqual(code, 0, out)
+            self.assertIn('applied from the next round: ["bets"]; needs a restart: ["table.stations"]', out)
+            body = json.loads(daemon.rows("SELECT body FROM record WHERE kind = 'config.loaded' ORDER BY seq DESC")[0][0])
+            self.assertEqual((body["applied"], body["restart_needed"]), (["bets"], ["table.stations"]))
 
     def test_bad_input_gets_an_error_and_the_table_goes_on(self):
         with tempfile.TemporaryDirectory() as d:

@@ -323,3 +323,68 @@ TEST(Table, ATiltFromOutsideIsJournaledAndClearedByAnOperatorButADoorTiltOnlyByC
 
 }  // namespace
 }  // namespace pitlink::table
+
+namespace pitlink::table {
+namespace {
+
+TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
+    TableFixture f(CardSource::Rng);
+    f.fund(1, 100'000);
+    f.table->start();  // round 1 open, under a 20 s window and a 500,000 maximum
+    TableSettings fresh;
+    fresh.source = CardSource::Rng;
+    fresh.betsOpen = 2s;
+    fresh.lastBets = 1s;
+    fresh.bets.maxBet = 1'000;
+    fresh.stations = 4;  // cannot change while running
+    const Reply reply = f.call([&](Respond r) {
+        f.table->reconfigure(fresh, json{{"file", "pitlink.yaml"}, {"sha256", "ab"}}, {"table.paytable"}, r);
+    });
+    ASSERT_TRUE(reply.ok);
+    EXPECT_EQ(reply.data["applied"], json({"rounds.bets_open_ms", "rounds.last_bets_ms", "bets"}));
+    EXPECT_EQ(reply.data["restart_needed"], json({"table.paytable", "table.stations"}));
+    // The round in progress keeps the rules its bets are taken under...
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 5'000, r); }).ok);
+    f.timers.advance(2s);
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    f.timers.advance(23s);  // round 1: 20 s + 5 s
+    // ...the next one opens under the new ones.
+    EXPECT_EQ(f.table->roundId(), 2);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 5'000, r); }).error, "above_maximum");
+    f.timers.advance(3s);
+    EXPECT_EQ(f.table->roundId(), 3);
+    EXPECT_EQ(f.table->stationCount(), 8);
+    auto q = f.store->connection().prepare("SELECT body FROM record WHERE kind = 'config.loaded'");
+    ASSERT_TRUE(q.step());
+    const json body = json::parse(q.text(0));
+    EXPECT_EQ(body["trigger"], "SIGHUP");
+    EXPECT_EQ(body["applied"].size(), 3U);
+}
+
+TEST(Table, ShutdownVoidsARoundTakingBetsAndParksAReaderRoundBeingDealt) {
+    TableFixture rng(CardSource::Rng);
+    rng.fund(1, 10'000);
+    rng.table->start();
+    ASSERT_TRUE(rng.call([&](Respond r) { rng.table->placeBet(1, BetType::Player, 1'000, r); }).ok);
+    std::string verdict;
+    rng.table->shutdown([&](const std::string& v) { verdict = v; });
+    EXPECT_EQ(verdict, "round 1 voided before the deal, bets returned");
+    EXPECT_EQ(rng.credits(1), 10'000);
+    EXPECT_EQ(rng.table->phase(), RoundPhase::Idle);
+    rng.timers.advance(60s);
+    EXPECT_EQ(rng.table->roundId(), 1);  // nothing new opens
+
+    TableFixture reader(CardSource::Reader);
+    reader.fund(1, 10'000);
+    reader.openReaderRound();
+    ASSERT_TRUE(reader.call([&](Respond r) { reader.table->placeBet(1, BetType::Player, 1'000, r); }).ok);
+    ASSERT_TRUE(reader.call([&](Respond r) { reader.table->closeBets(r); }).ok);
+    reader.deal("2S 9H");
+    reader.table->shutdown([&](const std::string& v) { verdict = v; });
+    EXPECT_NE(verdict.find("round 1 parked with 2 cards"), std::string::npos) << verdict;
+    EXPECT_EQ(reader.round(1).state, journal::RoundState::Dealing);  // left for recovery
+    EXPECT_EQ(reader.call([&](Respond r) { reader.table->openRound(r); }).error, "round_in_progress");
+}
+
+}  // namespace
+}  // namespace pitlink::table

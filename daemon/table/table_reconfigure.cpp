@@ -1,0 +1,59 @@
+// SIGHUP at the table: the settings that may change between two rounds, journaled, applied when
+// the next round opens (a round in progress keeps the rules its bets were accepted under).
+#include "daemon/journal/record_kinds.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::table {
+
+using nlohmann::json;
+
+void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std::string> restartNeeded,
+                        Respond respond) {
+    const TableSettings& now = nextSettings_ ? *nextSettings_ : settings_;
+    TableSettings next = now;
+    std::vector<std::string> applied;
+    auto take = [&](const char* key, auto TableSettings::*field) {
+        if (!(fresh.*field == now.*field)) {
+            next.*field = fresh.*field;
+            applied.emplace_back(key);
+        }
+    };
+    take("rounds.bets_open_ms", &TableSettings::betsOpen);
+    take("rounds.last_bets_ms", &TableSettings::lastBets);
+    take("bets", &TableSettings::bets);
+    take("cashier.ticket_limit", &TableSettings::ticketLimit);
+    take("cashier.jackpot_limit", &TableSettings::jackpotLimit);
+    take("cashier.ticket_in_max", &TableSettings::ticketInMax);
+    take("table.rescan_attempts", &TableSettings::rescanAttempts);
+    auto keep = [&](const char* key, auto TableSettings::*field) {
+        if (!(fresh.*field == now.*field)) {
+            restartNeeded.emplace_back(key);
+        }
+    };
+    keep("table.name", &TableSettings::name);
+    keep("table.source", &TableSettings::source);
+    keep("table.decks/cut_card_from_end", &TableSettings::shoe);
+    keep("table.stations", &TableSettings::stations);
+    keep("table.denomination", &TableSettings::denomination);
+    keep("cashier.ticket_in_local", &TableSettings::ticketInLocal);
+    record["applied"] = applied;
+    record["restart_needed"] = restartNeeded;
+    record["trigger"] = "SIGHUP";
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt, record);
+    commit(std::move(tx), std::move(respond),
+           Reply::accepted(json{{"applied", applied}, {"restart_needed", restartNeeded}}),
+           [this, next = std::move(next), changed = !applied.empty()] {
+               if (!changed) {
+                   return;
+               }
+               if (phase_ == RoundPhase::Idle) {
+                   settings_ = next;
+                   nextSettings_.reset();
+               } else {
+                   nextSettings_ = next;  // openRound takes it
+               }
+           });
+}
+
+}  // namespace pitlink::table

@@ -1,0 +1,297 @@
+// Whole-daemon benchmark (issue 5): rounds per second through the real pitlinkd, from the
+// engine link's open_round to the result event (every bet, the close, every card and the
+// settlement each journaled with fdatasync and acknowledged after commit), against the raw
+// fdatasync rate of the same directory measured in the same run; and the daemon's memory
+// (VmRSS, VmHWM from /proc) after the rounds, with 16 stations by default.
+//
+// A game engine with a physical shoe is what it plays: the bench shuffles its own 8-deck shoe
+// (seeded), deals each coup by the drawing rules and reports the cards in deal order. One round
+// at a time, its requests pipelined as a fast engine would send them.
+//
+//   bench_daemon [--rounds N] [--stations N] [--baseline-seconds S] [--dir DIR] [--daemon PATH]
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/random_source.h"
+#include "daemon/game/shoe.h"
+#include "daemon/game/third_card_rule.h"
+#include "tests/bench/raw_fdatasync.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using namespace pitlink;
+
+struct Options {
+    int rounds = 2000;
+    int stations = 16;
+    double baselineSeconds = 2.0;
+    fs::path dir = fs::current_path() / "bench-daemon";
+    std::string daemon = PITLINK_DAEMON_PATH;
+};
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string key = argv[i];
+        const std::string value = argv[i + 1];
+        if (key == "--rounds") {
+            o.rounds = std::stoi(value);
+        } else if (key == "--stations") {
+            o.stations = std::stoi(value);
+        } else if (key == "--baseline-seconds") {
+            o.baselineSeconds = std::stod(value);
+        } else if (key == "--dir") {
+            o.dir = value;
+        } else if (key == "--daemon") {
+            o.daemon = value;
+        } else {
+            throw std::invalid_argument("unknown option " + key);
+        }
+    }
+    return o;
+}
+
+// A blocking client of a JSON-lines Unix socket.
+class LineSocket {
+public:
+    explicit LineSocket(const fs::path& path) {
+        const auto deadline = Clock::now() + std::chrono::seconds(20);
+        for (;;) {
+            fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+            sockaddr_un address{};
+            address.sun_family = AF_UNIX;
+            std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
+            if (::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
+                return;
+            }
+            ::close(fd_);
+            if (Clock::now() > deadline) {
+                throw std::runtime_error("cannot connect to " + path.string());
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    ~LineSocket() { ::close(fd_); }
+    LineSocket(const LineSocket&) = delete;
+    LineSocket& operator=(const LineSocket&) = delete;
+
+    void send(const std::string& text) {
+        std::size_t sent = 0;
+        while (sent < text.size()) {
+            const ssize_t n = ::write(fd_, text.data() + sent, text.size() - sent);
+            if (n <= 0) {
+                throw std::runtime_error("the daemon closed the socket");
+            }
+            sent += static_cast<std::size_t>(n);
+        }
+    }
+    json read() {
+        for (;;) {
+            if (const auto end = buffer_.find('\n'); end != std::string::npos) {
+                json message = json::parse(buffer_.substr(0, end));
+                buffer_.erase(0, end + 1);
+                return message;
+            }
+            char chunk[65536];
+            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+            if (n <= 0) {
+                throw std::runtime_error("the daemon closed the socket");
+            }
+            buffer_.append(chunk, static_cast<std::size_t>(n));
+        }
+    }
+
+private:
+    int fd_ = -1;
+    std::string buffer_;
+};
+
+// Sends `requests` at once and reads until every one is answered and, with `untilResult`, the
+// round's result event has come (one round at a time: the only result that can come). Throws on
+// a refusal or a void: a benchmark of refused requests measures nothing.
+void exchange(LineSocket& link, const std::vector<json>& requests, std::int64_t& nextId, bool untilResult = false) {
+    std::string text;
+    const std::int64_t first = nextId;
+    for (json request : requests) {
+        request["id"] = nextId++;
+        text += request.dump() + "\n";
+    }
+    link.send(text);
+    std::size_t answered = 0;
+    bool resulted = !untilResult;
+    while (answered < requests.size() || !resulted) {
+        const json message = link.read();
+        if (message.contains("id")) {
+            if (!message.value("ok", false)) {
+                throw std::runtime_error("request " + requests[message["id"].get<std::size_t>() - first].dump() +
+                                         " refused: " + message.dump());
+            }
+            ++answered;
+        } else if (message.value("event", "") == "result") {
+            if (message.value("voided", false)) {
+                throw std::runtime_error("round voided: " + message.dump());
+            }
+            resulted = true;
+        }
+    }
+}
+
+// Raw fdatasyncs per second on `dir` for `seconds`, appending (the baseline of RESULTS.md).
+double fdatasyncRate(const fs::path& dir, double seconds) {
+    test::RawFdatasync raw(dir, false);
+    const auto start = Clock::now();
+    int count = 0;
+    while (std::chrono::duration<double>(Clock::now() - start).count() < seconds) {
+        if (!raw.once()) {
+            throw std::runtime_error("fdatasync failed on " + dir.string());
+        }
+        ++count;
+    }
+    return count / std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double procStatusKb(pid_t pid, const std::string& field) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(field + ":", 0) == 0) {
+            return std::stod(line.substr(field.size() + 1));
+        }
+    }
+    return -1;
+}
+
+pid_t startDaemon(const Options& o, const fs::path& config) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const std::string log = (o.dir / "pitlinkd.log").string();
+        if (std::freopen(log.c_str(), "w", stdout) == nullptr || ::dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
+            ::_exit(127);
+        }
+        ::execl(o.daemon.c_str(), o.daemon.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    return pid;
+}
+
+double percentile(std::vector<double> values, double p) {
+    std::sort(values.begin(), values.end());
+    return values[static_cast<std::size_t>(p * static_cast<double>(values.size() - 1))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        const Options o = parse(argc, argv);
+        fs::remove_all(o.dir);
+        fs::create_directories(o.dir);
+        const fs::path config = o.dir / "pitlink.yaml";
+        std::ofstream(config) << "table:\n  source: reader\n  stations: " << o.stations
+                              << "\n  paytable: " << PITLINK_SOURCE_DIR << "/etc/paytables/standard.yaml\n"
+                              << "rounds:\n  bets_open_ms: 600000\n  last_bets_ms: 1000\n"
+                              << "cashier:\n  jackpot_limit: 0\n  ticket_in_max: 100000000\n"
+                              << "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
+                              << "journal:\n  path: journal.db\nlog:\n  level: warn\n";
+
+        const double syncBefore = fdatasyncRate(o.dir, o.baselineSeconds);
+        const pid_t pid = startDaemon(o, config);
+        LineSocket link(o.dir / "engine.sock");
+        std::int64_t nextId = 1;
+        std::vector<json> setup;
+        for (int s = 1; s <= o.stations; ++s) {
+            setup.push_back(json{{"op", "ticket_in"}, {"station", s}, {"validation", std::to_string(900000 + s)},
+                                 {"amount", 100'000'000}});
+        }
+        exchange(link, setup, nextId);
+        const double rssAtStart = procStatusKb(pid, "VmRSS");
+
+        game::SeededRandom random(2026);
+        std::unique_ptr<game::Shoe> shoe;
+        std::vector<double> roundMs;
+        roundMs.reserve(static_cast<std::size_t>(o.rounds));
+        const auto start = Clock::now();
+        for (int r = 1; r <= o.rounds; ++r) {
+            if (!shoe || shoe->cutCardOut()) {
+                shoe = std::make_unique<game::Shoe>(game::ShoeConfig{}, random, 1);
+                exchange(link, {json{{"op", "new_shoe"}}}, nextId);
+            }
+            std::vector<game::Card> dealt;
+            game::dealCoup([&] {
+                dealt.push_back(shoe->draw());
+                return dealt.back();
+            });
+            std::vector<json> requests{json{{"op", "open_round"}}};
+            for (int s = 1; s <= o.stations; ++s) {
+                requests.push_back(
+                    json{{"op", "bet"}, {"station", s}, {"spot", (s + r) % 2 == 0 ? "banker" : "player"}, {"stake", 100}});
+            }
+            requests.push_back(json{{"op", "close_bets"}});
+            for (const game::Card& card : dealt) {
+                requests.push_back(json{{"op", "card"}, {"card", card.toString()}});
+            }
+            const auto roundStart = Clock::now();
+            exchange(link, requests, nextId, true);
+            roundMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - roundStart).count());
+        }
+        const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        const double rss = procStatusKb(pid, "VmRSS");
+        const double hwm = procStatusKb(pid, "VmHWM");
+        std::int64_t commits = -1;
+        std::int64_t transactions = -1;
+        try {
+            LineSocket control(o.dir / "control.sock");
+            control.send("{\"cmd\":\"status\"}\n");
+            const json status = control.read();
+            commits = status["data"]["daemon"].value("journal_commits", std::int64_t{-1});
+            transactions = status["data"]["daemon"].value("journal_transactions", std::int64_t{-1});
+        } catch (const std::exception&) {
+            // Not root nor in the inspector group: the commit count is left out.
+        }
+        ::kill(pid, SIGTERM);
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        const double syncAfter = fdatasyncRate(o.dir, o.baselineSeconds);
+        const double syncRate = (syncBefore + syncAfter) / 2;
+        const double roundsPerSecond = o.rounds / seconds;
+        std::cout << "rounds:                  " << o.rounds << " with " << o.stations << " stations (" << 2 + o.stations
+                  << "+ journaled requests a round)\n"
+                  << "rounds/s:                " << roundsPerSecond << "\n"
+                  << "round latency ms:        p50 " << percentile(roundMs, 0.5) << ", p99 " << percentile(roundMs, 0.99)
+                  << ", max " << percentile(roundMs, 1.0) << "\n"
+                  << "raw fdatasync/s:         " << syncRate << " (before " << syncBefore << ", after " << syncAfter
+                  << ")\n"
+                  << "fdatasyncs per round:    " << syncRate / roundsPerSecond << " (raw fdatasync time per round)\n";
+        if (commits >= 0) {
+            std::cout << "journal commits:         " << commits << " acknowledged, in " << transactions
+                      << " SQLite transactions (" << static_cast<double>(commits) / o.rounds << " and "
+                      << static_cast<double>(transactions) / o.rounds << " per round: group commit)\n";
+        }
+        std::cout << "daemon VmRSS:            " << rss / 1024.0 << " MB after the rounds (" << rssAtStart / 1024.0
+                  << " MB at start), peak VmHWM " << hwm / 1024.0 << " MB\n"
+                  << "daemon exit:             " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << "\n";
+        return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+    } catch (const std::exception& e) {
+        std::cerr << "bench_daemon: " << e.what() << "\n";
+        return 1;
+    }
+}
