@@ -258,8 +258,8 @@ int main(int argc, char** argv) {
                 try {
                     const app::Config fresh = app::loadConfigFile(options.config);
                     const game::Paytable freshPaytable = app::loadPaytableFile(fresh.table.paytableFile);
-                    spdlog::set_level(spdlog::level::from_str(fresh.log.level));
                     spdlog::info("SIGHUP: {} re-read; log level {}", options.config, fresh.log.level);
+                    spdlog::set_level(spdlog::level::from_str(fresh.log.level));
                     if (table) {
                         table->reconfigure(app::tableSettings(fresh),
                                            nlohmann::json{{"file", fresh.file.string()},
