@@ -5,6 +5,7 @@
 #include <map>
 
 #include "protocols/sas/crc16_kermit.h"
+#include "protocols/sas/long_poll_machine.h"
 #include "protocols/sas/long_poll_meters.h"
 #include "tests/support/hex.h"
 
@@ -79,6 +80,47 @@ TEST(SasMeterPolls, SetsSelectedAndExtendedMeters) {
     std::vector<std::uint8_t> game5 = bytes("01 2F 03 00 05 06");
     appendCrc(game5);
     EXPECT_FALSE(answerMeterPoll(pollOf(hex(game5)), m).has_value());
+}
+
+std::string machine(const std::string& frame, const MachineInfo& info, const SasDateTime& now = {}) {
+    const auto out = answerMachinePoll(pollOf(frame), info, now);
+    return out ? hex(*out) : "(silent)";
+}
+
+TEST(SasMachinePolls, TheCapturedAnswersForTheSameMachine) {
+    MachineInfo info;
+    info.gameId = "AT";
+    info.additionalId = "000";
+    info.paytableId = "63928";
+    info.basePercentage = "9068";
+    info.serialNumber = "000001";
+    info.features = {0xD7, 0xCD, 0x05};
+    EXPECT_EQ(machine("01 1F", info), "01 1F 41 54 30 30 30 01 FF 00 00 00 36 33 39 32 38 20 39 30 36 38 26 13");
+    EXPECT_EQ(machine("01 54", info), "01 54 09 36 30 32 30 30 30 30 30 31 70 CD");
+    EXPECT_EQ(machine("01 55", info), "01 55 00 01 6C B7");
+    EXPECT_EQ(machine("01 A0 00 00 6C 13", info), "01 A0 00 00 D7 CD 05 00 00 00 8F 1F");
+    info.additionalId = "_99";
+    info.paytableId = "SG0071";
+    EXPECT_EQ(machine("01 53 00 01 B5 61", info),
+              "01 53 00 01 41 54 5F 39 39 01 FF 00 00 00 53 47 30 30 37 31 39 30 36 38 C4 6C");
+    EXPECT_EQ(machine("01 53 00 02 2E 53", info), "(silent)");  // no game 2 here
+    const std::string games = machine("01 51", info);
+    EXPECT_EQ(games.substr(0, 11), "01 51 00 01");  // one game
+    EXPECT_TRUE(crcMatches(bytes(games)));
+    EXPECT_EQ(machine("01 56", info).substr(0, 17), "01 56 03 01 00 01");
+}
+
+TEST(SasMachinePolls, TheHostSetsTheDateAndTimeAndReadsItBack) {
+    const auto set = parseSetDateTime(pollOf("01 7F 11 27 20 25 19 21 16 D9 10"));  // captured
+    ASSERT_TRUE(set);
+    EXPECT_EQ((std::array{set->year, set->month, set->day, set->hour, set->minute, set->second}),
+              (std::array{2025, 11, 27, 19, 21, 16}));
+    const std::string read = machine("01 7E", MachineInfo{}, *set);
+    EXPECT_EQ(read.substr(0, 26), "01 7E 11 27 20 25 19 21 16");
+    EXPECT_TRUE(crcMatches(bytes(read)));
+    std::vector<std::uint8_t> bad = bytes("01 7F 13 27 20 25 19 21 16");  // month 13
+    appendCrc(bad);
+    EXPECT_FALSE(parseSetDateTime(pollOf(hex(bad))).has_value());
 }
 
 }  // namespace

@@ -1,0 +1,136 @@
+#include "protocols/sas/long_poll_machine.h"
+
+#include "protocols/sas/bcd.h"
+#include "protocols/sas/crc16_kermit.h"
+
+namespace pitlink::sas {
+
+namespace {
+
+// `text` in exactly `width` ASCII bytes (cut or padded with spaces).
+void appendAscii(std::vector<std::uint8_t>& out, const std::string& text, std::size_t width) {
+    for (std::size_t i = 0; i < width; ++i) {
+        out.push_back(static_cast<std::uint8_t>(i < text.size() ? text[i] : ' '));
+    }
+}
+
+// The identification shared by LP 1F and LP 53 (after the game number for 53).
+void appendIdentity(std::vector<std::uint8_t>& out, const MachineInfo& info) {
+    appendAscii(out, info.gameId, 2);
+    appendAscii(out, info.additionalId, 3);
+    out.push_back(info.denominationCode);
+    out.push_back(info.maxBet);
+    out.push_back(info.progressiveGroup);
+    out.push_back(static_cast<std::uint8_t>(info.gameOptions >> 8U));
+    out.push_back(static_cast<std::uint8_t>(info.gameOptions & 0xFFU));
+    appendAscii(out, info.paytableId, 6);
+    appendAscii(out, info.basePercentage, 4);
+}
+
+std::vector<std::uint8_t> finish(std::vector<std::uint8_t> out) {
+    appendCrc(out);
+    return out;
+}
+
+// The game number of LPs 53 and A0 (2 BCD bytes after the command); only 0 and 1 exist here.
+std::optional<std::uint64_t> gameOf(const Poll& poll) {
+    if (poll.bytes.size() != 6) {
+        return std::nullopt;
+    }
+    const auto game = fromBcd(std::span(poll.bytes).subspan(2, 2));
+    if (!game || *game > 1) {
+        return std::nullopt;
+    }
+    return game;
+}
+
+}  // namespace
+
+bool isMachinePoll(std::uint8_t command) {
+    switch (command) {
+    case 0x1F: case 0x51: case 0x53: case 0x54: case 0x55: case 0x56: case 0x7E: case 0xA0:
+        return true;
+    default:
+        return false;
+    }
+}
+
+std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
+                                                           const SasDateTime& now) {
+    std::vector<std::uint8_t> out{poll.address, poll.command};
+    switch (poll.command) {
+    case 0x1F:
+        appendIdentity(out, info);
+        return finish(out);
+    case 0x51:  // number of games implemented
+    case 0x55:  // selected game
+        appendBcd(out, 1, 2);
+        return finish(out);
+    case 0x56:  // enabled games: count, then each game number
+        out.push_back(3);
+        out.push_back(1);
+        appendBcd(out, 1, 2);
+        return finish(out);
+    case 0x53: {
+        const auto game = gameOf(poll);
+        if (!game) {
+            return std::nullopt;
+        }
+        appendBcd(out, *game, 2);
+        appendIdentity(out, info);
+        return finish(out);
+    }
+    case 0x54: {
+        const std::size_t serial = std::min<std::size_t>(info.serialNumber.size(), 40);
+        out.push_back(static_cast<std::uint8_t>(3 + serial));
+        appendAscii(out, info.sasVersion, 3);
+        appendAscii(out, info.serialNumber, serial);
+        return finish(out);
+    }
+    case 0x7E:
+        appendBcd(out, static_cast<std::uint64_t>(now.month) * 1'000'000 + static_cast<std::uint64_t>(now.day) * 10'000 +
+                           static_cast<std::uint64_t>(now.year),
+                  4);
+        appendBcd(out, static_cast<std::uint64_t>(now.hour) * 10'000 + static_cast<std::uint64_t>(now.minute) * 100 +
+                           static_cast<std::uint64_t>(now.second),
+                  3);
+        return finish(out);
+    case 0xA0: {
+        const auto game = gameOf(poll);
+        if (!game) {
+            return std::nullopt;
+        }
+        appendBcd(out, *game, 2);
+        out.insert(out.end(), info.features.begin(), info.features.end());
+        out.insert(out.end(), {0, 0, 0});  // reserved
+        return finish(out);
+    }
+    default:
+        return std::nullopt;
+    }
+}
+
+std::optional<SasDateTime> parseSetDateTime(const Poll& poll) {
+    if (poll.command != 0x7F || poll.bytes.size() != 11) {
+        return std::nullopt;
+    }
+    const auto date = fromBcd(std::span(poll.bytes).subspan(2, 4));
+    const auto time = fromBcd(std::span(poll.bytes).subspan(6, 3));
+    if (!date || !time) {
+        return std::nullopt;
+    }
+    SasDateTime t;
+    t.month = static_cast<int>(*date / 1'000'000);
+    t.day = static_cast<int>(*date / 10'000 % 100);
+    t.year = static_cast<int>(*date % 10'000);
+    t.hour = static_cast<int>(*time / 10'000);
+    t.minute = static_cast<int>(*time / 100 % 100);
+    t.second = static_cast<int>(*time % 100);
+    if (t.month < 1 || t.month > 12 || t.day < 1 || t.day > 31 || t.year < 2000 || t.hour > 23 || t.minute > 59 ||
+        t.second > 59) {
+        return std::nullopt;
+    }
+    return t;
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,47 @@
+#pragma once
+// Long polls that describe the station as a gaming machine: 1F (machine ID and information),
+// 51 (number of games), 53 (game N configuration), 54 (SAS version and serial number), 55
+// (selected game), 56 (enabled games), A0 (enabled features), 7E (date and time). The station is
+// one game (number 1). Answers only; nothing here changes state.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocols/sas/poll_framer.h"
+
+namespace pitlink::sas {
+
+struct MachineInfo {
+    std::string gameId = "BA";          // 2 ASCII characters
+    std::string additionalId = "000";   // 3 ASCII
+    std::uint8_t denominationCode = 0x01;  // SAS Table C-4 (01 = 0.01)
+    std::uint8_t maxBet = 0xFF;          // in credits; FF: 255 or more
+    std::uint8_t progressiveGroup = 0;
+    std::uint16_t gameOptions = 0;       // sent as 2 bytes, most significant first
+    std::string paytableId = "000000";   // 6 ASCII
+    std::string basePercentage = "0000"; // 4 ASCII digits, e.g. "9894" for 98.94 %
+    std::string sasVersion = "602";      // 3 ASCII
+    std::string serialNumber;            // 0..40 ASCII
+    std::array<std::uint8_t, 3> features{};  // LP A0 feature bytes 1-3
+};
+
+// Calendar time of the station's clock for LP 7E.
+struct SasDateTime {
+    int year = 2000;
+    int month = 1;
+    int day = 1;
+    int hour = 0;
+    int minute = 0;
+    int second = 0;
+};
+
+[[nodiscard]] bool isMachinePoll(std::uint8_t command);
+[[nodiscard]] std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
+                                                                         const SasDateTime& now);
+
+// LP 7F: the host sets the date and time (MMDDYYYY HHMMSS in BCD); nullopt if malformed.
+[[nodiscard]] std::optional<SasDateTime> parseSetDateTime(const Poll& poll);
+
+}  // namespace pitlink::sas
