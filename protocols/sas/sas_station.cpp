@@ -1,0 +1,108 @@
+#include "protocols/sas/sas_station.h"
+
+#include "protocols/sas/bcd.h"
+#include "protocols/sas/crc16_kermit.h"
+#include "protocols/sas/long_poll_meters.h"
+
+namespace pitlink::sas {
+
+namespace {
+
+// A frame under construction. (Built by push_back into reserved room: GCC 12 reports a false
+// -Warray-bounds on insert into a vector made from an initializer list.)
+std::vector<std::uint8_t> frameOf(std::uint8_t address, std::uint8_t command) {
+    std::vector<std::uint8_t> frame;
+    frame.reserve(64);
+    frame.push_back(address);
+    frame.push_back(command);
+    return frame;
+}
+
+}  // namespace
+
+SasStation::SasStation(std::uint8_t address, MachineInfo info, const MeterSource& meters, StationHost& host,
+                       ExceptionQueue& exceptions)
+    : address_(address), info_(std::move(info)), meters_(meters), host_(host), exceptions_(exceptions) {}
+
+std::vector<std::uint8_t> SasStation::generalPoll() {
+    reported_ = exceptions_.next();
+    if (!reported_) {
+        return {0x00};
+    }
+    ++stats_.exceptionsReported;
+    if (!realTimeEvents_) {
+        return {reported_->code};
+    }
+    std::vector<std::uint8_t> frame = frameOf(address_, 0xFF);
+    frame.push_back(reported_->code);
+    for (const std::uint8_t b : reported_->eventData) {
+        frame.push_back(b);
+    }
+    appendCrc(frame);
+    return frame;
+}
+
+void SasStation::acknowledged() {
+    if (reported_ && exceptions_.acknowledge(*reported_)) {
+        ++stats_.exceptionsAcknowledged;
+    }
+    reported_.reset();
+}
+
+std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
+    if (isMeterPoll(poll.command)) {
+        return answerMeterPoll(poll, meters_);
+    }
+    if (isMachinePoll(poll.command)) {
+        return answerMachinePoll(poll, info_, host_.clock());
+    }
+    return controlPoll(poll);
+}
+
+std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& poll) {
+    switch (poll.command) {
+    case 0x01:  // shut down (disable play)
+    case 0x02:  // start up (enable play)
+        host_.setPlayEnabled(poll.command == 0x02);
+        return ack();
+    case 0x0E: {  // real-time event reporting: 00 off, 01 on
+        if (poll.bytes.size() != 5 || poll.bytes[2] > 1) {
+            return std::nullopt;
+        }
+        realTimeEvents_ = poll.bytes[2] == 1;
+        return ack();
+    }
+    case 0x7F: {
+        const auto time = parseSetDateTime(poll);
+        if (!time) {
+            return std::nullopt;
+        }
+        if (!host_.setClock(*time)) {
+            ++stats_.clockRefused;  // answered all the same: the host has no way to hear a refusal
+        }
+        return ack();
+    }
+    case 0x1B: {  // hand-pay information
+        const HandpayInfo info = host_.pendingHandpay().value_or(HandpayInfo{});
+        std::vector<std::uint8_t> out = frameOf(address_, 0x1B);
+        out.push_back(info.progressiveGroup);
+        out.push_back(info.level);
+        appendBcd(out, info.amountCents, 5);
+        appendBcd(out, info.partialPayCents, 2);
+        out.push_back(info.resetId);
+        out.resize(out.size() + 10, 0x00);
+        appendCrc(out);
+        return out;
+    }
+    case 0x94: {  // remote hand-pay reset
+        std::vector<std::uint8_t> out = frameOf(address_, 0x94);
+        out.push_back(static_cast<std::uint8_t>(host_.remoteHandpayReset()));
+        appendCrc(out);
+        return out;
+    }
+    default:
+        return std::nullopt;  // not supported: the link stays silent
+    }
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,72 @@
+#pragma once
+// One player station's SAS protocol above its link (StationProtocol): it answers general polls
+// from the exception queue (as one byte, or as a real-time event frame `addr FF code data CRC`
+// when the host turned RTE on with LP 0E), and long polls by group (meters, machine, the
+// control polls here). What a poll changes outside the protocol (play enabled, the clock, a
+// hand-pay reset) goes to the table through StationHost, which journals it first.
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "protocols/sas/exception_queue.h"
+#include "protocols/sas/long_poll_machine.h"
+#include "protocols/sas/meter_codes.h"
+#include "protocols/sas/station_link.h"
+
+namespace pitlink::sas {
+
+// LP 1B: the hand-pay the station is locked for.
+struct HandpayInfo {
+    std::uint8_t progressiveGroup = 0;
+    std::uint8_t level = 0;          // 0: not a progressive win
+    std::uint64_t amountCents = 0;
+    std::uint64_t partialPayCents = 0;
+    std::uint8_t resetId = 0;        // 0: standard hand-pay
+};
+
+enum class HandpayResetResult : std::uint8_t { Reset = 0x00, Unable = 0x01, NotInHandpay = 0x02 };
+
+// What the station's polls reach on the table side (the daemon implements it).
+class StationHost {
+public:
+    virtual ~StationHost() = default;
+    virtual void setPlayEnabled(bool enabled) = 0;                // LP 01 / 02
+    virtual bool setClock(const SasDateTime& hostTime) = 0;       // LP 7F; false: refused (out of tolerance)
+    [[nodiscard]] virtual SasDateTime clock() const = 0;           // LP 7E
+    [[nodiscard]] virtual std::optional<HandpayInfo> pendingHandpay() const = 0;  // LP 1B
+    virtual HandpayResetResult remoteHandpayReset() = 0;          // LP 94
+};
+
+struct StationStats {
+    std::uint64_t exceptionsReported = 0;
+    std::uint64_t exceptionsAcknowledged = 0;
+    std::uint64_t clockRefused = 0;
+};
+
+class SasStation final : public StationProtocol {
+public:
+    SasStation(std::uint8_t address, MachineInfo info, const MeterSource& meters, StationHost& host,
+               ExceptionQueue& exceptions);
+
+    std::vector<std::uint8_t> generalPoll() override;
+    std::optional<std::vector<std::uint8_t>> longPoll(const Poll& poll) override;
+    void acknowledged() override;
+
+    [[nodiscard]] bool realTimeEvents() const { return realTimeEvents_; }
+    [[nodiscard]] const StationStats& stats() const { return stats_; }
+
+private:
+    [[nodiscard]] std::vector<std::uint8_t> ack() const { return {address_}; }
+    std::optional<std::vector<std::uint8_t>> controlPoll(const Poll& poll);
+
+    std::uint8_t address_;
+    MachineInfo info_;
+    const MeterSource& meters_;
+    StationHost& host_;
+    ExceptionQueue& exceptions_;
+    bool realTimeEvents_ = false;
+    std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK
+    StationStats stats_;
+};
+
+}  // namespace pitlink::sas
