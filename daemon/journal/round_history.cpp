@@ -58,6 +58,23 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         round.cards.push_back(DealtCard{body.at("position").get<std::int64_t>(), *card});
         round.state = RoundState::Dealing;
     } else if (k == kind::kRoundSettled || k == kind::kRoundResettled) {
+        // Recall, roads and re-settlement read the hands and outcome in force from this body.
+        for (const char* side : {"player", "banker"}) {
+            const json& hand = body.at(side);
+            if (!hand.is_array() || hand.size() < 2 || hand.size() > 3) {
+                throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + ": the " + side +
+                                            " hand must be 2 or 3 cards");
+            }
+            for (const json& card : hand) {
+                if (!game::parseCard(card.get<std::string>())) {
+                    throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + " with an unknown " +
+                                                side + " card");
+                }
+            }
+        }
+        if (!body.at("outcome").is_object()) {
+            throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + " without an outcome");
+        }
         round.settlement = body;
         round.state = RoundState::Settled;
         round.endedAtMs = k == kind::kRoundSettled ? record.atMs : round.endedAtMs;
