@@ -2,12 +2,10 @@
 // (tests/fixtures/sas, copied from the project's shared vectors with their sources).
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/secure_enhanced_validation.h"
+#include "tests/support/fixture_csv.h"
 #include "tests/support/hex.h"
 
 namespace pitlink::sas {
@@ -16,23 +14,7 @@ namespace {
 using test::bytes;
 using test::hex;
 
-// Rows of a CSV file of the fixtures (no quoted commas in these files).
-std::vector<std::vector<std::string>> csvRows(const std::string& name) {
-    std::ifstream in(std::string(PITLINK_FIXTURES_DIR) + "/sas/" + name);
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    std::getline(in, line);  // header
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::istringstream cellStream(line);
-        std::string cell;
-        while (std::getline(cellStream, cell, ',')) {
-            cells.push_back(cell);
-        }
-        rows.push_back(cells);
-    }
-    return rows;
-}
+std::vector<std::vector<std::string>> csvRows(const std::string& name) { return test::fixtureCsv("sas/" + name); }
 
 TEST(SasCrc, CheckValueAndByteOrder) {
     const std::string check = "123456789";

@@ -1,10 +1,8 @@
 // The poll framer on the captured host traffic and on broken input.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "protocols/sas/poll_framer.h"
+#include "tests/support/fixture_csv.h"
 #include "tests/support/hex.h"
 
 namespace pitlink::sas {
@@ -27,18 +25,10 @@ std::vector<Poll> feed(PollFramer& framer, const std::string& frameHex) {
 }
 
 TEST(SasFramer, EveryCapturedHostPollIsFramedWhole) {
-    std::ifstream in(std::string(PITLINK_FIXTURES_DIR) + "/sas/capture_ncompass_aristocrat_addr1.csv");
-    std::string line;
-    std::getline(in, line);
     PollFramer framer;
     int polls = 0;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::istringstream cellStream(line);
-        std::string cell;
-        while (std::getline(cellStream, cell, ',')) {
-            cells.push_back(cell);
-        }
+    for (const auto& cells : test::fixtureCsv("sas/capture_ncompass_aristocrat_addr1.csv")) {
+        const std::string line = cells.at(0) + ": " + cells.at(3);
         if (cells.at(2) != "host_to_egm") {
             continue;
         }
