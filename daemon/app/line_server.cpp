@@ -18,7 +18,9 @@ LineClient::LineClient(LineServer& server, boost::asio::generic::stream_protocol
     : server_(server), socket_(std::move(socket)), input_(server.maxLine_ + 1), id_(server.nextId_++) {
     ucred cred{};
     socklen_t size = sizeof cred;
-    if (socket_.local_endpoint().protocol().family() == AF_UNIX &&
+    boost::system::error_code error;
+    const auto local = socket_.local_endpoint(error);
+    if (!error && local.protocol().family() == AF_UNIX &&
         ::getsockopt(socket_.native_handle(), SOL_SOCKET, SO_PEERCRED, &cred, &size) == 0) {
         peer_ = PeerCredentials{cred.pid, cred.uid, cred.gid};
     } else {

@@ -31,13 +31,20 @@ SasException ExceptionQueue::raise(std::uint8_t code, std::vector<std::uint8_t> 
         priority_[*rank] = e;  // a flag: raising it again while pending reports it once
         return e;
     }
-    if (fifo_.size() >= capacity_) {
-        fifo_.pop_front();
-        ++overflows_;
+    if (pushFifo(e)) {
         priority_[*rankOf(kBufferOverflow)] = SasException{kBufferOverflow, {}, nextSerial_++};
     }
-    fifo_.push_back(e);
     return e;
+}
+
+bool ExceptionQueue::pushFifo(SasException e) {
+    const bool full = fifo_.size() >= capacity_;
+    if (full) {
+        fifo_.pop_front();
+        ++overflows_;
+    }
+    fifo_.push_back(std::move(e));
+    return full;
 }
 
 std::optional<SasException> ExceptionQueue::next() const {
@@ -90,11 +97,7 @@ void ExceptionQueue::restore(const std::vector<SasException>& pending) {
         if (const auto rank = rankOf(e.code)) {
             priority_[*rank] = e;
         } else {
-            if (fifo_.size() >= capacity_) {
-                fifo_.pop_front();
-                ++overflows_;
-            }
-            fifo_.push_back(e);
+            pushFifo(e);
         }
     }
 }

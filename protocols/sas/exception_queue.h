@@ -43,6 +43,9 @@ public:
     void restore(const std::vector<SasException>& pending);
 
 private:
+    // Appends to the FIFO; a full FIFO drops its oldest and reports whether it did.
+    bool pushFifo(SasException e);
+
     std::size_t capacity_;
     std::vector<std::optional<SasException>> priority_;  // by rank
     std::deque<SasException> fifo_;

@@ -2,6 +2,7 @@
 
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
+#include "protocols/sas/station_game.h"
 
 namespace pitlink::sas {
 
@@ -32,16 +33,9 @@ std::vector<std::uint8_t> finish(std::vector<std::uint8_t> out) {
     return out;
 }
 
-// The game number of LPs 53 and A0 (2 BCD bytes after the command); only 0 and 1 exist here.
+// The game number of LPs 53 and A0 (2 BCD bytes after the command).
 std::optional<std::uint64_t> gameOf(const Poll& poll) {
-    if (poll.bytes.size() != 6) {
-        return std::nullopt;
-    }
-    const auto game = fromBcd(std::span(poll.bytes).subspan(2, 2));
-    if (!game || *game > 1) {
-        return std::nullopt;
-    }
-    return game;
+    return poll.bytes.size() == 6 ? stationGame(std::span(poll.bytes).subspan(2, 2)) : std::nullopt;
 }
 
 }  // namespace

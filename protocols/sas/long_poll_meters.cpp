@@ -5,6 +5,7 @@
 
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
+#include "protocols/sas/station_game.h"
 
 namespace pitlink::sas {
 
@@ -43,26 +44,13 @@ std::vector<std::uint8_t> fixedSet(const Poll& poll, std::span<const std::uint16
     return out;
 }
 
-// The game number of a type M poll (2 BCD bytes after the length byte), if this station has it.
-std::optional<std::vector<std::uint8_t>> gameField(const std::vector<std::uint8_t>& data) {
-    if (data.size() < 2) {
-        return std::nullopt;
-    }
-    const auto game = fromBcd(std::span(data).first(2));
-    if (!game || *game > 1) {
-        return std::nullopt;
-    }
-    return std::vector<std::uint8_t>(data.begin(), data.begin() + 2);
-}
-
 // LP 2F: addr 2F len game(2) code... -> addr 2F len game (code value)...
 std::optional<std::vector<std::uint8_t>> selectedMeters(const Poll& poll, const MeterSource& meters) {
-    const std::vector<std::uint8_t> data = poll.data(true);
-    const auto game = gameField(data);
-    if (!game || data.size() < 3 || data.size() > 12) {
+    const std::vector<std::uint8_t> data = poll.data();
+    if (!stationGame(data) || data.size() < 3 || data.size() > 12) {
         return std::nullopt;
     }
-    std::vector<std::uint8_t> body = *game;
+    std::vector<std::uint8_t> body(data.begin(), data.begin() + 2);  // the game number, echoed
     for (std::size_t i = 2; i < data.size(); ++i) {
         const std::uint16_t code = data[i];
         body.push_back(data[i]);
@@ -77,12 +65,11 @@ std::optional<std::vector<std::uint8_t>> selectedMeters(const Poll& poll, const 
 // LPs 6F/AF: addr cmd len game(2) code(2, LSB first)... -> addr cmd len game (code size value)...
 // A meter the station does not keep is answered with size 0 (AF) or left out (6F).
 std::optional<std::vector<std::uint8_t>> extendedMeters(const Poll& poll, const MeterSource& meters) {
-    const std::vector<std::uint8_t> data = poll.data(true);
-    const auto game = gameField(data);
-    if (!game || data.size() < 4 || data.size() % 2 != 0 || data.size() > 2 + 2 * 12) {
+    const std::vector<std::uint8_t> data = poll.data();
+    if (!stationGame(data) || data.size() < 4 || data.size() % 2 != 0 || data.size() > 2 + 2 * 12) {
         return std::nullopt;
     }
-    std::vector<std::uint8_t> body = *game;
+    std::vector<std::uint8_t> body(data.begin(), data.begin() + 2);  // the game number, echoed
     for (std::size_t i = 2; i + 1 < data.size(); i += 2) {
         const auto code = static_cast<std::uint16_t>(data[i] | (data[i + 1] << 8U));
         const auto value = meters.meter(code);

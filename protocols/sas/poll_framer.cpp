@@ -5,8 +5,9 @@
 
 namespace pitlink::sas {
 
-std::vector<std::uint8_t> Poll::data(bool lengthByte) const {
-    const std::size_t begin = lengthByte ? 3 : 2;
+std::vector<std::uint8_t> Poll::data() const {
+    const auto shape = requestShape(command);
+    const std::size_t begin = shape && shape->lengthByte ? 3 : 2;
     const std::size_t end = bytes.size() >= 4 ? bytes.size() - 2 : bytes.size();
     if (begin >= end) {
         return {};

@@ -25,8 +25,8 @@ struct Poll {
     std::uint8_t address = 0;  // 0..127; 0 is broadcast
     std::uint8_t command = 0;  // long polls
     std::vector<std::uint8_t> bytes;  // as received, address to CRC (a general poll: its one byte)
-    // The data between the command (and its length byte, if any) and the CRC.
-    [[nodiscard]] std::vector<std::uint8_t> data(bool lengthByte) const;
+    // The data between the command (and its length byte, if its command has one) and the CRC.
+    [[nodiscard]] std::vector<std::uint8_t> data() const;
 };
 
 struct FramerStats {

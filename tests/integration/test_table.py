@@ -87,6 +87,17 @@ class Daemon:
         self.db = os.path.join(directory, "journal.db")
         self.proc = None
 
+    def rewrite_config(self, replacements=(), append=""):
+        """Edits the configuration file: each (old, new) replaced, then `append` added."""
+        with open(self.config) as f:
+            text = f.read()
+        for old, new in replacements:
+            if old not in text:
+                raise AssertionError("%r is not in the test configuration" % old)
+            text = text.replace(old, new)
+        with open(self.config, "w") as f:
+            f.write(text + append)
+
     def start(self, engine=None):
         """Starts pitlinkd; returns a client of its engine link (`engine`: a (host, port) pair for TCP)."""
         if os.path.exists(self.socket):
@@ -132,11 +143,8 @@ class Table(unittest.TestCase):
     def test_a_full_rng_shoe_with_bets_from_several_stations_is_dealt_by_the_rules_and_paid_exactly(self):
         with tempfile.TemporaryDirectory() as d:
             daemon = Daemon(d)
-            with open(daemon.config) as f:
-                text = f.read()
-            with open(daemon.config, "w") as f:
-                f.write(text.replace("source: reader", "source: rng")
-                        .replace("bets_open_ms: 60000", "bets_open_ms: 40").replace("last_bets_ms: 1000", "last_bets_ms: 10"))
+            daemon.rewrite_config([("source: reader", "source: rng"), ("bets_open_ms: 60000", "bets_open_ms: 40"),
+                                   ("last_bets_ms: 1000", "last_bets_ms: 10")])
             c = daemon.start()
             for s in (1, 2, 3):
                 ok(self, c.request("ticket_in", station=s, validation="70%d" % s, amount=500_000))
@@ -338,11 +346,8 @@ class Table(unittest.TestCase):
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
             probe.close()
-            daemon = Daemon(d, "engine:\n  socket: ''\n  tcp_port: %d\n" % port)
-            with open(daemon.config) as f:  # the extra engine section replaces the default one
-                text = f.read().replace("engine:\n  socket: engine.sock\n", "")
-            with open(daemon.config, "w") as f:
-                f.write(text)
+            daemon = Daemon(d)
+            daemon.rewrite_config([("engine:\n  socket: engine.sock\n", "engine:\n  socket: ''\n  tcp_port: %d\n" % port)])
             c = daemon.start(("127.0.0.1", port))
             watcher = EngineClient(("127.0.0.1", port))
             ok(self, c.request("ticket_in", station=1, validation="1", amount=2000))
@@ -365,10 +370,7 @@ class Table(unittest.TestCase):
             ok(self, c.request("ticket_in", station=1, validation="1", amount=50_000))
             ok(self, c.request("new_shoe"))
             ok(self, c.request("open_round"))
-            with open(daemon.config) as f:
-                text = f.read()
-            with open(daemon.config, "w") as f:
-                f.write(text.replace("stations: 4", "stations: 6") + "bets:\n  max: 2000\n")
+            daemon.rewrite_config([("stations: 4", "stations: 6")], "bets:\n  max: 2000\n")
             daemon.proc.send_signal(signal.SIGHUP)
             deadline = time.time() + 10
             while not daemon.rows("SELECT 1 FROM record WHERE kind = 'config.loaded' AND "

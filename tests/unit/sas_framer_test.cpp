@@ -55,11 +55,11 @@ TEST(SasFramer, VariableLengthPollsUseTheirLengthByte) {
     PollFramer framer;
     const auto polls = feed(framer, "01 AF 04 00 00 0C 00 2E A6");  // LP AF, 4 bytes after the length
     ASSERT_EQ(polls.size(), 1U);
-    EXPECT_EQ(hex(polls[0].data(true)), "00 00 0C 00");
+    EXPECT_EQ(hex(polls[0].data()), "00 00 0C 00");
     const auto redeem = feed(framer, "01 71 01 FF 1F D0");  // LP 71 transfer code FF
     ASSERT_EQ(redeem.size(), 1U);
     EXPECT_EQ(redeem[0].kind, PollKind::Long);
-    EXPECT_EQ(hex(redeem[0].data(true)), "FF");
+    EXPECT_EQ(hex(redeem[0].data()), "FF");
 }
 
 TEST(SasFramer, BadCrcUnknownCommandsStrayBytesAndCutPollsAreCounted) {

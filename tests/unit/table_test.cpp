@@ -2,6 +2,8 @@
 // machine with both card sources, a station's bets, the cashier, the floor.
 #include <gtest/gtest.h>
 
+#include <deque>
+
 #include "daemon/game/outcome.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/settlement.h"
@@ -359,6 +361,52 @@ TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
     const json body = json::parse(q.text(0));
     EXPECT_EQ(body["trigger"], "SIGHUP");
     EXPECT_EQ(body["applied"].size(), 3U);
+}
+
+// A sink whose commits complete only when the test says so, as the writer thread's do: the
+// table is then caught between submitting a transaction and hearing it committed.
+struct DeferredSink : journal::JournalSink {
+    explicit DeferredSink(journal::JournalStore& store) : inner(store) {}
+    void commit(std::vector<journal::PendingRecord> records, Done done) override {
+        queued.emplace_back(std::move(records), std::move(done));
+    }
+    void flush() {
+        while (!queued.empty()) {
+            auto [records, done] = std::move(queued.front());
+            queued.pop_front();
+            inner.commit(std::move(records), std::move(done));
+        }
+    }
+    journal::StoreSink inner;
+    std::deque<std::pair<std::vector<journal::PendingRecord>, Done>> queued;
+};
+
+TEST(Table, ShutdownLetsAnRngRoundBeingDealtFinishAndAnswersOnceItSettled) {
+    TableFixture f(CardSource::Rng);
+    f.fund(1, 10'000);
+    DeferredSink deferred(*f.store);
+    f.table.reset();
+    f.journal = std::make_unique<journal::Journal>(deferred, f.journal->committed(), [] { return 1'795'000'000'000; }, 0);
+    TableSettings settings;
+    settings.betsOpen = 20s;
+    settings.lastBets = 5s;
+    f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, TableStart{},
+                                      [&f](const json& e) { f.events.push_back(e); });
+    f.table->start();
+    deferred.flush();
+    f.table->placeBet(1, BetType::Banker, 1'000, {});
+    deferred.flush();
+    f.timers.advance(25s);  // both windows: round.closed is submitted, not yet committed
+    ASSERT_EQ(f.table->phase(), RoundPhase::Closed);
+    std::string verdict;
+    f.table->shutdown([&](const std::string& v) { verdict = v; });
+    EXPECT_TRUE(verdict.empty());  // it waits for the round
+    deferred.flush();               // closed commits -> the shoe deals -> cards and settlement commit
+    EXPECT_EQ(verdict, "round 1 finished");
+    EXPECT_EQ(f.round(1).state, journal::RoundState::Settled);
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+    f.timers.advance(60s);
+    EXPECT_EQ(f.table->roundId(), 1);  // and no new round opened
 }
 
 TEST(Table, ShutdownVoidsARoundTakingBetsAndParksAReaderRoundBeingDealt) {
