@@ -37,14 +37,18 @@ void Table::stop() {
 }
 
 void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
-    journal_.submit(std::move(tx), [this, respond = std::move(respond), reply = std::move(reply),
-                                    then = std::move(then)](const journal::CommitResult& result) {
+    std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
+    journal_.submit(std::move(tx), [this, respond = std::move(respond), reply = std::move(reply), then = std::move(then),
+                                    observed = std::move(observed)](const journal::CommitResult& result) {
         if (!result.ok) {
             tiltNow("journal", "the journal cannot be written: " + result.error, false);
             if (respond) {
                 respond(Reply::refused("journal_failed", result.error));
             }
             return;
+        }
+        if (observed) {
+            observed();
         }
         if (respond) {
             respond(reply);
@@ -99,7 +103,22 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
         return Reply::refused("handpay_pending", "station " + std::to_string(number) + " is locked for a hand-pay of " +
                                                      std::to_string(handpay->amount) + " until an attendant resets it");
     }
+    const Station& s = station(number);
+    if (s.hostDisabled) {
+        return Reply::refused("host_disabled", "station " + std::to_string(number) + " is shut down by the accounting host");
+    }
+    if (s.cashingOut || s.redeeming) {
+        return Reply::refused("host_busy", "station " + std::to_string(number) + " is waiting for the accounting host (" +
+                                               (s.cashingOut ? "cash-out" : "ticket in") + ")");
+    }
     return std::nullopt;
+}
+
+void Table::setHostEnabled(std::int64_t number, bool enabled) {
+    if (number >= 1 && number <= stationCount()) {
+        stationAt(number).hostDisabled = !enabled;
+        publish("station", json{{"station", number}, {"host_enabled", enabled}});
+    }
 }
 
 void Table::publish(const std::string& event, json fields) {
@@ -133,7 +152,8 @@ json Table::statusJson() const {
                                 {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}}
                                                       : json(nullptr)},
                                 {"attendant", s.attendantCalled},
-                                {"reserved", s.reserved}});
+                                {"reserved", s.reserved},
+                                {"host_disabled", s.hostDisabled}});
     }
     json tilts = json::object();
     for (const auto& [cause, message] : tilts_) {

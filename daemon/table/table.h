@@ -24,6 +24,7 @@
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
 #include "daemon/table/table_settings.h"
+#include "daemon/table/ticket_system.h"
 #include "daemon/table/timers.h"
 
 namespace pitlink::table {
@@ -100,6 +101,13 @@ public:
     void reconfigure(const TableSettings& fresh, nlohmann::json record, std::vector<std::string> restartNeeded,
                      Respond respond);
 
+    // --- the accounting host (SAS) ---
+    // Both outlive the table or are reset to null before they go.
+    void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
+    void setCommitObserver(CommitObserver* observer) { observer_ = observer; }
+    // LP 01/02: a station shut down by the host takes no bets and no cash until started again.
+    void setHostEnabled(std::int64_t station, bool enabled);
+
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
@@ -134,6 +142,11 @@ private:
     void finishRound();
     void scheduleNextRound();
 
+    // table_cashier.cpp
+    void issueTicket(std::int64_t station, game::Money amount, const ValidatedTicket& ticket, Respond respond);
+    void lockForHandpay(std::int64_t station, game::Money amount, const std::string& why, Respond respond);
+    void redeemThroughHost(std::int64_t station, const std::string& validation, Respond respond);
+
     // table_bets.cpp
     void placeSlip(std::int64_t station, const game::BetSlip& add, const std::string& action, Respond respond);
     void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action, Respond respond);
@@ -145,6 +158,8 @@ private:
     Timers& timers_;
     game::RandomSource& random_;
     Publish publish_;
+    TicketSystem* tickets_ = nullptr;
+    CommitObserver* observer_ = nullptr;
 
     RoundPhase phase_ = RoundPhase::Idle;
     std::int64_t nextRoundId_;

@@ -2,6 +2,8 @@
 // otherwise a hand-pay that locks the station until an attendant resets it), ticket in, tips.
 #include <cstdio>
 
+#include "daemon/journal/journal.h"
+
 #include "daemon/journal/record_kinds.h"
 #include "daemon/table/table.h"
 
@@ -29,26 +31,58 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         respond(Reply::refused("no_credits", "station " + std::to_string(number) + " has no credits"));
         return;
     }
-    journal::JournalTransaction tx = journal_.begin();
     if (credits > settings_.ticketLimit) {
-        tx.add(kind::kHandpayPending, std::nullopt, number, json{{"amount", credits}, {"kind", "cancelled_credit"}});
-        stationAt(number).handpay = PendingHandpay{credits, "cancelled_credit"};
-        commit(std::move(tx), std::move(respond), Reply::accepted(json{{"handpay", credits}}), [this, number, credits] {
-            publish("handpay", json{{"station", number}, {"amount", credits}, {"kind", "cancelled_credit"}});
-        });
+        lockForHandpay(number, credits, "above the ticket limit", std::move(respond));
         return;
     }
-    // Until SAS validation (#6) the table numbers its own tickets: station, then a sequence that
-    // continues across restarts (from the journal).
-    char validation[24];
-    std::snprintf(validation, sizeof validation, "%02lld%016lld", static_cast<long long>(number % 100),
-                  static_cast<long long>(nextTicket_++));
-    tx.add(kind::kTicketIssued, std::nullopt, number, json{{"validation", validation}, {"amount", credits}});
-    tx.credit(number, -credits, reason::kTicketOut, std::nullopt, json{{"ref", validation}});
-    const json ticket{{"validation", validation}, {"amount", credits}, {"station", number}, {"table", settings_.name}};
+    if (tickets_ == nullptr) {
+        // No accounting host: the table numbers its own tickets, station then a sequence that
+        // continues across restarts (from the journal).
+        char validation[24];
+        std::snprintf(validation, sizeof validation, "%02lld%016lld", static_cast<long long>(number % 100),
+                      static_cast<long long>(nextTicket_++));
+        issueTicket(number, credits, ValidatedTicket{validation, json::object()}, std::move(respond));
+        return;
+    }
+    stationAt(number).cashingOut = true;
+    tickets_->validateCashout(number, credits, [this, number, credits, respond = std::move(respond)](
+                                                   const std::optional<ValidatedTicket>& ticket) mutable {
+        stationAt(number).cashingOut = false;
+        if (journal_.projected().credits(number) < credits) {
+            // Only a re-settlement taking credits back can do this while the station is locked.
+            respond(Reply::refused("credits_changed", "the credits changed while the host validated the cash-out"));
+            return;
+        }
+        if (ticket) {
+            issueTicket(number, credits, *ticket, std::move(respond));
+        } else {
+            lockForHandpay(number, credits, "the host did not validate the ticket", std::move(respond));
+        }
+    });
+}
+
+void Table::issueTicket(std::int64_t number, game::Money amount, const ValidatedTicket& validated, Respond respond) {
+    journal::JournalTransaction tx = journal_.begin();
+    json body = validated.details;
+    body["validation"] = validated.validation;
+    body["amount"] = amount;
+    tx.add(kind::kTicketIssued, std::nullopt, number, body);
+    tx.credit(number, -amount, reason::kTicketOut, std::nullopt, json{{"ref", validated.validation}});
+    json ticket = validated.details;
+    ticket.update(json{{"validation", validated.validation}, {"amount", amount}, {"station", number}, {"table", settings_.name}});
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"ticket", ticket}}), [this, ticket] {
         publish("ticket", ticket);
     });
+}
+
+void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kHandpayPending, std::nullopt, number, json{{"amount", amount}, {"kind", "cancelled_credit"}, {"why", why}});
+    stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"handpay", amount}, {"why", why}}),
+           [this, number, amount] {
+               publish("handpay", json{{"station", number}, {"amount", amount}, {"kind", "cancelled_credit"}});
+           });
 }
 
 void Table::resetHandpay(std::int64_t number, const std::string& who, Respond respond) {
@@ -72,12 +106,16 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
         respond(*problem);
         return;
     }
-    if (!settings_.ticketInLocal) {
-        respond(Reply::refused("no_host", "tickets are redeemed through the accounting host"));
-        return;
-    }
     if (!allDigits(validation)) {
         respond(Reply::refused("bad_ticket", "a validation number is 1 to 20 digits"));
+        return;
+    }
+    if (tickets_ != nullptr && !settings_.ticketInLocal) {
+        redeemThroughHost(number, validation, std::move(respond));
+        return;
+    }
+    if (!settings_.ticketInLocal) {
+        respond(Reply::refused("no_host", "tickets are redeemed through the accounting host"));
         return;
     }
     if (amount <= 0 || amount > settings_.ticketInMax || amount % settings_.denomination != 0) {
@@ -91,6 +129,52 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"credits", credits}}), [this, number, credits] {
         publish("credits", json{{"station", number}, {"credits", credits}});
+    });
+}
+
+// SAS ticket in: the host reads the ticket (67, LP 70) and accepts or rejects it (LP 71); credits
+// are added only once the host accepted and the journal has committed them.
+void Table::redeemThroughHost(std::int64_t number, const std::string& validation, Respond respond) {
+    stationAt(number).redeeming = true;
+    tickets_->redeemTicket(number, validation, [this, number, validation, respond = std::move(respond)](
+                                                   const RedeemVerdict& verdict) mutable -> RedeemCheck {
+        stationAt(number).redeeming = false;
+        if (!verdict.accepted) {
+            respond(Reply::refused("ticket_rejected", verdict.reason));
+            return RedeemCheck::Accepted;  // nothing to check: the host said no
+        }
+        const game::Money amount = verdict.amount;
+        const RedeemCheck check = amount <= 0                                ? RedeemCheck::Unable
+                                  : amount % settings_.denomination != 0     ? RedeemCheck::NotEvenMultiple
+                                  : amount > settings_.ticketInMax           ? RedeemCheck::AboveLimit
+                                  : journal_.failed() || !tilts_.empty()     ? RedeemCheck::Unable
+                                                                              : RedeemCheck::Accepted;
+        if (check != RedeemCheck::Accepted) {
+            respond(Reply::refused("ticket_amount", "the ticket's amount " + std::to_string(amount) +
+                                                        " cannot be credited at this station; ticket returned"));
+            return check;
+        }
+        journal::JournalTransaction tx = journal_.begin();
+        tx.add(kind::kTicketRedeemed, std::nullopt, number, json{{"validation", validation}, {"amount", amount}, {"host", true}});
+        tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+        const game::Money credits = tx.balance(number);
+        // Not through commit(): the ticket system hears of a failed commit too (the host is told).
+        std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
+        journal_.submit(std::move(tx), [this, number, credits, observed = std::move(observed),
+                                        respond = std::move(respond)](const journal::CommitResult& result) {
+            if (result.ok && observed) {
+                observed();
+            }
+            tickets_->redemptionCommitted(number, result.ok);
+            if (!result.ok) {
+                tiltNow("journal", "the journal cannot be written: " + result.error, false);
+                respond(Reply::refused("journal_failed", result.error));
+                return;
+            }
+            respond(Reply::accepted(json{{"credits", credits}}));
+            publish("credits", json{{"station", number}, {"credits", credits}});
+        });
+        return RedeemCheck::Accepted;
     });
 }
 

@@ -3,6 +3,7 @@
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/long_poll_meters.h"
+#include "protocols/sas/long_poll_tickets.h"
 
 namespace pitlink::sas {
 
@@ -21,8 +22,8 @@ std::vector<std::uint8_t> frameOf(std::uint8_t address, std::uint8_t command) {
 }  // namespace
 
 SasStation::SasStation(std::uint8_t address, MachineInfo info, const MeterSource& meters, StationHost& host,
-                       ExceptionQueue& exceptions)
-    : address_(address), info_(std::move(info)), meters_(meters), host_(host), exceptions_(exceptions) {}
+                       TicketHost& tickets, ExceptionQueue& exceptions)
+    : address_(address), info_(std::move(info)), meters_(meters), host_(host), tickets_(tickets), exceptions_(exceptions) {}
 
 std::vector<std::uint8_t> SasStation::generalPoll() {
     reported_ = exceptions_.next();
@@ -55,6 +56,9 @@ std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) 
     }
     if (isMachinePoll(poll.command)) {
         return answerMachinePoll(poll, info_, host_.clock());
+    }
+    if (isTicketPoll(poll.command)) {
+        return answerTicketPoll(poll, tickets_);
     }
     return controlPoll(poll);
 }
@@ -97,6 +101,21 @@ std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& pol
     case 0x94: {  // remote hand-pay reset
         std::vector<std::uint8_t> out = frameOf(address_, 0x94);
         out.push_back(static_cast<std::uint8_t>(host_.remoteHandpayReset()));
+        appendCrc(out);
+        return out;
+    }
+    case 0x21: {  // ROM signature: addr 21 seed(2, LSB first) CRC
+        const auto seed = static_cast<std::uint16_t>(poll.bytes[2] | poll.bytes[3] << 8U);
+        const std::uint16_t signature = host_.romSignature(seed);
+        std::vector<std::uint8_t> out = frameOf(address_, 0x21);
+        out.push_back(static_cast<std::uint8_t>(signature & 0xFFU));
+        out.push_back(static_cast<std::uint8_t>(signature >> 8U));
+        appendCrc(out);
+        return out;
+    }
+    case 0x48: {  // last accepted bill: a table takes no bills, so country, denomination and count are 0
+        std::vector<std::uint8_t> out = frameOf(address_, 0x48);
+        out.resize(out.size() + 6, 0x00);
         appendCrc(out);
         return out;
     }

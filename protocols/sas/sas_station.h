@@ -2,7 +2,7 @@
 // One player station's SAS protocol above its link (StationProtocol): it answers general polls
 // from the exception queue (as one byte, or as a real-time event frame `addr FF code data CRC`
 // when the host turned RTE on with LP 0E), and long polls by group (meters, machine, the
-// control polls here). What a poll changes outside the protocol (play enabled, the clock, a
+// control polls here, tickets). What a poll changes outside the protocol (play enabled, the clock, a
 // hand-pay reset) goes to the table through StationHost, which journals it first.
 #include <cstdint>
 #include <optional>
@@ -12,6 +12,7 @@
 #include "protocols/sas/long_poll_machine.h"
 #include "protocols/sas/meter_codes.h"
 #include "protocols/sas/station_link.h"
+#include "protocols/sas/ticket_host.h"
 
 namespace pitlink::sas {
 
@@ -35,6 +36,8 @@ public:
     [[nodiscard]] virtual SasDateTime clock() const = 0;           // LP 7E
     [[nodiscard]] virtual std::optional<HandpayInfo> pendingHandpay() const = 0;  // LP 1B
     virtual HandpayResetResult remoteHandpayReset() = 0;          // LP 94
+    // LP 21: CRC-16/KERMIT seeded with `seed` over the installed program.
+    [[nodiscard]] virtual std::uint16_t romSignature(std::uint16_t seed) const = 0;
 };
 
 struct StationStats {
@@ -46,7 +49,7 @@ struct StationStats {
 class SasStation final : public StationProtocol {
 public:
     SasStation(std::uint8_t address, MachineInfo info, const MeterSource& meters, StationHost& host,
-               ExceptionQueue& exceptions);
+               TicketHost& tickets, ExceptionQueue& exceptions);
 
     std::vector<std::uint8_t> generalPoll() override;
     std::optional<std::vector<std::uint8_t>> longPoll(const Poll& poll) override;
@@ -63,6 +66,7 @@ private:
     MachineInfo info_;
     const MeterSource& meters_;
     StationHost& host_;
+    TicketHost& tickets_;
     ExceptionQueue& exceptions_;
     bool realTimeEvents_ = false;
     std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK

@@ -2,6 +2,7 @@
 // StationHost, exceptions go out as bytes or as real-time event frames and leave on implied ACK.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <deque>
 
 #include "protocols/sas/crc16_kermit.h"
@@ -14,7 +15,7 @@ namespace {
 using test::bytes;
 using test::hex;
 
-struct Table : StationHost, MeterSource {
+struct Table : StationHost, MeterSource, TicketHost {
     void setPlayEnabled(bool on) override { enabled = on; }
     bool setClock(const SasDateTime& t) override {
         clockSet = t;
@@ -32,6 +33,51 @@ struct Table : StationHost, MeterSource {
     std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code == meter::kCurrentCredits ? std::optional<std::uint64_t>(2500) : std::nullopt;
     }
+    std::uint16_t romSignature(std::uint16_t seed) const override { return crc16Kermit(bytes("12 34 56"), seed); }
+    // Tickets: one pending cash-out, one record, one ticket in escrow.
+    std::optional<PendingCashout> pendingCashout() const override { return cashout; }
+    ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number) override {
+        if (!cashout) {
+            return ValidationReceipt::NotInCashout;
+        }
+        received = std::to_string(systemId) + ":" + number;
+        cashout.reset();
+        return ValidationReceipt::Acknowledged;
+    }
+    std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t id, std::uint32_t seq) override {
+        if (id != 0) {
+            validationId = {id, seq};
+        }
+        return validationId;
+    }
+    std::optional<ValidationRecord> validationRecord(std::uint8_t code) override {
+        if (code == 0x00 && recordRead) {
+            return std::nullopt;
+        }
+        recordRead = recordRead || code == 0x00;
+        return record;
+    }
+    std::optional<EscrowedTicket> escrowedTicket() const override { return escrow; }
+    RedemptionStatus redeem(const RedeemRequest& r) override {
+        redeemed = r;
+        return RedemptionStatus{redemption::kPending, r.amountCents, 0, r.validation};
+    }
+    RedemptionStatus redemptionStatus() const override {
+        return RedemptionStatus{redemption::kCashableRedeemed, redeemed ? redeemed->amountCents : 0, 0,
+                                redeemed ? redeemed->validation : ""};
+    }
+    std::uint32_t assetNumber() const override { return 0x01020304; }
+    const TicketSetup& ticketSetup() const override { return setup; }
+    void setTicketSetup(const TicketSetup& s) override { setup = s; }
+
+    std::optional<PendingCashout> cashout;
+    std::string received;
+    std::pair<std::uint32_t, std::uint32_t> validationId{0, 0};
+    std::optional<ValidationRecord> record;
+    bool recordRead = false;
+    std::optional<EscrowedTicket> escrow;
+    std::optional<RedeemRequest> redeemed;
+    TicketSetup setup;
     std::optional<bool> enabled;
     std::optional<SasDateTime> clockSet;
     std::optional<HandpayInfo> handpay;
@@ -44,7 +90,7 @@ struct Wire : LinkOutput {
 };
 
 struct Host {
-    Host() : station(1, MachineInfo{}, table, table, queue), link(1, station, wire, 0) { poll("80"); }
+    Host() : station(1, MachineInfo{}, table, table, table, queue), link(1, station, wire, 0) { poll("80"); }
     // Sends a poll (a CRC is added when `withCrc`) and returns the answer, or "(nothing)".
     std::string poll(const std::string& frameHex, bool withCrc = false) {
         std::vector<std::uint8_t> frame = bytes(frameHex);
@@ -65,6 +111,11 @@ struct Host {
         std::string answer = wire.sent.front();
         wire.sent.pop_front();
         return answer;
+    }
+    // A poll after a broadcast, so that polling the same command twice is not an implied NACK.
+    std::string ask(const std::string& frameHex, bool withCrc = false) {
+        poll("80");
+        return poll(frameHex, withCrc);
     }
     Table table;
     ExceptionQueue queue;
@@ -88,7 +139,7 @@ TEST(SasStation, EnableDisableAndTheClockReachTheTable) {
     const std::string time = h.poll("01 7E");
     EXPECT_EQ(time.substr(0, 26), "01 7E 11 22 20 26 09 30 05");
     EXPECT_EQ(h.poll("01 1A").substr(0, 17), "01 1A 00 00 25 00");
-    EXPECT_EQ(h.poll("01 48"), "(nothing)");  // not supported yet: silent
+    EXPECT_EQ(h.poll("01 4A"), "(nothing)");  // bills in the stacker: no bill acceptor, not supported: silent
 }
 
 TEST(SasStation, ExceptionsAsBytesThenAsRealTimeEventsLeavingOnlyOnImpliedAck) {
@@ -118,6 +169,83 @@ TEST(SasStation, HandpayInformationAndRemoteReset) {
     EXPECT_TRUE(crcMatches(bytes(info)));
     EXPECT_EQ(h.poll("01 94", true).substr(0, 8), "01 94 00");  // reset
     EXPECT_FALSE(h.table.handpay.has_value());
+}
+
+}  // namespace
+}  // namespace pitlink::sas
+
+namespace pitlink::sas {
+namespace {
+
+// The frame with its CRC, as hex (expected answers are written without their CRC).
+std::string withCrc(const std::string& frameHex) {
+    std::vector<std::uint8_t> frame = bytes(frameHex);
+    appendCrc(frame);
+    return hex(frame);
+}
+
+TEST(SasTickets, SystemValidationAnswersThePendingCashOutAndTakesTheNumber) {
+    Host h;
+    EXPECT_EQ(h.ask("01 57"), withCrc("01 57 80 00 00 00 00 00"));  // not waiting
+    h.table.cashout = PendingCashout{0x00, 12345};
+    EXPECT_EQ(h.ask("01 57"), withCrc("01 57 00 00 00 01 23 45"));
+    EXPECT_EQ(h.ask("01 58 12 00 11 22 33 44 55 66 77", true), withCrc("01 58 00"));
+    EXPECT_EQ(h.table.received, "12:0011223344556677");
+    EXPECT_EQ(h.ask("01 57"), withCrc("01 57 80 00 00 00 00 00"));
+    EXPECT_EQ(h.ask("01 58 12 00 11 22 33 44 55 66 78", true), withCrc("01 58 80"));  // no cash-out now
+    EXPECT_EQ(h.ask("01 58 12 00 11 22 33 44 55 66 7A", true), withCrc("01 58 81"));  // not BCD
+}
+
+TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
+    Host h;
+    EXPECT_EQ(h.ask("01 4C 00 00 00 00 00 00", true), withCrc("01 4C 00 00 00 00 00 00"));  // read: not set
+    EXPECT_EQ(h.ask("01 4C 21 43 65 01 00 00", true), withCrc("01 4C 21 43 65 01 00 00"));
+    EXPECT_EQ(h.table.validationId, std::make_pair(0x654321U, 1U));
+    h.table.record = ValidationRecord{0x00, 3, SasDateTime{2026, 11, 22, 9, 30, 5}, "6429188185446104", 2500, 7, 0};
+    const std::string record = withCrc("01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 00 07 00 "
+                                       "00 00 00 00 00 00");
+    EXPECT_EQ(h.ask("01 4D FF", true), record);  // look ahead
+    EXPECT_EQ(h.ask("01 4D 00", true), record);  // read, now marked
+    std::string empty = "01 4D";
+    for (int i = 0; i < 33; ++i) {
+        empty += " 00";  // no unread record: every field zero
+    }
+    EXPECT_EQ(h.ask("01 4D 00", true), withCrc(empty));
+    EXPECT_EQ(h.ask("01 4D 20", true), "(nothing)");  // no such function code
+}
+
+TEST(SasTickets, TicketInThroughLongPolls70And71) {
+    Host h;
+    EXPECT_EQ(h.ask("01 70"), withCrc("01 70 07 FF 00 00 00 00 00 00"));  // nothing in escrow
+    h.table.escrow = EscrowedTicket{0, "001234567890123456"};
+    EXPECT_EQ(h.ask("01 70"), withCrc("01 70 10 00 00 00 00 00 00 00 00 12 34 56 78 90 12 34 56"));
+    EXPECT_EQ(h.ask("01 71 10 00 00 00 00 50 00 00 00 12 34 56 78 90 12 34 56", true),
+              withCrc("01 71 10 40 00 00 00 50 00 00 00 12 34 56 78 90 12 34 56"));
+    ASSERT_TRUE(h.table.redeemed);
+    EXPECT_EQ(h.table.redeemed->amountCents, 5000U);
+    EXPECT_EQ(h.table.redeemed->transferCode, 0x00);
+    EXPECT_EQ(h.ask("01 71 01 FF", true), withCrc("01 71 10 00 00 00 00 50 00 00 00 12 34 56 78 90 12 34 56"));
+    EXPECT_EQ(h.ask("01 71 03 00 00 00", true), "(nothing)");  // too short to be a redemption
+}
+
+TEST(SasTickets, TicketSetUpAndRomSignature) {
+    Host h;
+    // 7B: control mask 0003, status bits 0001, cashable expiry 30 days, restricted 0 (unchanged).
+    EXPECT_EQ(h.ask("01 7B 08 03 00 01 00 00 30 00 00", true), withCrc("01 7B 0A 04 03 02 01 01 00 00 30 00 00"));
+    EXPECT_EQ(h.table.setup.statusBits, 0x0001);
+    // 7D: host 0102, expiry 5 days, location "PIT 3", address 1 "CASINO", address 2 unchanged.
+    EXPECT_EQ(h.ask("01 7D 11 02 01 05 05 50 49 54 20 33 06 43 41 53 49 4E 4F 00", true), withCrc("01 7D 01"));
+    EXPECT_EQ(h.table.setup.location, "PIT 3");
+    EXPECT_EQ(h.table.setup.address1, "CASINO");
+    EXPECT_EQ(h.table.setup.hostId, 0x0102);
+    EXPECT_EQ(h.ask("01 7D 04 02 01 05 29", true), withCrc("01 7D 00"));  // a line of 41 characters: refused
+    EXPECT_EQ(h.ask("01 7C 06 02 04 4C 4F 42 42", true), withCrc("01 7C 01"));
+    EXPECT_EQ(h.table.setup.address2, "LOBB");
+    const std::uint16_t signature = crc16Kermit(bytes("12 34 56"), 0xBEEF);
+    char expected[16];
+    std::snprintf(expected, sizeof expected, "01 21 %02X %02X", signature & 0xFF, signature >> 8);
+    EXPECT_EQ(h.ask("01 21 EF BE", true), withCrc(expected));
+    EXPECT_EQ(h.ask("01 48"), withCrc("01 48 00 00 00 00 00 00"));
 }
 
 }  // namespace

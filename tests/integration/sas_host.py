@@ -1,0 +1,844 @@
+#!/usr/bin/env python3
+"""A SAS host (the casino's slot accounting system side) for driving pitlinkd over pty pairs.
+
+It is the test oracle of pitlinkd's SAS station: everything here (CRC, BCD, escaping, frame
+layouts, the secure enhanced validation algorithm) is written independently of the daemon's C++
+code, from ../../../shared/SAS-NOTES.md, tests/fixtures/sas/ and the public sources cited below.
+Python 3 standard library only.
+
+The pty wire convention. A pty carries no 9th (wakeup) bit, so both directions carry the stream a
+Linux UART with space parity and PARMRK would deliver: a byte with the wakeup bit is `FF 00 b`, a
+data byte FF is `FF FF`, any other byte is itself. The host sets the wakeup bit on the first byte
+of each poll only; the station escapes its data FFs and chirps its address as `FF 00 addr`.
+
+Layers: CRC/BCD/validation helpers; the escaping (escape, ParmrkDecoder); the line (open_pty_pair,
+SasLine: timed writes and reads); the host (SasHost: builds polls, checks every answer and raises
+SasError when one is malformed); a command-line simulator for the demo (see main()).
+
+Sources of the byte layouts (cited again at each method):
+- [capture] tests/fixtures/sas/capture_ncompass_aristocrat_addr1.csv (real traffic);
+- [Platform] tejvirc/Platform, Protocol/SAS/Aristocrat.Sas.Client/LPParsers/LP*.cs (a production
+  EGM; its comments reproduce the SAS 6.02/6.03 field tables) and Utilities.cs (binary fields
+  little-endian);
+- [notes] SAS-NOTES.md.
+"""
+import argparse
+import dataclasses
+import datetime
+import os
+import select
+import signal
+import sys
+import termios
+import time
+import tty
+from typing import Callable, NamedTuple, Optional, Union
+
+# ---------------------------------------------------------------------------------------------
+# CRC, BCD, secure enhanced validation
+
+
+class SasError(Exception):
+    """An answer (or the lack of one) that breaks the protocol; the message says what and why."""
+
+
+class SasNoAnswer(SasError):
+    """The station sent nothing within the time-out (tests of ignored polls expect this)."""
+
+
+def crc16_kermit(data: bytes) -> int:
+    """CRC-16/KERMIT: polynomial 0x1021 reflected (0x8408), initial 0, no final XOR."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+    return crc
+
+
+def with_crc(frame: bytes) -> bytes:
+    """The frame followed by its CRC, low byte first as SAS sends it."""
+    return bytes(frame) + crc16_kermit(frame).to_bytes(2, "little")
+
+
+def crc_ok(frame: bytes) -> bool:
+    """Whether the last two bytes are the CRC (low byte first) of the bytes before them."""
+    return len(frame) >= 3 and with_crc(frame[:-2]) == bytes(frame)
+
+
+def to_bcd(value: int, nbytes: int) -> bytes:
+    """Packed BCD, most significant byte first; refuses a value that does not fit."""
+    if value < 0 or value >= 10 ** (2 * nbytes):
+        raise ValueError(f"{value} does not fit in {nbytes} BCD bytes")
+    return bytes.fromhex(f"{value:0{2 * nbytes}d}")
+
+
+def from_bcd(data: bytes) -> int:
+    """The value of packed BCD bytes; a nibble above 9 is a protocol error (SasError)."""
+    digits = bytes(data).hex()
+    if not digits.isdigit():
+        raise SasError(f"not BCD: {bytes(data).hex(' ')}")
+    return int(digits) if digits else 0
+
+
+def _bcd_digits(data: bytes) -> str:
+    """BCD bytes as their decimal digit string, leading zeros kept (validation numbers, dates)."""
+    from_bcd(data)
+    return bytes(data).hex()
+
+
+def secure_enhanced_validation(machine_id: int, sequence: int) -> str:
+    """The 18-digit secure enhanced validation number (system ID 00) for a machine validation ID
+    and a sequence number, as SAS-NOTES.md "Secure enhanced validation" describes (SAS 6.02 15.15).
+    Checked against tests/fixtures/sas/secure_enhanced_validation.csv."""
+    a = sequence.to_bytes(3, "little") + machine_id.to_bytes(3, "little")
+    b = bytes((a[0], a[1], a[0] ^ a[2], a[1] ^ a[3], a[0] ^ a[4], a[1] ^ a[5]))
+    # Three CRCs, each stored low byte first, make six bytes; each 3-byte half is a 24-bit number.
+    c = b"".join(crc16_kermit(b[i:i + 2]).to_bytes(2, "little") for i in (0, 2, 4))
+
+    def half(value: int) -> str:
+        bcd = bytearray(to_bcd(value, 4))  # 2**24 has 8 digits, so the first digit is 0 or 1
+        bcd[0] |= (sum(int(d) for d in f"{value:08d}") % 5) << 5
+        return bcd.hex()
+
+    return "00" + half(int.from_bytes(c[3:6], "little")) + half(int.from_bytes(c[0:3], "little"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The PARMRK escaped stream
+
+
+def escape(data: bytes, wakeup_first: bool = False) -> bytes:
+    """The escaped stream for `data`: the first byte with the wakeup bit (`FF 00 b`) when asked,
+    every other data FF doubled."""
+    out = bytearray()
+    for i, byte in enumerate(data):
+        if i == 0 and wakeup_first:
+            out += bytes((0xFF, 0x00, byte))
+        elif byte == 0xFF:
+            out += b"\xff\xff"
+        else:
+            out.append(byte)
+    return bytes(out)
+
+
+class ParmrkDecoder:
+    """Turns the escaped stream back into (byte, wakeup) pairs; an escape may be split across
+    reads, so the decoder keeps the state of an unfinished one."""
+
+    def __init__(self):
+        self._state = 0  # 0: plain, 1: after FF, 2: after FF 00
+
+    def feed(self, chunk: bytes) -> list:
+        """The (byte, wakeup) pairs completed by `chunk`; SasError on `FF x` with x not 00/FF,
+        which neither a UART nor the station may produce."""
+        pairs = []
+        for byte in chunk:
+            if self._state == 0:
+                if byte == 0xFF:
+                    self._state = 1
+                else:
+                    pairs.append((byte, False))
+            elif self._state == 1:
+                if byte == 0xFF:
+                    pairs.append((0xFF, False))
+                    self._state = 0
+                elif byte == 0x00:
+                    self._state = 2
+                else:
+                    self._state = 0
+                    raise SasError(f"bad escape FF {byte:02X} in the station's stream")
+            else:
+                pairs.append((byte, True))
+                self._state = 0
+        return pairs
+
+
+# ---------------------------------------------------------------------------------------------
+# The line: a pty master with timed reads
+
+
+def open_pty_pair():
+    """A raw pty pair: (master_fd, slave_path, slave_fd). The caller keeps slave_fd open so the
+    master never sees EIO or a hang-up while the daemon has not opened the slave yet (or has
+    closed it to re-open). The master is non-blocking; reads go through select."""
+    master, slave = os.openpty()
+    for fd in (master, slave):
+        tty.setraw(fd)
+    os.set_blocking(master, False)
+    return master, os.ttyname(slave), slave
+
+
+@dataclasses.dataclass
+class Answer:
+    """What came back after a poll.
+    data: the decoded bytes without wakeup bit (the answer);
+    wakeups: the bytes that had the wakeup bit (chirps), in arrival order;
+    latency: seconds from the end of the last poll's write to the first data byte (None if none)."""
+    data: bytes
+    wakeups: list
+    latency: Optional[float]
+
+
+Expect = Union[None, int, Callable[[bytes], Optional[int]]]
+
+
+class SasLine:
+    """One SAS link seen from the host: the master side of a pty pair."""
+
+    def __init__(self, master_fd: int):
+        self.fd = master_fd
+        self._decoder = ParmrkDecoder()
+        self._pending = []  # decoded (byte, wakeup, arrival time) not yet handed out
+        self.last_write_end = None
+        self.last_drain_times = []  # arrival times of the chirps of the last drain()
+        self.drained_data = b""  # the data bytes (not chirps) the last drain() discarded
+
+    def write_poll(self, frame: bytes) -> None:
+        """Writes a poll: frame[0] with the wakeup bit, the rest as data, in one write."""
+        self.write_raw(escape(frame, wakeup_first=True))
+
+    def write_raw(self, data: bytes) -> None:
+        """Writes bytes as they are (already escaped), and notes when the write ended."""
+        view = memoryview(bytes(data))
+        deadline = time.monotonic() + 1.0
+        while view:
+            try:
+                view = view[os.write(self.fd, view):]
+            except BlockingIOError:
+                # The slave's input queue is full: nobody has read it for thousands of bytes.
+                if time.monotonic() > deadline:
+                    raise SasError("the line does not take bytes (is anybody reading the slave?)")
+                select.select([], [self.fd], [], 0.05)
+        self.last_write_end = time.monotonic()
+
+    def _read_pairs(self, wait: float) -> list:
+        """Decoded pairs that arrive within `wait` seconds (at most one read)."""
+        readable, _, _ = select.select([self.fd], [], [], max(wait, 0.0))
+        if not readable:
+            return []
+        try:
+            chunk = os.read(self.fd, 4096)
+        except BlockingIOError:
+            return []
+        now = time.monotonic()
+        return [(byte, wakeup, now) for byte, wakeup in self._decoder.feed(chunk)]
+
+    def read_answer(self, timeout: float = 0.5, gap: float = 0.030, expect: Expect = None) -> Answer:
+        """Reads an answer: until `expect` data bytes have come (an int, or a function of the bytes
+        so far giving the total or None while unknown), or no data byte for `gap` seconds after the
+        first one, or `timeout` seconds with no data at all. Chirps never end or start an answer;
+        they are collected in .wakeups. Bytes past `expect` stay for the next read."""
+        start = time.monotonic()
+        data, wakeups = bytearray(), []
+        first = last = None
+        while True:
+            want = expect(bytes(data)) if callable(expect) and data else expect
+            if isinstance(want, int) and data and len(data) >= want:
+                break
+            deadline = start + timeout if last is None else last + gap
+            now = time.monotonic()
+            if not self._pending:
+                # Read at least once, even past the deadline: flush_input relies on it.
+                self._pending = self._read_pairs(deadline - now)
+                if not self._pending and time.monotonic() >= deadline:
+                    break
+                continue
+            byte, wakeup, arrived = self._pending.pop(0)
+            if wakeup:
+                wakeups.append(byte)
+                continue
+            data.append(byte)
+            first = arrived if first is None else first
+            last = arrived
+        latency = None if first is None or self.last_write_end is None else first - self.last_write_end
+        return Answer(bytes(data), wakeups, latency)
+
+    def flush_input(self) -> Answer:
+        """Everything already received and not read yet, without waiting."""
+        return self.read_answer(timeout=0.0, gap=0.0)
+
+    def drain(self, seconds: float) -> list:
+        """Listens for `seconds` (e.g. during a loop break) and returns the chirped bytes (their
+        arrival times in .last_drain_times); data bytes are set aside in .drained_data."""
+        end = time.monotonic() + seconds
+        chirps, times, data = [], [], bytearray()
+        while True:
+            if not self._pending:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    break
+                self._pending = self._read_pairs(remaining)
+                continue
+            byte, wakeup, arrived = self._pending.pop(0)
+            if wakeup:
+                chirps.append(byte)
+                times.append(arrived)
+            else:
+                data.append(byte)
+        self.last_drain_times, self.drained_data = times, bytes(data)
+        return chirps
+
+
+# ---------------------------------------------------------------------------------------------
+# The host
+
+
+class Event(NamedTuple):
+    """A general poll's answer: an exception code (0 = none), with the event data and rte=True
+    when it came as a real-time event frame `addr FF code data CRC`."""
+    code: int
+    data: bytes = b""
+    rte: bool = False
+
+
+# Names for the exception codes the demo shows (full list: tests/fixtures/sas/exception_codes.csv).
+EXCEPTION_NAMES = {
+    0x11: "slot door opened", 0x12: "slot door closed", 0x17: "AC power applied",
+    0x18: "AC power lost", 0x3D: "cash-out ticket printed", 0x3E: "hand-pay validated",
+    0x3F: "validation ID not configured", 0x51: "hand-pay pending", 0x52: "hand-pay reset",
+    0x57: "system validation request", 0x66: "cash-out button pressed",
+    0x67: "ticket inserted", 0x68: "ticket transfer complete", 0x70: "exception buffer overflow",
+    0x71: "change lamp on", 0x72: "change lamp off", 0x7E: "game started", 0x7F: "game ended",
+    0x8C: "game selected",
+}
+
+# Type S long polls without data still carry a CRC ([capture] `01 02 CA 3A`; [Platform] LP01/94
+# parsers: fixed length 4 = address, command, CRC).
+_TYPE_S_WITHOUT_DATA = frozenset((0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0A, 0x0B, 0x94))
+
+# Single 4-byte BCD meter long polls and what they carry ([notes] "Meters").
+SINGLE_METER_LPS = {
+    0x10: "cancelled_credits", 0x11: "coin_in", 0x12: "coin_out", 0x13: "drop",
+    0x14: "jackpot", 0x15: "games_played", 0x16: "games_won", 0x17: "games_lost",
+    0x1A: "current_credits",
+}
+LP_0F_METERS = ("cancelled_credits", "coin_in", "coin_out", "drop", "jackpot", "games_played")
+LP_19_METERS = ("coin_in", "coin_out", "drop", "jackpot", "games_played")
+LP_1C_METERS = ("coin_in", "coin_out", "drop", "jackpot", "games_played", "games_won",
+                "slot_door_opens", "power_resets")
+
+
+def lp_2f_meter_size(code: int) -> int:
+    """The BCD size of a one-byte meter code in LP 2F answers: 5 for the cents meters, 4 for the
+    others. [Platform] SasMeterCollection.cs gives size 5 exactly to 0D-10 (SAS ticket in/out in
+    cents) and to the even codes 80-BC (ticket, hand-pay receipt and AFT amounts in cents)."""
+    return 5 if 0x0D <= code <= 0x10 or (0x80 <= code <= 0xBD and code % 2 == 0) else 4
+
+
+def _parse_sas_datetime(date: bytes, clock: bytes) -> Optional[datetime.datetime]:
+    """MMDDYYYY and HHMMSS in BCD as a datetime; None for all zeros (no record)."""
+    d, t = _bcd_digits(date), _bcd_digits(clock)
+    if int(d) == 0 and int(t) == 0:
+        return None
+    try:
+        return datetime.datetime(int(d[4:8]), int(d[0:2]), int(d[2:4]),
+                                 int(t[0:2]), int(t[2:4]), int(t[4:6]))
+    except ValueError as error:
+        raise SasError(f"bad date/time {d} {t}: {error}") from None
+
+
+def _validation_bcd(validation: Union[int, str], nbytes: int) -> bytes:
+    """A validation number given as an int or a digit string, as `nbytes` BCD bytes."""
+    return to_bcd(int(validation), nbytes)
+
+
+class SasHost:
+    """The host of one station at `address` (1-127) on a SasLine. Every method writes one poll,
+    waits for the answer (`timeout` seconds) and checks it: SasNoAnswer when nothing came,
+    SasError when the answer is malformed (address, command echo, length byte, size, CRC, BCD)."""
+
+    def __init__(self, line: SasLine, address: int, timeout: float = 0.5):
+        if not 1 <= address <= 127:
+            raise ValueError(f"address {address} is not 1-127")
+        self.line, self.address, self.timeout = line, address, timeout
+        self.rte = False  # real-time event reporting, as last set with lp_0e
+        self.events = []  # events answered to the general polls lp_21 made while waiting
+        self.last = None  # the Answer of the last poll (latency, chirps)
+
+    # -- raw access --------------------------------------------------------------------------
+
+    def poll_raw(self, frame: bytes, expect: Expect = None, timeout: Optional[float] = None) -> Answer:
+        """Writes `frame` as a poll and returns the unchecked answer. Data bytes already waiting
+        are an error: they would be a late or too long earlier answer."""
+        stray = self.line.flush_input()
+        if stray.data:
+            raise SasError(f"stray bytes before the poll: {stray.data.hex(' ')}")
+        self.line.write_poll(frame)
+        self.last = self.line.read_answer(self.timeout if timeout is None else timeout, expect=expect)
+        self.last.wakeups[:0] = stray.wakeups
+        return self.last
+
+    def build(self, cmd: int, data: bytes = b"", crc: Optional[bool] = None, bad_crc: bool = False) -> bytes:
+        """The long poll `addr cmd data [CRC]`. crc=None: a CRC when there is data or the poll is
+        type S (type R polls are `addr cmd` alone). bad_crc: a corrupted CRC."""
+        frame = bytes((self.address, cmd)) + bytes(data)
+        if crc is None:
+            crc = bool(data) or cmd in _TYPE_S_WITHOUT_DATA
+        if crc or bad_crc:
+            frame = with_crc(frame)
+            if bad_crc:
+                frame = frame[:-2] + bytes((frame[-2] ^ 0xFF, frame[-1]))
+        return frame
+
+    def _check_frame(self, answer: bytes, cmd: int, size: Optional[int], length_byte: bool) -> bytes:
+        """Raises SasError unless `answer` is `addr cmd ... CRC` of the expected shape."""
+        where = f"LP {cmd:02X} answer {answer.hex(' ') or '(none)'}"
+        if not answer:
+            raise SasNoAnswer(f"no answer to LP {cmd:02X}")
+        if answer == bytes((self.address, 0x00)):
+            raise SasError(f"{where}: busy")
+        if answer == bytes((self.address | 0x80,)):
+            raise SasError(f"{where}: NACK")
+        if answer[0] != self.address:
+            raise SasError(f"{where}: address {answer[0]:02X}, expected {self.address:02X}")
+        if len(answer) < 4 or answer[1] != cmd:
+            raise SasError(f"{where}: not an answer to LP {cmd:02X}")
+        if not crc_ok(answer):
+            raise SasError(f"{where}: bad CRC")
+        if length_byte and answer[2] != len(answer) - 5:
+            raise SasError(f"{where}: length byte {answer[2]} but {len(answer) - 5} bytes follow")
+        if size is not None and len(answer) != size:
+            raise SasError(f"{where}: {len(answer)} bytes, expected {size}")
+        return answer
+
+    def long_poll(self, cmd: int, data: bytes = b"", *, crc: Optional[bool] = None,
+                  bad_crc: bool = False, size: Optional[int] = None,
+                  length_byte: bool = False) -> bytes:
+        """Sends a long poll (see build) and returns the whole checked answer frame, address to
+        CRC. size: the exact answer length when fixed; length_byte: the answer's third byte counts
+        the bytes after it (without the CRC)."""
+        if length_byte:
+            expect = lambda got: got[2] + 5 if len(got) >= 3 and got[0] == self.address else None
+        else:
+            expect = size
+        answer = self.poll_raw(self.build(cmd, data, crc, bad_crc), expect=expect)
+        return self._check_frame(answer.data, cmd, size, length_byte)
+
+    def _ack_poll(self, cmd: int, data: bytes = b"") -> None:
+        """A long poll answered by an ACK, the address byte alone ([capture] rows 22-29)."""
+        # No `expect`: a busy answer (addr 00) starts with the same byte as an ACK.
+        answer = self.poll_raw(self.build(cmd, data)).data
+        if answer != bytes((self.address,)):
+            self._check_frame(answer, cmd, None, False)  # says why (busy, NACK, nothing...)
+            raise SasError(f"LP {cmd:02X}: expected an ACK, got {answer.hex(' ')}")
+
+    # -- link --------------------------------------------------------------------------------
+
+    def sync(self, other: Optional[int] = None) -> None:
+        """A general poll to another address (default address+1), which nobody on this line
+        answers: the station synchronises and answers its own polls from then on ([notes])."""
+        other = self.address % 127 + 1 if other is None else other
+        answer = self.poll_raw(bytes((0x80 | other,)), timeout=0.05)
+        if answer.data:
+            raise SasError(f"answer to a poll to address {other}: {answer.data.hex(' ')}")
+
+    def _classify(self, answer: bytes) -> Union[Event, bytes]:
+        """A general poll's answer as an Event, or the checked frame when it is a long-poll frame
+        (a ROM signature, LP 21)."""
+        if not answer:
+            raise SasNoAnswer("no answer to the general poll")
+        if len(answer) == 1:
+            return Event(answer[0])
+        if answer[0] != self.address or not crc_ok(answer) or len(answer) < 5:
+            raise SasError(f"general poll answer {answer.hex(' ')}: neither a byte nor a frame")
+        if answer[1] == 0xFF:
+            return Event(answer[2], answer[3:-2], True)
+        return answer
+
+    def _general_poll_answer(self) -> Union[Event, bytes]:
+        # One byte ends the answer unless it is our address, which may start an RTE frame.
+        expect = lambda got: 1 if got[0] != self.address else None
+        return self._classify(self.poll_raw(bytes((0x80 | self.address,)), expect=expect).data)
+
+    def general_poll(self) -> Event:
+        """A general poll: Event(code) for an exception byte (0 = none), Event(code, data, True)
+        for a real-time event frame `addr FF code data CRC` ([notes] "Exceptions")."""
+        answer = self._general_poll_answer()
+        if not isinstance(answer, Event):
+            raise SasError(f"general poll answered by LP {answer[1]:02X} frame {answer.hex(' ')}")
+        return answer
+
+    # -- meters ------------------------------------------------------------------------------
+
+    def meter_lp(self, cmd: int) -> int:
+        """A single-meter LP (10-17, 1A): `addr cmd meter(4 BCD) CRC`."""
+        return from_bcd(self.long_poll(cmd, size=8)[2:6])
+
+    def lp_1a_current_credits(self) -> int:
+        """LP 1A current credits ([capture] row 41: `01 1A 00 01 66 60 CRC` = 16660)."""
+        return self.meter_lp(0x1A)
+
+    def _meters(self, cmd: int, names: tuple) -> dict:
+        answer = self.long_poll(cmd, size=4 + 4 * len(names))
+        return {name: from_bcd(answer[2 + 4 * i:6 + 4 * i]) for i, name in enumerate(names)}
+
+    def lp_0f(self) -> dict:
+        """LP 0F: cancelled credits, coin in, coin out, drop, jackpot, games played (4 BCD each)."""
+        return self._meters(0x0F, LP_0F_METERS)
+
+    def lp_19(self) -> dict:
+        """LP 19: coin in, coin out, drop, jackpot, games played ([capture] rows 10-11)."""
+        return self._meters(0x19, LP_19_METERS)
+
+    def lp_1c(self) -> dict:
+        """LP 1C: coin in, coin out, drop, jackpot, games played, games won, slot door opens,
+        power resets (4 BCD each)."""
+        return self._meters(0x1C, LP_1C_METERS)
+
+    def _game_answer(self, cmd: int, game: int, data: bytes) -> bytes:
+        """A type M poll `addr cmd len game(2 BCD) data CRC`; returns the answer's bytes after its
+        game number, which must echo ours."""
+        answer = self._with_length(cmd, to_bcd(game, 2) + bytes(data), length_byte=True)
+        if from_bcd(answer[3:5]) != game:
+            raise SasError(f"LP {cmd:02X}: answer for game {answer[3:5].hex()}, asked {game}")
+        return answer[5:-2]
+
+    def lp_2f(self, game: int, codes: list) -> dict:
+        """LP 2F selected meters: request one-byte codes (at most 10); answer `code value` pairs,
+        value 5 BCD for cents meters, 4 otherwise (lp_2f_meter_size; [Platform] LP2F parser)."""
+        rest, meters = self._game_answer(0x2F, game, bytes(codes)), {}
+        while rest:
+            code = rest[0]
+            size = lp_2f_meter_size(code)
+            if len(rest) < 1 + size:
+                raise SasError(f"LP 2F: meter {code:02X} cut short")
+            meters[code] = from_bcd(rest[1:1 + size])
+            rest = rest[1 + size:]
+        return meters
+
+    def _extended_meters(self, cmd: int, game: int, codes: list) -> dict:
+        """LP 6F/AF: request two-byte codes LSB first; answer `code(2, LSB first) size value(size
+        BCD)` per meter ([capture] rows 14-15). A size 0 (meter not kept, AF) gives None."""
+        request = b"".join(code.to_bytes(2, "little") for code in codes)
+        rest, meters = self._game_answer(cmd, game, request), {}
+        while rest:
+            if len(rest) < 3 or len(rest) < 3 + rest[2]:
+                raise SasError(f"LP {cmd:02X}: meter entry cut short: {rest.hex(' ')}")
+            code, size = int.from_bytes(rest[0:2], "little"), rest[2]
+            meters[code] = from_bcd(rest[3:3 + size]) if size else None
+            rest = rest[3 + size:]
+        return meters
+
+    def lp_6f(self, game: int, codes: list) -> dict:
+        """LP 6F extended meters for game N: {code: value}; meters not kept are left out."""
+        return self._extended_meters(0x6F, game, codes)
+
+    def lp_af(self, game: int, codes: list) -> dict:
+        """LP AF extended meters for game N: {code: value or None (size 0)}."""
+        return self._extended_meters(0xAF, game, codes)
+
+    # -- control and machine information -----------------------------------------------------
+
+    def lp_0e(self, enable: bool) -> None:
+        """LP 0E real-time event reporting on/off: `addr 0E 00|01 CRC`, ACK ([capture] row 24)."""
+        self._ack_poll(0x0E, bytes((1 if enable else 0,)))
+        self.rte = enable
+
+    def disable_play(self) -> None:
+        """LP 01 shutdown (lock out play): `addr 01 CRC`, ACK (fixtures frames_misc.csv)."""
+        self._ack_poll(0x01)
+
+    def enable_play(self) -> None:
+        """LP 02 startup (enable play): `addr 02 CRC`, ACK ([capture] rows 22-23)."""
+        self._ack_poll(0x02)
+
+    def lp_1f(self) -> dict:
+        """LP 1F gaming machine information ([capture] row 21): game ID (2 ASCII), additional ID
+        (3 ASCII), denomination code, max bet, progressive group, game options (2, binary LSB
+        first), paytable ID (6 ASCII), base % (4 ASCII, e.g. '9068' = 90.68 %)."""
+        a = self.long_poll(0x1F, size=24)
+        return {"game_id": a[2:4].decode("ascii"), "additional_id": a[4:7].decode("ascii"),
+                "denomination": a[7], "max_bet": a[8], "progressive_group": a[9],
+                "game_options": int.from_bytes(a[10:12], "little"),
+                "paytable_id": a[12:18].decode("ascii"), "base_percent": a[18:22].decode("ascii")}
+
+    def lp_54(self) -> tuple:
+        """LP 54: (SAS version, serial number) from `addr 54 len version(3 ASCII) serial CRC`
+        ([capture] rows 12-13: '602', '000001')."""
+        a = self.long_poll(0x54, length_byte=True)
+        if a[2] < 3:
+            raise SasError(f"LP 54: length {a[2]} leaves no room for the version")
+        return a[3:6].decode("ascii"), a[6:-2].decode("ascii")
+
+    def lp_7e(self) -> datetime.datetime:
+        """LP 7E date and time: `addr 7E MMDDYYYY(4 BCD) HHMMSS(3 BCD) CRC`."""
+        a = self.long_poll(0x7E, size=11)
+        when = _parse_sas_datetime(a[2:6], a[6:9])
+        if when is None:
+            raise SasError("LP 7E: all-zero date and time")
+        return when
+
+    def lp_7f(self, when: datetime.datetime) -> None:
+        """LP 7F set date and time: `addr 7F MMDDYYYY HHMMSS CRC`, ACK ([capture] rows 26-27)."""
+        self._ack_poll(0x7F, to_bcd(int(when.strftime("%m%d%Y%H%M%S")), 7))
+
+    def lp_21(self, seed: int, wait: float = 5.0) -> int:
+        """LP 21 ROM signature: `addr 21 seed(2, binary LSB first) CRC` ([Platform] LP21 parser).
+        The answer `addr 21 signature(2, LSB first) CRC` comes at once, or (SAS 6.02 section 6,
+        as Platform does) the poll is ACKed and the signature answers a later general poll: this
+        method then general-polls for up to `wait` seconds; events seen meanwhile go to .events."""
+        answer = self.poll_raw(self.build(0x21, seed.to_bytes(2, "little")), expect=None).data
+        if answer != bytes((self.address,)):
+            return int.from_bytes(self._check_frame(answer, 0x21, 6, False)[2:4], "little")
+        end = time.monotonic() + wait
+        while time.monotonic() < end:
+            time.sleep(0.04)
+            reply = self._general_poll_answer()
+            if isinstance(reply, Event):
+                if reply.code:
+                    self.events.append(reply)
+                continue
+            return int.from_bytes(self._check_frame(reply, 0x21, 6, False)[2:4], "little")
+        raise SasNoAnswer(f"no ROM signature within {wait} s")
+
+    def lp_48(self) -> dict:
+        """LP 48 last accepted bill: country (1 BCD), denomination code (1 BCD), bills of that
+        kind accepted (4 BCD) ([Platform] LP48 parser)."""
+        a = self.long_poll(0x48, size=10)
+        return {"country": from_bcd(a[2:3]), "denomination": from_bcd(a[3:4]),
+                "count": from_bcd(a[4:8])}
+
+    # -- hand-pay ----------------------------------------------------------------------------
+
+    def lp_1b(self) -> dict:
+        """LP 1B hand-pay information: progressive group, level, amount (5 BCD, cents), partial pay
+        (2 BCD), reset ID, then 10 bytes ([notes]: zero; SAS 6.03 / [Platform] put session game
+        win and pay amounts there), returned as 'reserved'."""
+        a = self.long_poll(0x1B, size=24)
+        return {"progressive_group": a[2], "level": a[3], "amount": from_bcd(a[4:9]),
+                "partial_pay": from_bcd(a[9:11]), "reset_id": a[11], "reserved": a[12:22]}
+
+    def lp_94(self) -> int:
+        """LP 94 remote hand-pay reset: `addr 94 CRC`; answer `addr 94 code CRC`: 00 reset,
+        01 unable, 02 not in a hand-pay ([notes])."""
+        return self.long_poll(0x94, size=5)[2]
+
+    # -- tickets -----------------------------------------------------------------------------
+
+    def lp_4c(self, machine_id: int, sequence: int) -> tuple:
+        """LP 4C set secure enhanced validation ID: `addr 4C id(3) seq(3) CRC`, both binary LSB
+        first; the answer echoes `addr 4C id(3) seq(3) CRC` ([Platform] LP4C parser: ID 0 reads
+        the current values). Returns the answered (machine_id, sequence)."""
+        data = machine_id.to_bytes(3, "little") + sequence.to_bytes(3, "little")
+        a = self.long_poll(0x4C, data, size=10)
+        return int.from_bytes(a[2:5], "little"), int.from_bytes(a[5:8], "little")
+
+    def lp_4d(self, function_code: int) -> dict:
+        """LP 4D enhanced validation information, `addr 4D fc CRC` (00 current, 01-1F buffer index,
+        FF look ahead). Answer ([Platform] LP4D parser, SAS 6.02 table 15.10): validation type,
+        index, date MMDDYYYY (4 BCD), time HHMMSS (3 BCD), validation number (8 BCD = 16 digits),
+        amount (5 BCD, cents), ticket number (2, binary LSB first: 0000-270F, FFFF = none),
+        validation system ID (1 BCD; 00 = secure enhanced), expiration (4 BCD), pool ID (2,
+        binary LSB first). 'validation' is the 16-digit string; 'datetime' None when all zero."""
+        a = self.long_poll(0x4D, bytes((function_code,)), size=35)
+        return {"type": a[2], "index": a[3], "datetime": _parse_sas_datetime(a[4:8], a[8:11]),
+                "validation": _bcd_digits(a[11:19]), "amount": from_bcd(a[19:24]),
+                "ticket_number": int.from_bytes(a[24:26], "little"),
+                "system_id": from_bcd(a[26:27]), "expiration": from_bcd(a[27:31]),
+                "pool_id": int.from_bytes(a[31:33], "little")}
+
+    def lp_57(self) -> tuple:
+        """LP 57 pending cash-out: (type, amount in cents) from `addr 57 type amount(5 BCD) CRC`;
+        type 00 cashable, 01 restricted, 80 not waiting ([Platform] LP57 parser)."""
+        a = self.long_poll(0x57, size=9)
+        return a[2], from_bcd(a[3:8])
+
+    def lp_58(self, system_id: int, validation_number: Union[int, str]) -> int:
+        """LP 58 receive validation number: `addr 58 system_id(1 BCD) validation(8 BCD) CRC`
+        (system ID 00 denies); answer status: 00 acknowledged, 80 not in a cash-out, 81 improper
+        validation rejected ([Platform] LP58 parser)."""
+        data = to_bcd(system_id, 1) + _validation_bcd(validation_number, 8)
+        return self.long_poll(0x58, data, size=5)[2]
+
+    @staticmethod
+    def _ticket_status(a: bytes) -> dict:
+        """`len status [amount(5 BCD) parsing_code validation...]` of LP 70/71 answers; a status
+        alone when no data follows ([Platform] LP70/LP71 parsers)."""
+        info = {"status": a[3]}
+        if a[2] > 1:
+            if a[2] < 7:
+                raise SasError(f"LP {a[1]:02X}: length {a[2]} cuts the amount or parsing code")
+            info.update(amount=from_bcd(a[4:9]), parsing_code=a[9], validation=a[10:-2])
+            if a[9] == 0:  # parsing code 00: the validation number in BCD
+                info["validation"] = _bcd_digits(info["validation"])
+        return info
+
+    def lp_70(self) -> dict:
+        """LP 70 ticket validation data: `addr 70 len status(00 in escrow, FF none) [amount(5 BCD)
+        parsing_code validation(9 BCD for parsing code 00)] CRC`. With parsing code 00,
+        'validation' is the digit string, else the raw bytes."""
+        return self._ticket_status(self.long_poll(0x70, length_byte=True))
+
+    def lp_71(self, transfer_code: int, amount: int = 0, parsing_code: int = 0,
+              validation: Union[int, str, bytes] = 0, expiration: Optional[int] = None,
+              pool_id: Optional[int] = None) -> dict:
+        """LP 71 redeem ticket ([Platform] LP71 parser, SAS table 15.12): `addr 71 len
+        transfer_code amount(5 BCD) parsing_code validation [expiration(4 BCD) pool_id(2, LSB
+        first)] CRC` -- no length byte before the validation data, which is 9 BCD (18 digits)
+        for parsing code 00 (an int/str) or raw bytes otherwise. Transfer code FF (status after
+        exception 68) sends `addr 71 01 FF CRC` alone. The answer is parsed as lp_70's."""
+        if transfer_code == 0xFF:
+            body = b"\xff"
+        else:
+            if isinstance(validation, (bytes, bytearray)):
+                data = bytes(validation)
+            else:
+                data = _validation_bcd(validation, 9)
+            body = bytes((transfer_code,)) + to_bcd(amount, 5) + bytes((parsing_code,)) + data
+            if expiration is not None or pool_id is not None:
+                body += to_bcd(expiration or 0, 4) + (pool_id or 0).to_bytes(2, "little")
+        return self._ticket_status(self._with_length(0x71, body, length_byte=True))
+
+    def _with_length(self, cmd: int, body: bytes, **checks) -> bytes:
+        """A long poll `addr cmd len body CRC`; the checked answer frame."""
+        return self.long_poll(cmd, bytes((len(body),)) + bytes(body), **checks)
+
+    def lp_7b(self, body: bytes) -> bytes:
+        """LP 7B extended validation status, `addr 7B len body CRC` (body: control mask and states,
+        2 binary each, then two 2-BCD expirations; [capture] row 0). Answer ([Platform] LP7B
+        parser): `addr 7B 0A asset(4) status(2) expiration(2 BCD) restricted(2 BCD) CRC`."""
+        return self._with_length(0x7B, body, length_byte=True)
+
+    def lp_7c(self, body: bytes) -> bytes:
+        """LP 7C set extended ticket data, `addr 7C len (code len text)... CRC`. Answer ([Platform]
+        LP7C parser): `addr 7C flag CRC`."""
+        return self._with_length(0x7C, body, size=5)
+
+    def lp_7d(self, body: bytes) -> bytes:
+        """LP 7D set ticket data, `addr 7D len host_id(2) expiration(1) (len text)x3 CRC`. Answer
+        `addr 7D flag CRC` ([capture] row 8 `01 7D 01 E9 0B`; [Platform] LP7D parser)."""
+        return self._with_length(0x7D, body, size=5)
+
+
+# ---------------------------------------------------------------------------------------------
+# Command-line simulator for the demo
+
+SIMULATOR_TIMEOUT = 0.2  # a station answers within 20 ms; slack for a loaded machine
+METER_PERIOD = 2.0
+MAX_EVENTS_PER_CYCLE = 32  # one busy station must not starve the others
+
+
+def describe(event: Event) -> str:
+    """One line for an exception or real-time event."""
+    name = EXCEPTION_NAMES.get(event.code, "exception")
+    text = f"{event.code:02X} {name}"
+    if event.rte:
+        text += f" (RTE data {event.data.hex(' ') or '-'})"
+    return text
+
+
+class _Station:
+    """One simulated link: a pty pair, its link name and the host polling it."""
+
+    def __init__(self, number: int, link: str):
+        self.number, self.link = number, link
+        self.master, self.path, self.slave = open_pty_pair()
+        self.host = SasHost(SasLine(self.master), number, timeout=SIMULATOR_TIMEOUT)
+        self.synced = False
+        self.state = None
+        self.summary = None
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            print(f"station {self.number}: {state}", flush=True)
+
+    def _guard(self, step: Callable[[], None]) -> None:
+        """Runs a polling step; a failure is reported once and the link re-synchronised."""
+        try:
+            if not self.synced:
+                # Drop polls nobody read (no daemon yet) and late answers, then resynchronise.
+                termios.tcflush(self.slave, termios.TCIFLUSH)
+                self.host.line.flush_input()
+                self.host.sync()
+                self.synced = True
+            step()
+            self._set_state("online")
+        except SasNoAnswer:
+            self.synced = False
+            self._set_state(f"no answer (is pitlinkd on {self.link}?)")
+        except SasError as error:
+            self.synced = False
+            self._set_state(f"error: {error}")
+
+    def poll_events(self) -> None:
+        def step():
+            for _ in range(MAX_EVENTS_PER_CYCLE):
+                event = self.host.general_poll()
+                if not event.code:
+                    return
+                print(f"station {self.number}: {describe(event)}", flush=True)
+                time.sleep(0.04)  # SAS's fastest polling rate (ticketing, RTE)
+        self._guard(step)
+
+    def read_meters(self) -> None:
+        def step():
+            credits, meters = self.host.lp_1a_current_credits(), self.host.lp_19()
+            summary = (f"station {self.number}: credits {credits}, coin in {meters['coin_in']}, "
+                       f"coin out {meters['coin_out']}, drop {meters['drop']}, "
+                       f"jackpot {meters['jackpot']}, games {meters['games_played']}")
+            if summary != self.summary:
+                self.summary = summary
+                print(summary, flush=True)
+        self._guard(step)
+
+    def close(self) -> None:
+        if os.path.islink(self.link) and os.readlink(self.link) == self.path:
+            os.unlink(self.link)
+        os.close(self.master)
+        os.close(self.slave)
+
+
+def _link(target: str, link: str) -> None:
+    """Points the symlink `link` at `target`, replacing an old symlink, never another file."""
+    if os.path.lexists(link) and not os.path.islink(link):
+        raise SystemExit(f"{link} exists and is not a symlink")
+    temporary = f"{link}.{os.getpid()}.tmp"
+    os.symlink(target, temporary)
+    os.replace(temporary, link)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Simulated SAS host: one pty per station, general polls and meter reads.")
+    parser.add_argument("--link", required=True, metavar="PATH_PREFIX",
+                        help="station N's pty is linked as PATH_PREFIX-N")
+    parser.add_argument("--stations", type=int, default=1, help="number of stations (addresses 1..N)")
+    parser.add_argument("--period", type=float, default=0.2, help="seconds between general polls")
+    parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    args = parser.parse_args(argv)
+    if not 1 <= args.stations <= 127:
+        parser.error("--stations must be 1-127 (SAS addresses)")
+
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+    signal.signal(signal.SIGINT, lambda *_: stop.append(True))
+    stations = []
+    try:
+        for number in range(1, args.stations + 1):
+            station = _Station(number, f"{args.link}-{number}")
+            stations.append(station)
+            _link(station.path, station.link)
+            print(f"station {number}: {station.link} -> {station.path}", flush=True)
+        end = None if args.duration is None else time.monotonic() + args.duration
+        next_meters = time.monotonic()
+        while not stop and (end is None or time.monotonic() < end):
+            cycle = time.monotonic()
+            for station in stations:
+                station.poll_events()
+            if time.monotonic() >= next_meters:
+                next_meters = time.monotonic() + METER_PERIOD
+                for station in stations:
+                    station.read_meters()
+            # Sleep in slices so a signal stops the loop promptly.
+            while not stop and time.monotonic() < cycle + args.period:
+                time.sleep(min(0.05, max(0.0, cycle + args.period - time.monotonic())))
+    finally:
+        for station in stations:
+            station.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
