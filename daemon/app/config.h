@@ -10,6 +10,7 @@
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
+#include "daemon/sas/floor_settings.h"
 
 namespace pitlink::app {
 
@@ -67,6 +68,7 @@ struct Config {
     EngineConfig engine;
     ControlConfig control;
     LogConfig log;
+    sas::FloorSettings sas;  // no links: no SAS
 };
 
 // `sourceName` names the file in errors and anchors relative paths.

@@ -35,6 +35,9 @@
 #include "daemon/app/config_error.h"
 #include "daemon/app/paytable_loader.h"
 #include "daemon/platform/os_random_source.h"
+#include "daemon/sas/sas_floor.h"
+#include "daemon/sas/sas_resume.h"
+#include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
 
 namespace {
@@ -70,9 +73,22 @@ Options parseOptions(int argc, char** argv) {
 }
 
 
-std::int64_t wallClockMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+// What the SAS stations say about themselves (LPs 1F, 53, 54): the table's game.
+pitlink::sas::MachineInfo machineInfo(const pitlink::app::Config& config, const pitlink::game::Paytable& paytable) {
+    pitlink::sas::MachineInfo info;
+    info.paytableId = (paytable.id + "      ").substr(0, 6);
+    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
+    static constexpr std::pair<pitlink::game::Money, std::uint8_t> kCodes[] = {
+        {1, 0x01}, {5, 0x02}, {10, 0x03}, {25, 0x04}, {50, 0x05}, {100, 0x06}, {500, 0x07}, {1000, 0x08}, {2, 0x17}};
+    info.denominationCode = 0x00;  // none of them
+    for (const auto& [minor, code] : kCodes) {
+        if (minor == config.table.denomination) {
+            info.denominationCode = code;
+        }
+    }
+    const pitlink::game::Money maxCredits = config.bets.maxBet / config.table.denomination;
+    info.maxBet = static_cast<std::uint8_t>(std::min<pitlink::game::Money>(maxCredits, 0xFF));
+    return info;
 }
 
 // "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
@@ -106,6 +122,9 @@ int main(int argc, char** argv) {
         spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
                      paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
 
+        // The journal's clock: the system clock, corrected by the accounting host (SAS LP 7F).
+        sas::TableClock tableClock;
+        const auto wallClockMs = [&tableClock] { return tableClock.nowMs(); };
         app::JournalStartup journalStart = app::openJournal(config, wallClockMs);
         const journal::RecoveryReport& recovery = journalStart.recovery;
         boost::asio::io_context io;
@@ -124,6 +143,7 @@ int main(int argc, char** argv) {
         std::optional<app::EngineLink> engineLink;
         std::optional<journal::JournalReader> reader;
         std::optional<control::ControlServer> controlServer;
+        std::optional<sas::SasFloor> sasFloor;
         std::uint64_t roundsLogged = 0;
         // The table's events: the log for now; the engine link and lights subscribe later.
         auto onEvent = [&](const nlohmann::json& e) {
@@ -165,6 +185,8 @@ int main(int argc, char** argv) {
             spdlog::info("journal integrity scan passed in {:.2f} s: quick_check {}{}", result.seconds,
                          result.quickCheck,
                          result.chain ? fmt::format(", whole chain ({} records)", result.chain->checked) : "");
+            sas::SasResume sasResume = sas::resumeSas(*journalStart.store);
+            tableClock.setOffsetMs(sasResume.clockOffsetMs);
             app::resumeJournal(journalStart, result, config, paytable, readFile(options.config), wallClockMs);
             for (const std::string& action : recovery.actions) {
                 spdlog::warn("recovery: {}", action);
@@ -177,6 +199,22 @@ int main(int argc, char** argv) {
                            [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
             journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
             table.emplace(*journal, paytable, app::tableSettings(config), timers, random, journalStart.resume, onEvent);
+            if (!config.sas.links.empty()) {
+                // Start-up order (DESIGN.md): journal and meters, then SAS, then the control socket.
+                sasFloor.emplace(config.sas, machineInfo(config, paytable), *table, *journal, timers, tableClock,
+                                 std::move(sasResume), &io);
+                table->setTicketSystem(&*sasFloor);
+                table->setCommitObserver(&*sasFloor);
+                try {
+                    sasFloor->start();
+                } catch (const std::system_error& e) {
+                    throw app::ConfigError(config.file.string(), 0, 0, "sas.stations", e.what());
+                }
+                for (const sas::StationLinkSettings& link : config.sas.links) {
+                    spdlog::info("SAS: station {} at address {} on {} ({})", link.station, link.address,
+                                 link.transport.device, sas::transportModeName(link.transport.mode));
+                }
+            }
             if (!config.engine.socket.empty() || config.engine.tcpPort != 0) {
                 engineLink.emplace(io, config.engine.socket, config.engine.tcpPort, *table);
                 spdlog::info("engine link listening on {}{}", config.engine.socket.string(),
@@ -195,7 +233,8 @@ int main(int argc, char** argv) {
                                               {"journal_transactions", writer->transactions()},
                                               {"engine_clients", engineLink ? engineLink->clients() : 0},
                                               {"engine_requests", engineLink ? engineLink->stats().requests : 0},
-                                              {"engine_bad_requests", engineLink ? engineLink->stats().badRequests : 0}};
+                                              {"engine_bad_requests", engineLink ? engineLink->stats().badRequests : 0},
+                                              {"sas", sasFloor ? sasFloor->statusJson() : nlohmann::json(nullptr)}};
                                       });
                 spdlog::info("control socket listening on {}", config.control.socket.string());
             }
@@ -284,6 +323,14 @@ int main(int argc, char** argv) {
         waitHangup();
         io.run();
         scan.reset();  // interrupts a scan still running
+        if (sasFloor) {
+            if (journal && !journal->failed()) {
+                sasFloor->stop();  // every station's queue journaled as it stands
+            }
+            table->setTicketSystem(nullptr);
+            table->setCommitObserver(nullptr);
+            sasFloor.reset();
+        }
         if (journal && !journal->failed()) {
             journal->snapshot();
         }

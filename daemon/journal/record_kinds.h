@@ -39,6 +39,13 @@ inline constexpr std::string_view kDisputeRaised = "dispute.raised";
 inline constexpr std::string_view kOperatorAction = "operator.action";
 inline constexpr std::string_view kStationReserved = "station.reserved";
 inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
+// SAS (protocols/sas): a station's exceptions survive a restart through these.
+inline constexpr std::string_view kSasException = "sas.exception";    // raised (journaled before it is reported)
+inline constexpr std::string_view kSasAcked = "sas.acked";            // serials the host acknowledged
+inline constexpr std::string_view kSasQueue = "sas.queue";            // the whole queue of a station
+inline constexpr std::string_view kSasValidationId = "sas.validation_id";  // LP 4C
+inline constexpr std::string_view kSasHostEnabled = "sas.host_enabled";    // LP 01 / 02
+inline constexpr std::string_view kClockSet = "clock.set";            // LP 7F moved the table's clock
 
 }  // namespace pitlink::journal::kind
 

@@ -111,6 +111,7 @@ public:
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
+    [[nodiscard]] game::Money denomination() const { return settings_.denomination; }
     [[nodiscard]] std::int64_t roundId() const { return roundId_; }  // the current or last round
     [[nodiscard]] const Station& station(std::int64_t number) const;
     [[nodiscard]] int stationCount() const { return static_cast<int>(stations_.size()); }

@@ -25,8 +25,10 @@ ExceptionQueue::ExceptionQueue(std::size_t capacity)
 
 bool ExceptionQueue::isPriority(std::uint8_t code) { return rankOf(code).has_value(); }
 
-SasException ExceptionQueue::raise(std::uint8_t code, std::vector<std::uint8_t> eventData) {
-    SasException e{code, std::move(eventData), nextSerial_++};
+SasException ExceptionQueue::raise(std::uint8_t code, std::vector<std::uint8_t> eventData,
+                                   std::optional<std::uint64_t> serial) {
+    SasException e{code, std::move(eventData), serial.value_or(nextSerial_)};
+    nextSerial_ = std::max(nextSerial_, e.serial + 1);
     if (const auto rank = rankOf(code)) {
         priority_[*rank] = e;  // a flag: raising it again while pending reports it once
         return e;
@@ -64,15 +66,36 @@ bool ExceptionQueue::acknowledge(const SasException& reported) {
         auto& flag = priority_[*rank];
         if (flag && flag->serial == reported.serial) {
             flag.reset();
+            if (onAcknowledged_) {
+                onAcknowledged_(reported);
+            }
             return true;
         }
         return false;
     }
     if (!fifo_.empty() && fifo_.front().serial == reported.serial) {
         fifo_.pop_front();
+        if (onAcknowledged_) {
+            onAcknowledged_(reported);
+        }
         return true;
     }
     return false;
+}
+
+bool ExceptionQueue::remove(std::uint64_t serial) {
+    for (auto& flag : priority_) {
+        if (flag && flag->serial == serial) {
+            flag.reset();
+            return true;
+        }
+    }
+    const auto it = std::find_if(fifo_.begin(), fifo_.end(), [serial](const SasException& e) { return e.serial == serial; });
+    if (it == fifo_.end()) {
+        return false;
+    }
+    fifo_.erase(it);
+    return true;
 }
 
 std::size_t ExceptionQueue::size() const {

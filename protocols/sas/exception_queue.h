@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -26,8 +27,15 @@ class ExceptionQueue {
 public:
     explicit ExceptionQueue(std::size_t capacity = 20);
 
-    // Adds an exception; returns it with its serial.
-    SasException raise(std::uint8_t code, std::vector<std::uint8_t> eventData = {});
+    // Adds an exception; returns it with its serial (`serial`: one taken earlier with
+    // takeSerial(), when the exception was journaled before it was raised).
+    SasException raise(std::uint8_t code, std::vector<std::uint8_t> eventData = {},
+                       std::optional<std::uint64_t> serial = std::nullopt);
+    [[nodiscard]] std::uint64_t takeSerial() { return nextSerial_++; }
+    // Replaying the journal: an exception the host had acknowledged leaves, wherever it is.
+    bool remove(std::uint64_t serial);
+    // Told of every exception the host acknowledged (the daemon journals them).
+    void onAcknowledged(std::function<void(const SasException&)> listener) { onAcknowledged_ = std::move(listener); }
     // What a general poll reports now: the first priority flag set, else the oldest in the FIFO.
     [[nodiscard]] std::optional<SasException> next() const;
     // The host took `reported` (implied ACK): it leaves the queue. False if it was not the one
@@ -51,6 +59,7 @@ private:
     std::deque<SasException> fifo_;
     std::uint64_t nextSerial_ = 1;
     std::uint64_t overflows_ = 0;
+    std::function<void(const SasException&)> onAcknowledged_;
 };
 
 }  // namespace pitlink::sas

@@ -88,7 +88,7 @@ std::vector<std::uint8_t> validationRecord(const Poll& poll, const std::optional
     appendDate(out, r->time);
     appendBcdDigits(out, r->number, 8);
     appendBcd(out, r->amountCents, 5);
-    appendBcd(out, r->ticketNumber, 2);
+    appendBinary(out, r->ticketNumber, 2);  // binary, LSB first (range 0000-270F)
     appendBcd(out, r->systemId, 1);
     appendBcd(out, 0, 4);  // expiration: none
     appendBinary(out, 0, 2);  // pool ID: not a restricted ticket

@@ -106,10 +106,13 @@ std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& pol
     }
     case 0x21: {  // ROM signature: addr 21 seed(2, LSB first) CRC
         const auto seed = static_cast<std::uint16_t>(poll.bytes[2] | poll.bytes[3] << 8U);
-        const std::uint16_t signature = host_.romSignature(seed);
+        const auto signature = host_.romSignature(seed);
+        if (!signature) {
+            return std::nullopt;
+        }
         std::vector<std::uint8_t> out = frameOf(address_, 0x21);
-        out.push_back(static_cast<std::uint8_t>(signature & 0xFFU));
-        out.push_back(static_cast<std::uint8_t>(signature >> 8U));
+        out.push_back(static_cast<std::uint8_t>(*signature & 0xFFU));
+        out.push_back(static_cast<std::uint8_t>(*signature >> 8U));
         appendCrc(out);
         return out;
     }

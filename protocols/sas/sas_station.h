@@ -36,8 +36,9 @@ public:
     [[nodiscard]] virtual SasDateTime clock() const = 0;           // LP 7E
     [[nodiscard]] virtual std::optional<HandpayInfo> pendingHandpay() const = 0;  // LP 1B
     virtual HandpayResetResult remoteHandpayReset() = 0;          // LP 94
-    // LP 21: CRC-16/KERMIT seeded with `seed` over the installed program.
-    [[nodiscard]] virtual std::uint16_t romSignature(std::uint16_t seed) const = 0;
+    // LP 21: CRC-16/KERMIT seeded with `seed` over the installed program; nullopt while it is
+    // still being computed (no answer: the host asks again).
+    virtual std::optional<std::uint16_t> romSignature(std::uint16_t seed) = 0;
 };
 
 struct StationStats {

@@ -58,6 +58,11 @@ struct SasTransport::Impl {
             if (ec) {
                 ++stats.readErrors;
                 closeStream();
+                if (settings.mode == TransportMode::Pty) {
+                    // A pty whose other side has gone never comes back; a new pty at the same
+                    // path would be someone else's.
+                    return;
+                }
                 reopen.expires_after(kReopenAfter);
                 reopen.async_wait([this](const boost::system::error_code& e) {
                     if (!e) {

@@ -86,7 +86,7 @@ public:
     virtual std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) = 0;
     // LP 4D: 00 the oldest unread record (then read), 01-1F by index, FF the same without marking.
     virtual std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) = 0;
-    [[nodiscard]] virtual std::optional<EscrowedTicket> escrowedTicket() const = 0;  // LP 70
+    virtual std::optional<EscrowedTicket> escrowedTicket() = 0;  // LP 70 (the host has read it)
     virtual RedemptionStatus redeem(const RedeemRequest& request) = 0;                // LP 71
     [[nodiscard]] virtual RedemptionStatus redemptionStatus() const = 0;              // LP 71 FF
     [[nodiscard]] virtual std::uint32_t assetNumber() const = 0;                      // LP 7B

@@ -3,7 +3,7 @@
 
 It is the test oracle of pitlinkd's SAS station: everything here (CRC, BCD, escaping, frame
 layouts, the secure enhanced validation algorithm) is written independently of the daemon's C++
-code, from ../../../shared/SAS-NOTES.md, tests/fixtures/sas/ and the public sources cited below.
+code, from the project's SAS-NOTES.md, tests/fixtures/sas/ and the public sources cited below.
 Python 3 standard library only.
 
 The pty wire convention. A pty carries no 9th (wakeup) bit, so both directions carry the stream a
@@ -352,7 +352,6 @@ class SasHost:
         if not 1 <= address <= 127:
             raise ValueError(f"address {address} is not 1-127")
         self.line, self.address, self.timeout = line, address, timeout
-        self.rte = False  # real-time event reporting, as last set with lp_0e
         self.events = []  # events answered to the general polls lp_21 made while waiting
         self.last = None  # the Answer of the last poll (latency, chirps)
 
@@ -413,7 +412,18 @@ class SasHost:
         else:
             expect = size
         answer = self.poll_raw(self.build(cmd, data, crc, bad_crc), expect=expect)
-        return self._check_frame(answer.data, cmd, size, length_byte)
+        try:
+            return self._check_frame(answer.data, cmd, size, length_byte)
+        except SasNoAnswer:
+            raise
+        except SasError as error:
+            # The length byte may have cut the answer short: show what followed, not a bare
+            # "bad CRC", and leave no stray bytes behind.
+            rest = self.line.read_answer(timeout=0.05).data if length_byte else b""
+            if rest:
+                raise SasError(f"{error}; {len(rest)} more bytes followed (wrong length byte?): "
+                               f"{rest.hex(' ')}") from None
+            raise
 
     def _ack_poll(self, cmd: int, data: bytes = b"") -> None:
         """A long poll answered by an ACK, the address byte alone ([capture] rows 22-29)."""
@@ -459,10 +469,23 @@ class SasHost:
             raise SasError(f"general poll answered by LP {answer[1]:02X} frame {answer.hex(' ')}")
         return answer
 
+    def acknowledge(self) -> None:
+        """The implied ACK of the last answer: a poll to another address ([notes] "Timing")."""
+        self.sync()
+
+    def next_event(self) -> Event:
+        """A general poll whose answer is then acknowledged, as a host polling for events does
+        (the same general poll again would be an implied NACK and bring the same event back)."""
+        event = self.general_poll()
+        self.acknowledge()
+        return event
+
     # -- meters ------------------------------------------------------------------------------
 
     def meter_lp(self, cmd: int) -> int:
-        """A single-meter LP (10-17, 1A): `addr cmd meter(4 BCD) CRC`."""
+        """A single-meter LP (SINGLE_METER_LPS: 10-17, 1A): `addr cmd meter(4 BCD) CRC`."""
+        if cmd not in SINGLE_METER_LPS:
+            raise ValueError(f"LP {cmd:02X} is not a single-meter long poll")
         return from_bcd(self.long_poll(cmd, size=8)[2:6])
 
     def lp_1a_current_credits(self) -> int:
@@ -533,7 +556,6 @@ class SasHost:
     def lp_0e(self, enable: bool) -> None:
         """LP 0E real-time event reporting on/off: `addr 0E 00|01 CRC`, ACK ([capture] row 24)."""
         self._ack_poll(0x0E, bytes((1 if enable else 0,)))
-        self.rte = enable
 
     def disable_play(self) -> None:
         """LP 01 shutdown (lock out play): `addr 01 CRC`, ACK (fixtures frames_misc.csv)."""
@@ -578,7 +600,7 @@ class SasHost:
         The answer `addr 21 signature(2, LSB first) CRC` comes at once, or (SAS 6.02 section 6,
         as Platform does) the poll is ACKed and the signature answers a later general poll: this
         method then general-polls for up to `wait` seconds; events seen meanwhile go to .events."""
-        answer = self.poll_raw(self.build(0x21, seed.to_bytes(2, "little")), expect=None).data
+        answer = self.poll_raw(self.build(0x21, seed.to_bytes(2, "little"))).data
         if answer != bytes((self.address,)):
             return int.from_bytes(self._check_frame(answer, 0x21, 6, False)[2:4], "little")
         end = time.monotonic() + wait
@@ -603,8 +625,8 @@ class SasHost:
 
     def lp_1b(self) -> dict:
         """LP 1B hand-pay information: progressive group, level, amount (5 BCD, cents), partial pay
-        (2 BCD), reset ID, then 10 bytes ([notes]: zero; SAS 6.03 / [Platform] put session game
-        win and pay amounts there), returned as 'reserved'."""
+        (2 BCD), reset ID, then 10 bytes returned as 'reserved' ([notes]: zero; [Platform] puts
+        session game win and pay amounts there, 5 BCD each)."""
         a = self.long_poll(0x1B, size=24)
         return {"progressive_group": a[2], "level": a[3], "amount": from_bcd(a[4:9]),
                 "partial_pay": from_bcd(a[9:11]), "reset_id": a[11], "reserved": a[12:22]}
@@ -626,7 +648,7 @@ class SasHost:
 
     def lp_4d(self, function_code: int) -> dict:
         """LP 4D enhanced validation information, `addr 4D fc CRC` (00 current, 01-1F buffer index,
-        FF look ahead). Answer ([Platform] LP4D parser, SAS 6.02 table 15.10): validation type,
+        FF look ahead). Answer ([Platform] LP4D parser): validation type,
         index, date MMDDYYYY (4 BCD), time HHMMSS (3 BCD), validation number (8 BCD = 16 digits),
         amount (5 BCD, cents), ticket number (2, binary LSB first: 0000-270F, FFFF = none),
         validation system ID (1 BCD; 00 = secure enhanced), expiration (4 BCD), pool ID (2,
@@ -641,7 +663,7 @@ class SasHost:
     def lp_57(self) -> tuple:
         """LP 57 pending cash-out: (type, amount in cents) from `addr 57 type amount(5 BCD) CRC`;
         type 00 cashable, 01 restricted, 80 not waiting ([Platform] LP57 parser)."""
-        a = self.long_poll(0x57, size=9)
+        a = self.long_poll(0x57, size=10)
         return a[2], from_bcd(a[3:8])
 
     def lp_58(self, system_id: int, validation_number: Union[int, str]) -> int:
@@ -673,7 +695,7 @@ class SasHost:
     def lp_71(self, transfer_code: int, amount: int = 0, parsing_code: int = 0,
               validation: Union[int, str, bytes] = 0, expiration: Optional[int] = None,
               pool_id: Optional[int] = None) -> dict:
-        """LP 71 redeem ticket ([Platform] LP71 parser, SAS table 15.12): `addr 71 len
+        """LP 71 redeem ticket ([Platform] LP71 parser): `addr 71 len
         transfer_code amount(5 BCD) parsing_code validation [expiration(4 BCD) pool_id(2, LSB
         first)] CRC` -- no length byte before the validation data, which is 9 BCD (18 digits)
         for parsing code 00 (an int/str) or raw bytes otherwise. Transfer code FF (status after
@@ -765,7 +787,7 @@ class _Station:
     def poll_events(self) -> None:
         def step():
             for _ in range(MAX_EVENTS_PER_CYCLE):
-                event = self.host.general_poll()
+                event = self.host.next_event()
                 if not event.code:
                     return
                 print(f"station {self.number}: {describe(event)}", flush=True)

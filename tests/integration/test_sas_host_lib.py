@@ -9,8 +9,8 @@ Usage: test_sas_host_lib.py SOURCE_DIR (ctest passes it).
 import csv
 import datetime
 import os
-import queue
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -308,11 +308,11 @@ class HostChecksTest(PtyCase):
 
     def test_selected_meters(self):
         poll = with_crc(bytes.fromhex("01 2F 04 00 00 0C 0D"))
-        answer = with_crc(bytes.fromhex("01 2F 0C 00 00 0C 00 01 66 60 0D 00 00 01 23 45"))
+        answer = with_crc(bytes.fromhex("01 2F 0D 00 00 0C 00 01 66 60 0D 00 00 01 23 45"))
         self.assertEqual(self.exchange([(poll, answer)], lambda h: h.lp_2f(0, [0x0C, 0x0D])),
                          {0x0C: 16660, 0x0D: 12345})
         poll = with_crc(bytes.fromhex("01 6F 06 00 01 00 00 05 00"))
-        answer = with_crc(bytes.fromhex("01 6F 0A 00 01 00 00 04 00 00 12 34 05 00 00"))
+        answer = with_crc(bytes.fromhex("01 6F 0C 00 01 00 00 04 00 00 12 34 05 00 00"))
         self.assertEqual(self.exchange([(poll, answer)], lambda h: h.lp_6f(1, [0x0000, 0x0005])),
                          {0x0000: 1234, 0x0005: None})
         with self.assertRaisesRegex(SasError, "game"):
@@ -386,40 +386,42 @@ class SimulatorTest(unittest.TestCase):
 
     def start(self, *args):
         directory = tempfile.mkdtemp(prefix="sas-host-test-")
-        self.addCleanup(os.rmdir, directory)
+        self.addCleanup(shutil.rmtree, directory)
         prefix = os.path.join(directory, "station")
         process = subprocess.Popen([sys.executable, SAS_HOST, "--link", prefix, *args],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.lines = []  # every line printed so far (list.append is atomic)
+        reader = threading.Thread(
+            target=lambda: [self.lines.append(line.rstrip("\n")) for line in process.stdout])
+        reader.start()
+        # Cleanups run last first: kill if still running, reap, let the reader see EOF, close.
+        self.addCleanup(process.stderr.close)
+        self.addCleanup(process.stdout.close)
+        self.addCleanup(reader.join, 5)
         self.addCleanup(process.wait, 5)
         self.addCleanup(lambda: process.poll() is None and process.kill())
-        lines = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(l.rstrip("\n")) for l in process.stdout],
-                         daemon=True).start()
-        return process, prefix, lines
+        return process, prefix
 
-    def wait_for(self, lines, text, timeout=10.0):
-        end, seen = time.monotonic() + timeout, []
+    def wait_for(self, text, timeout=10.0):
+        """Waits until some line printed (in any order) contains `text`."""
+        end = time.monotonic() + timeout
         while time.monotonic() < end:
-            try:
-                line = lines.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                break
-            seen.append(line)
-            if text in line:
-                return line
-        self.fail(f"no line with {text!r}; got {seen}")
+            if any(text in line for line in list(self.lines)):
+                return
+            time.sleep(0.02)
+        self.fail(f"no line with {text!r}; got {self.lines}")
 
     def test_polls_a_station_and_stops_on_sigterm(self):
-        process, prefix, lines = self.start("--stations", "2", "--period", "0.1")
-        self.wait_for(lines, f"station 2: {prefix}-2 -> /dev/pts/")
+        process, prefix = self.start("--stations", "2", "--period", "0.1")
+        self.wait_for(f"station 2: {prefix}-2 -> /dev/pts/")
         stop = threading.Event()
         fd = os.open(f"{prefix}-1", os.O_RDWR | os.O_NOCTTY)
         station = threading.Thread(target=self.fake_station, args=(fd, stop), daemon=True)
         station.start()
         try:
-            self.wait_for(lines, "station 1: credits 100, coin in 452040, coin out 861480")
-            self.wait_for(lines, "station 1: 7E game started")
-            self.wait_for(lines, f"station 2: no answer (is pitlinkd on {prefix}-2?)")
+            self.wait_for("station 1: credits 100, coin in 452040, coin out 861480")
+            self.wait_for("station 1: 7E game started")
+            self.wait_for(f"station 2: no answer (is pitlinkd on {prefix}-2?)")
         finally:
             stop.set()
             station.join()
@@ -430,9 +432,11 @@ class SimulatorTest(unittest.TestCase):
 
     @staticmethod
     def fake_station(fd, stop):
-        """Address 1: answers general polls (one 7E, then 00) and LPs 1A and 19."""
+        """Address 1: answers LPs 1A and 19, and general polls with 00, except once with 7E after
+        the first LP 19 (by then the host is surely in step: polls queued before this station
+        opened the pty get late answers, which the host rejects)."""
         answers = {0x1A: with_crc(bytes.fromhex("01 1A 00 00 01 00")), 0x19: captured(11)}
-        events = [b"\x7e"]
+        events, event_due = [], True
         decoder, address = ParmrkDecoder(), None
         while not stop.is_set():
             if not select.select([fd], [], [], 0.05)[0]:
@@ -444,10 +448,12 @@ class SimulatorTest(unittest.TestCase):
                         os.write(fd, events.pop() if events else b"\x00")
                 elif address == 0x01 and byte in answers:
                     os.write(fd, escape(answers[byte]))
+                    if byte == 0x19 and event_due:
+                        events, event_due = [b"\x7e"], False
 
     def test_duration(self):
-        process, prefix, lines = self.start("--duration", "0.5")
-        self.wait_for(lines, f"station 1: {prefix}-1 -> /dev/pts/")
+        process, prefix = self.start("--duration", "0.5")
+        self.wait_for(f"station 1: {prefix}-1 -> /dev/pts/")
         self.assertEqual(process.wait(5), 0, process.stderr.read())
         self.assertFalse(os.path.lexists(f"{prefix}-1"))
 

@@ -33,7 +33,7 @@ struct Table : StationHost, MeterSource, TicketHost {
     std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code == meter::kCurrentCredits ? std::optional<std::uint64_t>(2500) : std::nullopt;
     }
-    std::uint16_t romSignature(std::uint16_t seed) const override { return crc16Kermit(bytes("12 34 56"), seed); }
+    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return crc16Kermit(bytes("12 34 56"), seed); }
     // Tickets: one pending cash-out, one record, one ticket in escrow.
     std::optional<PendingCashout> pendingCashout() const override { return cashout; }
     ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number) override {
@@ -57,7 +57,7 @@ struct Table : StationHost, MeterSource, TicketHost {
         recordRead = recordRead || code == 0x00;
         return record;
     }
-    std::optional<EscrowedTicket> escrowedTicket() const override { return escrow; }
+    std::optional<EscrowedTicket> escrowedTicket() override { return escrow; }
     RedemptionStatus redeem(const RedeemRequest& r) override {
         redeemed = r;
         return RedemptionStatus{redemption::kPending, r.amountCents, 0, r.validation};
@@ -202,7 +202,7 @@ TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
     EXPECT_EQ(h.ask("01 4C 21 43 65 01 00 00", true), withCrc("01 4C 21 43 65 01 00 00"));
     EXPECT_EQ(h.table.validationId, std::make_pair(0x654321U, 1U));
     h.table.record = ValidationRecord{0x00, 3, SasDateTime{2026, 11, 22, 9, 30, 5}, "6429188185446104", 2500, 7, 0};
-    const std::string record = withCrc("01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 00 07 00 "
+    const std::string record = withCrc("01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 07 00 00 "
                                        "00 00 00 00 00 00");
     EXPECT_EQ(h.ask("01 4D FF", true), record);  // look ahead
     EXPECT_EQ(h.ask("01 4D 00", true), record);  // read, now marked

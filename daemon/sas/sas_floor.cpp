@@ -1,0 +1,307 @@
+#include "daemon/sas/sas_floor.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include "daemon/journal/record_kinds.h"
+#include "daemon/sas/exception_events.h"
+#include "protocols/sas/crc16_kermit.h"
+
+namespace pitlink::sas {
+
+using nlohmann::json;
+namespace kind = journal::kind;
+
+namespace {
+
+constexpr auto kTickEvery = std::chrono::milliseconds(50);
+constexpr std::int64_t kHandpayRepeatMs = 15'000;
+
+std::int64_t steadyNowMs() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
+                   table::Timers& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
+                   std::vector<LinkOutput*> outputs)
+    : settings_(std::move(settings)), table_(table), journal_(journal), timers_(timers), clock_(clock),
+      context_{table,
+               journal,
+               timers,
+               clock,
+               settings_,
+               std::move(machine),
+               steadyNowMs,
+               [this](std::int64_t station, std::uint8_t code) { raise(station, code); },
+               [this](std::optional<std::int64_t> station, std::string_view k, json body) {
+                   journal::JournalTransaction tx = journal_.begin();
+                   tx.add(k, std::nullopt, station, std::move(body));
+                   journal_.submit(std::move(tx));
+               },
+               [this](std::uint16_t seed) { return romSignature(seed); }},
+      io_(io) {
+    for (std::size_t i = 0; i < settings_.links.size(); ++i) {
+        const StationLinkSettings& link = settings_.links[i];
+        const auto validation = resume.validation.find(link.station);
+        auto port = std::make_unique<StationPort>(
+            link, context_, validation == resume.validation.end() ? ValidationId{} : validation->second, io,
+            i < outputs.size() ? outputs[i] : nullptr);
+        port->exceptions().restore(resume.exceptions[link.station]);
+        port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
+            acknowledged_[station].push_back(e.serial);
+        });
+        linked_.insert(link.station);
+        ports_.push_back(std::move(port));
+    }
+}
+
+SasFloor::~SasFloor() {
+    *alive_ = false;
+    if (tickTimer_) {
+        timers_.cancel(*tickTimer_);
+    }
+}
+
+void SasFloor::start() {
+    for (auto& port : ports_) {
+        port->open();
+    }
+    running_ = true;
+    journal::JournalTransaction tx = journal_.begin();
+    std::vector<RaisedException> power;
+    for (const std::int64_t station : linked_) {
+        power.push_back(RaisedException{station, code::kPowerApplied, {}});
+    }
+    auto raised = journalRaises(tx, power);
+    journal_.submit(std::move(tx), [done = raiseWhenCommitted(std::move(raised))](const journal::CommitResult& r) {
+        if (r.ok) {
+            done();
+        }
+    });
+    scheduleTick();
+}
+
+void SasFloor::stop() {
+    running_ = false;
+    if (tickTimer_) {
+        timers_.cancel(*tickTimer_);
+        tickTimer_.reset();
+    }
+    if (!journal_.failed()) {
+        journal::JournalTransaction tx = journal_.begin();
+        for (auto& port : ports_) {
+            json pending = json::array();
+            for (const SasException& e : port->exceptions().pending()) {
+                pending.push_back(exceptionJson(e));
+            }
+            tx.add(kind::kSasQueue, std::nullopt, port->station(), json{{"pending", pending}});
+        }
+        acknowledged_.clear();
+        journal_.submit(std::move(tx));
+    }
+    for (auto& port : ports_) {
+        port->close();
+    }
+}
+
+StationPort* SasFloor::port(std::int64_t station) {
+    for (auto& port : ports_) {
+        if (port->station() == station) {
+            return port.get();
+        }
+    }
+    return nullptr;
+}
+
+std::vector<SasFloor::Raised> SasFloor::journalRaises(journal::JournalTransaction& tx,
+                                                      const std::vector<RaisedException>& raises) {
+    std::vector<Raised> out;
+    for (const RaisedException& r : raises) {
+        StationPort* p = port(r.station);
+        if (p == nullptr) {
+            continue;
+        }
+        const SasException e{r.code, r.eventData, p->exceptions().takeSerial()};
+        tx.add(kind::kSasException, std::nullopt, r.station, exceptionJson(e));
+        out.push_back(Raised{r.station, r.code, r.eventData, e.serial});
+    }
+    return out;
+}
+
+std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
+    if (raised.empty()) {
+        return {};
+    }
+    ++raisesInFlight_;
+    return [this, alive = alive_, raised = std::move(raised)] {
+        if (!*alive) {
+            return;
+        }
+        --raisesInFlight_;
+        for (const Raised& r : raised) {
+            if (StationPort* p = port(r.station)) {
+                p->exceptions().raise(r.code, r.data, r.serial);
+                if (r.code == code::kHandpayPending) {
+                    p->handpayRead = false;
+                    handpayRaisedAt_[r.station] = steadyNowMs();
+                }
+            }
+        }
+    };
+}
+
+void SasFloor::raise(std::int64_t station, std::uint8_t c, std::vector<std::uint8_t> eventData) {
+    journal::JournalTransaction tx = journal_.begin();
+    auto raised = journalRaises(tx, {RaisedException{station, c, std::move(eventData)}});
+    journal_.submit(std::move(tx), [done = raiseWhenCommitted(std::move(raised))](const journal::CommitResult& r) {
+        if (r.ok && done) {
+            done();
+        }
+    });
+}
+
+std::function<void()> SasFloor::submitting(journal::JournalTransaction& tx) {
+    const std::vector<RaisedException> raises =
+        exceptionsOf(tx.facts(), journal_.projected(), table_.denomination(), linked_);
+    std::vector<json> issued;
+    for (const journal::Fact& f : tx.facts()) {
+        if (f.kind == kind::kTicketIssued && f.station && linked_.contains(*f.station)) {
+            issued.push_back(json{{"station", *f.station}, {"body", f.body}});
+        }
+    }
+    std::function<void()> raise = raiseWhenCommitted(journalRaises(tx, raises));
+    if (issued.empty()) {
+        return raise;
+    }
+    return [this, alive = alive_, raise = std::move(raise), issued = std::move(issued)] {
+        if (raise) {
+            raise();
+        }
+        if (!*alive) {
+            return;
+        }
+        for (const json& t : issued) {
+            if (StationPort* p = port(t["station"].get<std::int64_t>())) {
+                p->tickets().ticketIssued(t["body"]);
+            }
+        }
+    };
+}
+
+void SasFloor::flushAcknowledged() {
+    if (acknowledged_.empty() || journal_.failed()) {
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    for (auto& [station, serials] : acknowledged_) {
+        if (raisesInFlight_ == 0) {
+            // Nothing raised is waiting to commit: the queue as it stands is the whole truth.
+            json pending = json::array();
+            for (const SasException& e : port(station)->exceptions().pending()) {
+                pending.push_back(exceptionJson(e));
+            }
+            tx.add(kind::kSasQueue, std::nullopt, station, json{{"pending", pending}});
+        } else {
+            tx.add(kind::kSasAcked, std::nullopt, station, json{{"serials", serials}});
+        }
+    }
+    acknowledged_.clear();
+    journal_.submit(std::move(tx));
+}
+
+void SasFloor::scheduleTick() {
+    tickTimer_ = timers_.after(kTickEvery, [this] {
+        tickTimer_.reset();
+        tick();
+        if (running_) {
+            scheduleTick();
+        }
+    });
+}
+
+void SasFloor::tick() {
+    const std::int64_t now = steadyNowMs();
+    for (auto& port : ports_) {
+        port->tick();
+        const std::int64_t station = port->station();
+        // 51 again every 15 s until the host has read the hand-pay with LP 1B.
+        if (table_.station(station).handpay && !port->handpayRead) {
+            auto [it, fresh] = handpayRaisedAt_.try_emplace(station, now);
+            if (!fresh && now - it->second >= kHandpayRepeatMs) {
+                it->second = now;
+                raise(station, code::kHandpayPending);
+            }
+        } else {
+            handpayRaisedAt_.erase(station);
+        }
+    }
+    flushAcknowledged();
+}
+
+// LP 21 over the installed program: computed off the logic thread (a few MB), answered from the
+// cache when the host asks again.
+std::optional<std::uint16_t> SasFloor::romSignature(std::uint16_t seed) {
+    if (const auto it = signatures_.find(seed); it != signatures_.end()) {
+        return it->second;
+    }
+    if (signing_ || io_ == nullptr) {
+        return std::nullopt;
+    }
+    signing_ = seed;
+    std::thread([this, alive = alive_, io = io_, seed, path = settings_.program] {
+        std::ifstream in(path, std::ios::binary);
+        const std::vector<std::uint8_t> program{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+        const std::uint16_t signature = crc16Kermit(program, seed);
+        boost::asio::post(*io, [this, alive, seed, signature] {
+            if (*alive) {
+                signatures_[seed] = signature;
+                signing_.reset();
+            }
+        });
+    }).detach();
+    return std::nullopt;
+}
+
+// --- table::TicketSystem ---
+
+void SasFloor::validateCashout(std::int64_t station, game::Money amount,
+                               std::function<void(std::optional<table::ValidatedTicket>)> done) {
+    StationPort* p = port(station);
+    if (p == nullptr) {
+        done(std::nullopt);  // a station without a SAS link cannot have its ticket validated: hand-pay
+        return;
+    }
+    p->tickets().validateCashout(amount, std::move(done));
+}
+
+void SasFloor::redeemTicket(std::int64_t station, const std::string& validation,
+                            std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict) {
+    StationPort* p = port(station);
+    if (p == nullptr) {
+        verdict(table::RedeemVerdict{false, 0, "station " + std::to_string(station) + " has no SAS link"});
+        return;
+    }
+    p->tickets().redeemTicket(validation, std::move(verdict));
+}
+
+void SasFloor::redemptionCommitted(std::int64_t station, bool committed) {
+    if (StationPort* p = port(station)) {
+        p->tickets().redemptionCommitted(committed);
+    }
+}
+
+json SasFloor::statusJson() const {
+    json links = json::array();
+    for (const auto& port : ports_) {
+        links.push_back(port->statusJson());
+    }
+    return json{{"links", links}, {"clock_offset_ms", clock_.offsetMs()}};
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,94 @@
+#pragma once
+// Every player station's SAS link, on the logic thread (DESIGN.md data flow: "one EGM link per
+// station, answers from memory"). The floor
+// - raises exceptions only once they are journaled: with the table's own transaction when a
+//   table fact causes them (CommitObserver), else in a transaction of their own;
+// - journals what the host acknowledged, in batches (sas.acked, or the whole queue, sas.queue,
+//   when no raise is in flight), so that a restart reports exactly what was not acknowledged;
+// - numbers and redeems tickets for the table (TicketSystem) through each station's
+//   StationTickets;
+// - keeps the links' timers (loop break, chirps) and repeats 51 every 15 s until LP 1B is read.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/journal.h"
+#include "daemon/sas/floor_settings.h"
+#include "daemon/sas/exception_events.h"
+#include "daemon/sas/sas_resume.h"
+#include "daemon/sas/station_port.h"
+#include "daemon/sas/table_clock.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::sas {
+
+class SasFloor final : public table::TicketSystem, public table::CommitObserver {
+public:
+    // `io`: the ports' transports run on it (null in tests that give `outputs`, one per link).
+    SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
+             table::Timers& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
+             std::vector<LinkOutput*> outputs = {});
+    ~SasFloor() override;
+    SasFloor(const SasFloor&) = delete;
+    SasFloor& operator=(const SasFloor&) = delete;
+
+    // Opens every port (std::system_error names the one that failed), raises 17 (power applied)
+    // at every station and starts the timers.
+    void start();
+    // Journals every queue as it stands and closes the ports.
+    void stop();
+
+    [[nodiscard]] StationPort* port(std::int64_t station);
+    [[nodiscard]] nlohmann::json statusJson() const;
+    // Journaled, then raised at the station.
+    void raise(std::int64_t station, std::uint8_t code, std::vector<std::uint8_t> eventData = {});
+    void tick();  // the timers' work (tests call it with a manual clock)
+
+    // table::TicketSystem
+    void validateCashout(std::int64_t station, game::Money amount,
+                         std::function<void(std::optional<table::ValidatedTicket>)> done) override;
+    void redeemTicket(std::int64_t station, const std::string& validation,
+                      std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict) override;
+    void redemptionCommitted(std::int64_t station, bool committed) override;
+    // table::CommitObserver
+    std::function<void()> submitting(journal::JournalTransaction& tx) override;
+
+private:
+    struct Raised {
+        std::int64_t station;
+        std::uint8_t code;
+        std::vector<std::uint8_t> data;
+        std::uint64_t serial;
+    };
+    // Adds the sas.exception facts to `tx`; returns what to raise once it has committed.
+    std::vector<Raised> journalRaises(journal::JournalTransaction& tx, const std::vector<RaisedException>& raises);
+    std::function<void()> raiseWhenCommitted(std::vector<Raised> raised);
+    void flushAcknowledged();
+    void scheduleTick();
+    std::optional<std::uint16_t> romSignature(std::uint16_t seed);
+
+    FloorSettings settings_;
+    table::Table& table_;
+    journal::Journal& journal_;
+    table::Timers& timers_;
+    TableClock& clock_;
+    PortContext context_;
+    std::vector<std::unique_ptr<StationPort>> ports_;
+    std::set<std::int64_t> linked_;
+    std::map<std::int64_t, std::vector<std::uint64_t>> acknowledged_;  // not yet journaled
+    int raisesInFlight_ = 0;
+    std::optional<table::Timers::Id> tickTimer_;
+    std::map<std::int64_t, std::int64_t> handpayRaisedAt_;  // station -> steady ms of the last 51
+    std::map<std::uint16_t, std::uint16_t> signatures_;     // LP 21, by seed
+    std::optional<std::uint16_t> signing_;                  // the seed being computed
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    boost::asio::io_context* io_;
+    bool running_ = false;
+};
+
+}  // namespace pitlink::sas

@@ -1,0 +1,27 @@
+#pragma once
+// What the SAS stations resume from the journal at start: each station's unacknowledged
+// exceptions (its last sas.queue, then the raises and acknowledgements after it, replayed in
+// order), its secure enhanced validation ID and last sequence, and the table clock's offset.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "daemon/journal/journal_store.h"
+#include "daemon/sas/station_tickets.h"
+#include "protocols/sas/exception_queue.h"
+
+namespace pitlink::sas {
+
+struct SasResume {
+    std::map<std::int64_t, std::vector<SasException>> exceptions;
+    std::map<std::int64_t, ValidationId> validation;
+    std::int64_t clockOffsetMs = 0;
+};
+
+[[nodiscard]] SasResume resumeSas(journal::JournalStore& store);
+
+// The body of sas.exception / sas.queue entries and back (event data as hex).
+[[nodiscard]] nlohmann::json exceptionJson(const SasException& e);
+[[nodiscard]] SasException exceptionFromJson(const nlohmann::json& j);
+
+}  // namespace pitlink::sas

@@ -1,0 +1,162 @@
+#include "daemon/sas/station_port.h"
+
+#include "daemon/journal/meters.h"
+#include "daemon/journal/record_kinds.h"
+#include "protocols/sas/meter_codes.h"
+
+namespace pitlink::sas {
+
+using nlohmann::json;
+
+namespace {
+
+MachineInfo machineOf(MachineInfo info, const FloorSettings& settings, std::int64_t station) {
+    info.serialNumber = settings.serialPrefix + std::to_string(station);
+    return info;
+}
+
+}  // namespace
+
+StationPort::StationPort(const StationLinkSettings& link, PortContext& context, ValidationId validation,
+                         boost::asio::io_context* io, LinkOutput* output)
+    : link_(link), context_(context),
+      tickets_(link.station, context.settings, context.timers, context.clock, validation,
+               [this](std::uint8_t code) { context_.raise(link_.station, code); },
+               [this](std::string_view kind, json body) { context_.journalFact(link_.station, kind, std::move(body)); }),
+      transport_(output == nullptr ? std::make_unique<SasTransport>(
+                                         *io, link.transport, [this](WireByte b, bool idle) { receive(b, idle); })
+                                   : nullptr),
+      output_(output == nullptr ? *transport_ : *output),
+      station_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_, queue_),
+      stationLink_(std::make_unique<StationLink>(link.address, station_, output_, context.steadyMs())) {}
+
+void StationPort::open() {
+    if (transport_) {
+        transport_->open();
+    }
+}
+
+void StationPort::close() {
+    if (transport_) {
+        transport_->close();
+    }
+}
+
+void StationPort::receive(WireByte byte, bool idleBefore) {
+    if (idleBefore) {
+        framer_.gap();
+    }
+    if (auto poll = framer_.push(byte)) {
+        if (poll->kind == PollKind::Long && poll->address == link_.address && poll->command == 0x1B) {
+            handpayRead = true;
+        }
+        stationLink_->onPoll(*poll, context_.steadyMs());
+    }
+}
+
+void StationPort::tick() { stationLink_->tick(context_.steadyMs()); }
+
+std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
+    using journal::Meter;
+    const journal::Ledger& ledger = context_.journal.committed();
+    const auto it = ledger.stations().find(link_.station);
+    const journal::StationAccount none;
+    const journal::StationAccount& acc = it == ledger.stations().end() ? none : it->second;
+    const game::Money denomination = context_.table.denomination();
+    const auto inCredits = [&](std::int64_t minor) {
+        return static_cast<std::uint64_t>(journal::reportedMeter(minor / denomination));
+    };
+    const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
+    switch (code) {
+    case meter::kCoinIn: return inCredits(acc.meters[Meter::CoinIn]);
+    case meter::kCoinOut: return inCredits(acc.meters[Meter::CoinOut]);
+    case meter::kJackpot: return inCredits(acc.meters[Meter::Jackpots]);
+    case meter::kHandPaidCancelledCredits: return inCredits(acc.meters[Meter::HandpaidCancelledCredits]);
+    case meter::kCancelledCredits: return inCredits(acc.meters[Meter::CancelledCredits]);
+    case meter::kGamesPlayed: return count(acc.meters[Meter::GamesPlayed]);
+    case meter::kGamesWon: return count(acc.meters[Meter::GamesWon]);
+    case meter::kGamesLost: return count(acc.meters[Meter::GamesLost]);
+    case meter::kCurrentCredits: return inCredits(acc.credits);
+    // Minor units are cents here (the denomination is counted in them).
+    case meter::kTicketInCashableCents: return count(acc.meters[Meter::TicketInCashable]);
+    case meter::kTicketOutCashableCents: return count(acc.meters[Meter::TicketOutCashable]);
+    case meter::kDrop: return 0;  // a table takes no coins or bills
+    case meter::kSlotDoorOpens: return count(acc.meters[Meter::DoorOpens] + ledger.tableOwn()[Meter::DoorOpens]);
+    case meter::kPowerResets: return count(ledger.tableOwn()[Meter::PowerUps]);
+    default: return std::nullopt;
+    }
+}
+
+void StationPort::setPlayEnabled(bool enabled) {
+    if (context_.table.station(link_.station).hostDisabled == !enabled) {
+        return;
+    }
+    context_.journalFact(link_.station, journal::kind::kSasHostEnabled, json{{"enabled", enabled}});
+    context_.table.setHostEnabled(link_.station, enabled);
+}
+
+bool StationPort::setClock(const SasDateTime& hostTime) {
+    const auto offset = context_.clock.offsetFor(hostTime, context_.settings.clockTolerance);
+    if (!offset) {
+        return false;
+    }
+    const std::int64_t before = context_.clock.nowMs();
+    context_.clock.setOffsetMs(*offset);
+    context_.journalFact(link_.station, journal::kind::kClockSet,
+                         json{{"from_ms", before}, {"to_ms", context_.clock.nowMs()}, {"offset_ms", *offset}});
+    return true;
+}
+
+std::optional<HandpayInfo> StationPort::pendingHandpay() const {
+    const auto& handpay = context_.table.station(link_.station).handpay;
+    if (!handpay) {
+        return std::nullopt;
+    }
+    HandpayInfo info;
+    info.amountCents = static_cast<std::uint64_t>(handpay->amount);
+    return info;
+}
+
+HandpayResetResult StationPort::remoteHandpayReset() {
+    if (!context_.table.station(link_.station).handpay) {
+        return HandpayResetResult::NotInHandpay;
+    }
+    if (context_.journal.failed()) {
+        return HandpayResetResult::Unable;
+    }
+    // 52 is raised by the reset's own transaction once it has committed.
+    context_.table.resetHandpay(link_.station, "sas host", {});
+    return HandpayResetResult::Reset;
+}
+
+json StationPort::statusJson() const {
+    const LinkStats& l = stationLink_->stats();
+    const FramerStats& f = framer_.stats();
+    json pending = json::array();
+    for (const SasException& e : queue_.pending()) {
+        pending.push_back(e.code);
+    }
+    json j{{"station", link_.station},
+           {"address", link_.address},
+           {"device", link_.transport.device},
+           {"transport", std::string(transportModeName(link_.transport.mode))},
+           {"link", stationLink_->up() ? "up" : "down"},
+           {"rte", station_.realTimeEvents()},
+           {"polls", l.pollsToUs},
+           {"answers", l.answers},
+           {"resends", l.resends},
+           {"bad_crc", f.badCrc},
+           {"unsupported", l.unsupported},
+           {"chirps", l.chirps},
+           {"link_downs", l.linkDowns},
+           {"exceptions_pending", pending},
+           {"exception_overflows", queue_.overflows()},
+           {"tickets", tickets_.statusJson()}};
+    if (transport_) {
+        j["bytes_in"] = transport_->stats().bytesIn;
+        j["write_errors"] = transport_->stats().writeErrors;
+    }
+    return j;
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,82 @@
+#pragma once
+// One player station on its SAS link: the port (transport), the framer, the link layer, the
+// station protocol with its exception queue, and what the polls reach: the committed meters of
+// the journal (MeterSource), the table (StationHost) and the ticketing (StationTickets). Runs on
+// the logic thread; a poll is answered from memory, synchronously, as its last byte arrives.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/journal.h"
+#include "daemon/sas/floor_settings.h"
+#include "daemon/sas/station_tickets.h"
+#include "daemon/sas/table_clock.h"
+#include "daemon/table/table.h"
+#include "protocols/sas/exception_queue.h"
+#include "protocols/sas/poll_framer.h"
+#include "protocols/sas/sas_station.h"
+#include "protocols/sas/sas_transport.h"
+#include "protocols/sas/station_link.h"
+
+namespace pitlink::sas {
+
+// What a port needs from the floor around it.
+struct PortContext {
+    table::Table& table;
+    const journal::Journal& journal;
+    table::Timers& timers;
+    TableClock& clock;
+    const FloorSettings& settings;
+    MachineInfo machine;                              // serial number filled in per station
+    std::function<std::int64_t()> steadyMs;
+    std::function<void(std::int64_t station, std::uint8_t code)> raise;  // journaled, then raised
+    std::function<void(std::optional<std::int64_t> station, std::string_view kind, nlohmann::json body)> journalFact;
+    std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
+};
+
+class StationPort final : public StationHost, public MeterSource {
+public:
+    // `output`: where answers go; null: the port's own transport on `io` (opened by open()).
+    StationPort(const StationLinkSettings& link, PortContext& context, ValidationId validation,
+                boost::asio::io_context* io, LinkOutput* output = nullptr);
+
+    void open();   // throws std::system_error naming the device
+    void close();
+    // Bytes from the line (the transport calls it; tests may too).
+    void receive(WireByte byte, bool idleBefore);
+    void tick();
+
+    [[nodiscard]] std::int64_t station() const { return link_.station; }
+    [[nodiscard]] ExceptionQueue& exceptions() { return queue_; }
+    [[nodiscard]] StationTickets& tickets() { return tickets_; }
+    [[nodiscard]] const StationLink& link() const { return *stationLink_; }
+    [[nodiscard]] nlohmann::json statusJson() const;
+
+    // MeterSource: the committed meters of the journal.
+    [[nodiscard]] std::optional<std::uint64_t> meter(std::uint16_t code) const override;
+    // StationHost
+    void setPlayEnabled(bool enabled) override;
+    bool setClock(const SasDateTime& hostTime) override;
+    [[nodiscard]] SasDateTime clock() const override { return context_.clock.localTime(); }
+    [[nodiscard]] std::optional<HandpayInfo> pendingHandpay() const override;
+    HandpayResetResult remoteHandpayReset() override;
+    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
+
+    bool handpayRead = false;  // LP 1B answered since the hand-pay began (51 stops repeating)
+
+private:
+    StationLinkSettings link_;
+    PortContext& context_;
+    ExceptionQueue queue_;
+    StationTickets tickets_;
+    std::unique_ptr<SasTransport> transport_;
+    LinkOutput& output_;
+    SasStation station_;
+    PollFramer framer_;
+    std::unique_ptr<StationLink> stationLink_;
+};
+
+}  // namespace pitlink::sas

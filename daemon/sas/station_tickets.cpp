@@ -1,0 +1,277 @@
+#include "daemon/sas/station_tickets.h"
+
+#include <cstdio>
+
+#include "daemon/journal/record_kinds.h"
+#include "daemon/sas/exception_events.h"
+#include "protocols/sas/secure_enhanced_validation.h"
+
+namespace pitlink::sas {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kRecords = 31;
+constexpr std::uint32_t kMaxSequence = 0xFFFFFF;
+
+// A validation number as 18 digits (a shorter one is zero-filled on the left).
+std::string digits18(const std::string& number) {
+    return number.size() >= 18 ? number.substr(number.size() - 18) : std::string(18 - number.size(), '0') + number;
+}
+
+}  // namespace
+
+StationTickets::StationTickets(std::int64_t station, const FloorSettings& settings, table::Timers& timers,
+                               const TableClock& clock, ValidationId id, Raise raise, JournalFact journal)
+    : station_(station), settings_(settings), timers_(timers), clock_(clock), id_(id), raise_(std::move(raise)),
+      journal_(std::move(journal)) {
+    setup_.location = settings.location;
+    setup_.address1 = settings.address1;
+    setup_.address2 = settings.address2;
+}
+
+StationTickets::~StationTickets() {
+    if (cashout_) {
+        timers_.cancel(cashout_->timer);
+    }
+    if (escrow_) {
+        timers_.cancel(escrow_->readTimer);
+        timers_.cancel(escrow_->redeemTimer);
+    }
+}
+
+json StationTickets::ticketDetails() const {
+    const SasDateTime t = clock_.localTime();
+    char when[24];
+    std::snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute, t.second);
+    return json{{"printed_at", when},
+                {"location", setup_.location},
+                {"address1", setup_.address1},
+                {"address2", setup_.address2},
+                {"expires_days", setup_.cashableExpirationDays}};
+}
+
+// --- cash-out ---
+
+void StationTickets::validateCashout(game::Money amount, std::function<void(std::optional<table::ValidatedTicket>)> done) {
+    if (settings_.validation == ValidationMode::SecureEnhanced) {
+        if (id_.machineId == 0) {
+            raise_(code::kValidationIdNotConfigured);
+            done(std::nullopt);
+            return;
+        }
+        id_.sequence = id_.sequence >= kMaxSequence ? 1 : id_.sequence + 1;  // incremented before each use
+        json details = ticketDetails();
+        details.update(json{{"system_id", 0}, {"machine_id", id_.machineId}, {"sequence", id_.sequence}});
+        done(table::ValidatedTicket{secureEnhancedValidationNumber(id_.machineId, id_.sequence), details});
+        return;
+    }
+    if (cashout_) {
+        done(std::nullopt);  // cannot happen: the table locks the station while one is pending
+        return;
+    }
+    const table::Timers::Id timer = timers_.after(settings_.systemValidationTimeout, [this] {
+        if (cashout_) {
+            cashout_->timer = 0;
+            finishCashout(std::nullopt);  // no LP 58 in time: validation denied
+        }
+    });
+    cashout_ = Cashout{amount, std::move(done), timer};
+    raise_(code::kSystemValidationRequest);
+}
+
+void StationTickets::finishCashout(std::optional<table::ValidatedTicket> ticket) {
+    Cashout c = std::move(*cashout_);
+    cashout_.reset();
+    if (c.timer != 0) {
+        timers_.cancel(c.timer);
+    }
+    c.done(std::move(ticket));
+}
+
+std::optional<PendingCashout> StationTickets::pendingCashout() const {
+    if (!cashout_) {
+        return std::nullopt;
+    }
+    return PendingCashout{0x00, static_cast<std::uint64_t>(cashout_->amount)};
+}
+
+ValidationReceipt StationTickets::receiveValidation(std::uint8_t systemId, const std::string& number16) {
+    if (!cashout_) {
+        return ValidationReceipt::NotInCashout;
+    }
+    if (systemId == 0) {
+        finishCashout(std::nullopt);  // the host denied validation
+        return ValidationReceipt::Acknowledged;
+    }
+    char prefix[4];
+    std::snprintf(prefix, sizeof prefix, "%02u", static_cast<unsigned>(systemId % 100));
+    json details = ticketDetails();
+    details["system_id"] = systemId;
+    finishCashout(table::ValidatedTicket{std::string(prefix) + number16, details});
+    return ValidationReceipt::Acknowledged;
+}
+
+std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uint32_t machineId, std::uint32_t sequence) {
+    if (machineId != 0) {
+        id_ = ValidationId{machineId, sequence};  // incremented before its first use
+        journal_(journal::kind::kSasValidationId, json{{"machine_id", id_.machineId}, {"sequence", id_.sequence}});
+    }
+    return {id_.machineId, id_.sequence};
+}
+
+void StationTickets::ticketIssued(const json& body) {
+    ValidationRecord r;
+    r.type = 0x00;
+    r.index = nextIndex_;
+    nextIndex_ = static_cast<std::uint8_t>(nextIndex_ % kRecords + 1);
+    r.time = clock_.localTime();
+    const std::string number = digits18(body.value("validation", std::string()));
+    r.number = number.substr(2);
+    r.systemId = static_cast<std::uint8_t>(body.value("system_id", 0));
+    r.amountCents = static_cast<std::uint64_t>(body.value("amount", game::Money{0}));
+    r.ticketNumber = static_cast<std::uint16_t>(body.value("sequence", 0U) % 10'000);
+    records_.push_back(r);
+    if (records_.size() > kRecords) {
+        records_.pop_front();
+    }
+    unread_ = std::min(unread_ + 1, records_.size());
+}
+
+std::optional<ValidationRecord> StationTickets::validationRecord(std::uint8_t functionCode) {
+    if (functionCode == 0x00 || functionCode == 0xFF) {
+        if (unread_ == 0) {
+            return std::nullopt;
+        }
+        const ValidationRecord r = records_[records_.size() - unread_];  // the oldest unread
+        if (functionCode == 0x00) {
+            --unread_;
+        }
+        return r;
+    }
+    for (const ValidationRecord& r : records_) {
+        if (r.index == functionCode) {
+            return r;
+        }
+    }
+    return std::nullopt;
+}
+
+std::uint32_t StationTickets::assetNumber() const {
+    return settings_.assetBase + static_cast<std::uint32_t>(station_);
+}
+
+// --- ticket in ---
+
+void StationTickets::redeemTicket(const std::string& validation,
+                                  std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict) {
+    if (escrow_) {
+        verdict(table::RedeemVerdict{false, 0, "a ticket is already in escrow"});
+        return;
+    }
+    Escrow e;
+    e.validation = digits18(validation);
+    e.verdict = std::move(verdict);
+    e.readTimer = timers_.after(settings_.ticketReadTimeout, [this] {
+        if (escrow_ && !escrow_->read) {
+            escrow_->readTimer = 0;
+            endEscrow(table::RedeemVerdict{false, 0, "the accounting host did not read the ticket in time"},
+                      redemption::kTimedOut);
+        }
+    });
+    e.redeemTimer = timers_.after(settings_.ticketRedeemTimeout, [this] {
+        if (escrow_) {
+            escrow_->redeemTimer = 0;
+            endEscrow(table::RedeemVerdict{false, 0, "the accounting host did not answer in time"}, redemption::kTimedOut);
+        }
+    });
+    escrow_ = std::move(e);
+    redemption_ = RedemptionStatus{redemption::kWaitingForLp71, 0, 0, escrow_->validation};
+    raise_(code::kTicketInserted);
+}
+
+void StationTickets::endEscrow(table::RedeemVerdict verdict, std::uint8_t status) {
+    Escrow e = std::move(*escrow_);
+    escrow_.reset();
+    timers_.cancel(e.readTimer);
+    timers_.cancel(e.redeemTimer);
+    redemption_ = RedemptionStatus{status, static_cast<std::uint64_t>(verdict.amount), 0, e.validation};
+    e.verdict(verdict);
+}
+
+std::optional<EscrowedTicket> StationTickets::escrowedTicket() {
+    if (!escrow_) {
+        return std::nullopt;
+    }
+    escrow_->read = true;
+    return EscrowedTicket{0, escrow_->validation};  // the amount is the host's to say
+}
+
+RedemptionStatus StationTickets::redeem(const RedeemRequest& request) {
+    if (!escrow_) {
+        return redemption_.value_or(RedemptionStatus{});  // not in a redemption: the last status, or none
+    }
+    if (request.validation != escrow_->validation) {
+        const std::string validation = escrow_->validation;
+        endEscrow(table::RedeemVerdict{false, 0, "the host answered for another ticket"}, redemption::kValidationMismatch);
+        raise_(code::kTicketTransferComplete);
+        return RedemptionStatus{redemption::kValidationMismatch, request.amountCents, 0, validation};
+    }
+    if (request.transferCode != 0x00) {
+        // >= 0x80: rejected; 01/02 (promotional credits): this table keeps cashable credits only.
+        const std::uint8_t status = request.transferCode >= 0x80 ? redemption::kRejectedByHost : redemption::kNotValidFunction;
+        char why[64];
+        std::snprintf(why, sizeof why, "rejected by the accounting host (transfer code %02X)", request.transferCode);
+        endEscrow(table::RedeemVerdict{false, 0, why}, status);
+        raise_(code::kTicketTransferComplete);
+        return *redemption_;
+    }
+    Escrow& e = *escrow_;
+    e.read = true;
+    timers_.cancel(e.readTimer);
+    timers_.cancel(e.redeemTimer);
+    e.readTimer = e.redeemTimer = 0;
+    const auto amount = static_cast<game::Money>(request.amountCents);
+    const table::RedeemCheck check = e.verdict(table::RedeemVerdict{true, amount, {}});
+    const std::string validation = e.validation;
+    if (check == table::RedeemCheck::Accepted) {
+        escrow_.reset();  // the table journals the credits; redemptionCommitted() ends it
+        redemption_ = RedemptionStatus{redemption::kPending, request.amountCents, 0, validation};
+        return *redemption_;
+    }
+    escrow_.reset();
+    const std::uint8_t status = check == table::RedeemCheck::NotEvenMultiple ? redemption::kNotEvenMultiple
+                                : check == table::RedeemCheck::AboveLimit    ? redemption::kAmountExceedsLimit
+                                                                             : redemption::kUnableToAccept;
+    redemption_ = RedemptionStatus{status, request.amountCents, 0, validation};
+    raise_(code::kTicketTransferComplete);
+    return *redemption_;
+}
+
+void StationTickets::redemptionCommitted(bool committed) {
+    if (!redemption_ || redemption_->status != redemption::kPending) {
+        return;
+    }
+    // Committed: 68 was raised by the same transaction. Not: the ticket goes back.
+    redemption_->status = committed ? redemption::kCashableRedeemed : redemption::kUnableToAccept;
+    if (!committed) {
+        raise_(code::kTicketTransferComplete);
+    }
+}
+
+RedemptionStatus StationTickets::redemptionStatus() const { return redemption_.value_or(RedemptionStatus{}); }
+
+json StationTickets::statusJson() const {
+    json j{{"validation", settings_.validation == ValidationMode::System ? "system" : "secure_enhanced"},
+           {"cashout_pending", cashout_ ? json(cashout_->amount) : json(nullptr)},
+           {"ticket_in_escrow", escrow_ ? json(escrow_->validation) : json(nullptr)},
+           {"validation_records", records_.size()}};
+    if (settings_.validation == ValidationMode::SecureEnhanced) {
+        j["machine_id"] = id_.machineId;
+        j["sequence"] = id_.sequence;
+    }
+    return j;
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,98 @@
+#pragma once
+// One station's ticketing with the accounting host (SAS-NOTES.md "Tickets"):
+// - cash-out by system validation: 57 raised, the host reads the amount (LP 57) and gives the
+//   number (LP 58) within the time-out, else the table locks for a hand-pay; or by secure
+//   enhanced validation: the station numbers the ticket itself from the ID and sequence the host
+//   set with LP 4C (3F raised while none is set, and the cash-out becomes a hand-pay);
+// - the records of printed tickets for LP 4D;
+// - ticket in: 67 raised, the host reads the ticket (LP 70) and accepts or rejects it (LP 71);
+//   credits are added by the table after it journaled them, then 68 (raised by that transaction)
+//   and the final status for LP 71 FF. No answer in time: the ticket is returned.
+// Exceptions are raised through `Raise`, which journals them first.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/sas/floor_settings.h"
+#include "daemon/sas/table_clock.h"
+#include "daemon/table/ticket_system.h"
+#include "daemon/table/timers.h"
+#include "protocols/sas/ticket_host.h"
+
+namespace pitlink::sas {
+
+struct ValidationId {
+    std::uint32_t machineId = 0;  // 0: not configured
+    std::uint32_t sequence = 0;   // the last one used
+};
+
+class StationTickets final : public TicketHost {
+public:
+    using Raise = std::function<void(std::uint8_t code)>;
+    using JournalFact = std::function<void(std::string_view kind, nlohmann::json body)>;
+
+    StationTickets(std::int64_t station, const FloorSettings& settings, table::Timers& timers, const TableClock& clock,
+                   ValidationId id, Raise raise, JournalFact journal);
+    ~StationTickets() override;
+    StationTickets(const StationTickets&) = delete;
+    StationTickets& operator=(const StationTickets&) = delete;
+
+    // --- the table's side ---
+    void validateCashout(game::Money amountCents, std::function<void(std::optional<table::ValidatedTicket>)> done);
+    void redeemTicket(const std::string& validation, std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict);
+    void redemptionCommitted(bool committed);
+    // A ticket.issued record of this station committed: kept for LP 4D.
+    void ticketIssued(const nlohmann::json& body);
+
+    // --- TicketHost (the host's long polls) ---
+    [[nodiscard]] std::optional<PendingCashout> pendingCashout() const override;
+    ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) override;
+    std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) override;
+    std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) override;
+    std::optional<EscrowedTicket> escrowedTicket() override;  // marks it read
+    RedemptionStatus redeem(const RedeemRequest& request) override;
+    [[nodiscard]] RedemptionStatus redemptionStatus() const override;
+    [[nodiscard]] std::uint32_t assetNumber() const override;
+    [[nodiscard]] const TicketSetup& ticketSetup() const override { return setup_; }
+    void setTicketSetup(const TicketSetup& setup) override { setup_ = setup; }
+
+    [[nodiscard]] nlohmann::json statusJson() const;
+
+private:
+    struct Cashout {
+        game::Money amount = 0;
+        std::function<void(std::optional<table::ValidatedTicket>)> done;
+        table::Timers::Id timer = 0;
+    };
+    struct Escrow {
+        std::string validation;  // 18 digits
+        std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict;
+        bool read = false;       // LP 70 seen
+        table::Timers::Id readTimer = 0;
+        table::Timers::Id redeemTimer = 0;
+    };
+    [[nodiscard]] nlohmann::json ticketDetails() const;
+    void finishCashout(std::optional<table::ValidatedTicket> ticket);
+    void endEscrow(table::RedeemVerdict verdict, std::uint8_t status);
+
+    std::int64_t station_;
+    const FloorSettings& settings_;
+    table::Timers& timers_;
+    const TableClock& clock_;
+    ValidationId id_;
+    Raise raise_;
+    JournalFact journal_;
+    TicketSetup setup_;
+    std::optional<Cashout> cashout_;
+    std::optional<Escrow> escrow_;
+    std::optional<RedemptionStatus> redemption_;  // the last redemption, for LP 71 FF
+    std::deque<ValidationRecord> records_;        // newest last, at most 31
+    std::uint8_t nextIndex_ = 1;
+    std::size_t unread_ = 0;                      // records not yet read with LP 4D 00 (the newest ones)
+};
+
+}  // namespace pitlink::sas
