@@ -80,7 +80,7 @@ std::optional<std::vector<std::uint8_t>> redeem(const Poll& poll, TicketHost& ho
 std::vector<std::uint8_t> validationRecord(const Poll& poll, const std::optional<ValidationRecord>& r) {
     std::vector<std::uint8_t> out = start(poll);
     if (!r) {
-        out.resize(out.size() + 33, 0x00);  // no record: every field zero
+        out.resize(out.size() + 31, 0x00);  // no record: all 31 bytes of fields zero
         return finish(std::move(out));
     }
     out.push_back(r->type);

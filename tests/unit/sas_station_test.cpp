@@ -207,7 +207,7 @@ TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
     EXPECT_EQ(h.ask("01 4D FF", true), record);  // look ahead
     EXPECT_EQ(h.ask("01 4D 00", true), record);  // read, now marked
     std::string empty = "01 4D";
-    for (int i = 0; i < 33; ++i) {
+    for (int i = 0; i < 31; ++i) {  // type to pool ID: 31 bytes
         empty += " 00";  // no unread record: every field zero
     }
     EXPECT_EQ(h.ask("01 4D 00", true), withCrc(empty));

@@ -1,0 +1,303 @@
+#!/usr/bin/env python3
+"""Integration tests of SAS: the real pitlinkd with its player stations on real pty pairs, driven
+by an accounting host written independently of the daemon (sas_host.py: its own CRC, BCD,
+escaping and frame layouts). Meters are checked against the journal's records, validation numbers
+against the host's own secure enhanced validation.
+
+Usage: test_sas.py BUILD_DIR SOURCE_DIR (ctest passes both).
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_table import BANKER_WINS, CTL, PLAYER_WINS, Daemon, ok, play_round  # noqa: E402
+import sas_host as sh  # noqa: E402
+
+FAST_TIMEOUTS = ("  system_validation_timeout_ms: 1000\n  ticket_read_timeout_ms: 1000\n"
+                 "  ticket_redeem_timeout_ms: 2000\n")
+
+
+class SasTable:
+    """pitlinkd (reader table, 4 stations) with SAS links for `stations` on pty pairs."""
+
+    def __init__(self, directory, stations=(1, 2), validation="system", ticket_in_local=True, extra=""):
+        self.ptys = {s: sh.open_pty_pair() for s in stations}
+        links = "".join("    - station: %d\n      address: %d\n      port: %s\n      transport: pty\n"
+                        % (s, s, self.ptys[s][1]) for s in stations)
+        self.daemon = Daemon(directory, extra="cashier:\n  ticket_in_local: %s\nsas:\n  validation: %s\n%s"
+                             "  location: PIT 3 TABLE 1\n  stations:\n%s%s"
+                             % ("true" if ticket_in_local else "false", validation, FAST_TIMEOUTS, links, extra))
+        self.hosts = {s: sh.SasHost(sh.SasLine(self.ptys[s][0]), s) for s in stations}
+        self.engine = None
+
+    def start(self):
+        self.engine = self.daemon.start()
+        ok(unittest.TestCase(), self.engine.request("status"))  # up and listening
+        for host in self.hosts.values():
+            host.line.flush_input()
+            host.sync()
+        return self.engine
+
+    def restart(self):
+        self.daemon.terminate()
+        return self.start()
+
+    def send(self, op, **fields):
+        """Sends an engine request without waiting; returns its id for engine.reply_to()."""
+        request_id = self.engine.next_id
+        self.engine.next_id += 1
+        self.engine.send_raw((json.dumps(dict(id=request_id, op=op, **fields)) + "\n").encode())
+        return request_id
+
+    def events(self, station, until_quiet=True, limit=60):
+        """Every event the host reads from the station until it reports none."""
+        seen = []
+        for _ in range(limit):
+            event = self.hosts[station].next_event()
+            if event.code == 0:
+                return seen
+            seen.append(event)
+        raise AssertionError("the station never ran out of events: %r" % seen[:10])
+
+    def wait_for(self, station, code, timeout=5.0):
+        """Polls like a host until the station reports `code`; returns that event."""
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            event = self.hosts[station].next_event()
+            if event.code == code:
+                return event
+            if event.code == 0:
+                time.sleep(0.04)
+        raise AssertionError("station %d never reported %02X" % (station, code))
+
+    def status(self):
+        out = subprocess.run([CTL, "status", "--json", "--socket", self.daemon.control], capture_output=True,
+                             text=True, check=True).stdout
+        return {link["station"]: link for link in json.loads(out)["daemon"]["sas"]["links"]}
+
+    def close(self):
+        if self.engine:
+            self.engine.close()
+        if self.daemon.proc and self.daemon.proc.poll() is None:
+            self.daemon.terminate()
+        for master, _, slave in self.ptys.values():
+            os.close(master)
+            os.close(slave)
+
+
+def journal_meters(daemon, station):
+    """Coin in, coin out, games and credits of a station, summed from its credit records."""
+    rows = daemon.rows("SELECT body FROM record WHERE kind = 'credit' AND station = ? ORDER BY seq", station)
+    bodies = [json.loads(b) for (b,) in rows]
+    settled = [b for b in bodies if b["reason"] == "settlement"]
+    return {"coin_in": sum(b["wagered"] for b in settled), "coin_out": sum(b["amount"] for b in settled),
+            "games_played": len(settled), "games_won": sum(1 for b in settled if b["amount"] > b["wagered"]),
+            "credits": bodies[-1]["balance"] if bodies else 0,
+            "ticket_in": sum(b["amount"] for b in bodies if b["reason"] == "ticket_in"),
+            "ticket_out": -sum(b["amount"] for b in bodies if b["reason"] == "ticket_out")}
+
+
+class Sas(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.table = None
+
+    def tearDown(self):
+        if self.table:
+            self.table.close()
+        self.dir.cleanup()
+
+    def make(self, **kwargs):
+        self.table = SasTable(self.dir.name, **kwargs)
+        return self.table
+
+    def test_meters_and_game_events_follow_the_journal(self):
+        t = self.make()
+        c = t.start()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])  # AC power applied
+        ok(self, c.request("new_shoe"))
+        for s in (1, 2):
+            ok(self, c.request("ticket_in", station=s, validation="9%d" % s, amount=10_000))
+        t.hosts[1].lp_0e(True)  # real-time events for station 1
+        play_round(self, c, [(1, "banker", 300), (2, "player", 200), (2, "tie", 100)], BANKER_WINS)
+        play_round(self, c, [(1, "player", 500), (2, "player", 100)], PLAYER_WINS)
+        for s in (1, 2):
+            expected = journal_meters(t.daemon, s)
+            host = t.hosts[s]
+            self.assertEqual(host.lp_1a_current_credits(), expected["credits"])
+            lp19 = host.lp_19()
+            self.assertEqual((lp19["coin_in"], lp19["coin_out"], lp19["games_played"]),
+                             (expected["coin_in"], expected["coin_out"], expected["games_played"]))
+            ext = host.lp_af(0, [0x0000, 0x0001, 0x0005, 0x0006, 0x000C, 0x000D])
+            self.assertEqual(ext, {0x0000: expected["coin_in"], 0x0001: expected["coin_out"],
+                                   0x0005: expected["games_played"], 0x0006: expected["games_won"],
+                                   0x000C: expected["credits"], 0x000D: expected["ticket_in"]})
+            self.assertEqual(host.meter_lp(0x15), expected["games_played"])
+        # Station 1 reports its rounds as real-time events with their data; station 2 as bytes.
+        rte = t.events(1)
+        self.assertTrue(all(e.rte for e in rte), rte)
+        settlements = [json.loads(b) for (b,) in t.daemon.rows(
+            "SELECT body FROM record WHERE kind = 'credit' AND station = 1 AND json_extract(body, '$.reason') = "
+            "'settlement' ORDER BY seq")]
+        coin_in = 0
+        expected_events = []
+        for s in settlements:
+            coin_in += s["wagered"]
+            expected_events.append((0x7E, sh.to_bcd(s["wagered"], 2) + sh.to_bcd(coin_in, 4) + b"\x00\x00"))
+            expected_events.append((0x7F, sh.to_bcd(s["amount"], 4)))
+        self.assertEqual([(e.code, bytes(e.data)) for e in rte], expected_events)
+        self.assertEqual([(e.code, e.rte) for e in t.events(2)], [(0x17, False), (0x7E, False), (0x7F, False),
+                                                                  (0x7E, False), (0x7F, False)])
+        t.hosts[1].lp_0e(False)
+        play_round(self, c, [(1, "banker", 100)], BANKER_WINS)
+        self.assertEqual([(e.code, e.rte) for e in t.events(1)], [(0x7E, False), (0x7F, False)])
+
+    def test_the_link_answers_only_what_it_should(self):
+        t = self.make(stations=(1,))
+        t.start()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        host, line = t.hosts[1], t.hosts[1].line
+        # A repeated long poll is an implied NACK: the very same bytes, at most twice more.
+        first = host.poll_raw(bytes((1, 0x1A))).data
+        self.assertEqual(host.poll_raw(bytes((1, 0x1A))).data, first)
+        self.assertEqual(host.poll_raw(bytes((1, 0x1A))).data, first)
+        self.assertEqual(host.poll_raw(bytes((1, 0x1A)), timeout=0.2).data, b"")
+        host.acknowledge()
+        # A bad CRC, a poll to another address, a broadcast and an unsupported poll: no answer.
+        bad = sh.with_crc(bytes((1, 0x7F)) + sh.to_bcd(11222026, 4) + sh.to_bcd(93000, 3))
+        self.assertEqual(host.poll_raw(bad[:-1] + bytes((bad[-1] ^ 0xFF,)), timeout=0.2).data, b"")
+        self.assertEqual(host.poll_raw(bytes((5, 0x1A)), timeout=0.2).data, b"")
+        self.assertEqual(host.poll_raw(sh.with_crc(bytes((0, 0x7F)) + sh.to_bcd(11222026, 4) + sh.to_bcd(93000, 3)),
+                                       timeout=0.2).data, b"")
+        self.assertEqual(host.poll_raw(bytes((1, 0x4A)), timeout=0.2).data, b"")
+        link = t.status()[1]
+        self.assertEqual((link["bad_crc"], link["unsupported"], link["resends"]), (1, 1, 2))
+        self.assertEqual(host.lp_54()[1], "PL1")  # still answering
+        # Loop break: no poll for 5 s -> the station chirps its address every 200 ms.
+        chirps = line.drain(6.5)
+        self.assertGreaterEqual(len(chirps), 4)
+        self.assertTrue(all(c == 1 for c in chirps), chirps)
+        gaps = [b - a for a, b in zip(line.last_drain_times, line.last_drain_times[1:])]
+        self.assertTrue(all(0.15 <= g <= 0.35 for g in gaps), gaps)
+        # After the loop break, polls to it are ignored until a poll to another address.
+        self.assertEqual(host.poll_raw(bytes((0x81,)), timeout=0.2).data, b"")
+        host.sync()
+        self.assertEqual(host.general_poll().code, 0)
+        self.assertEqual(t.status()[1]["link"], "up")
+
+    def test_more_than_twenty_exceptions_overflow_and_survive_a_restart(self):
+        t = self.make(stations=(1,))
+        c = t.start()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        for _ in range(13):  # 26 exceptions while the host does not poll
+            ok(self, c.request("door", door="main", open=True))
+            ok(self, c.request("door", door="main", open=False))
+        c = t.restart()  # nothing acknowledged is lost: the queue comes back from the journal
+        events = [e.code for e in t.events(1)]
+        # 70 (buffer overflow) first, then the newest 20 in order: the last one is power applied
+        # again, which pushed the oldest door event out.
+        self.assertEqual(events, [0x70, 0x12] + [0x11, 0x12] * 9 + [0x17])
+        self.assertEqual(t.status()[1]["exceptions_pending"], [])
+        c = t.restart()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])  # what was acknowledged stays gone
+
+    def test_cash_out_by_system_validation_then_hand_pay_when_the_host_is_silent(self):
+        t = self.make(stations=(1,))
+        c = t.start()
+        t.events(1)
+        ok(self, c.request("ticket_in", station=1, validation="5", amount=4_250))
+        request = t.send("cash_out", station=1)
+        t.wait_for(1, 0x57)
+        host = t.hosts[1]
+        self.assertEqual(host.lp_57(), (0x00, 4_250))
+        self.assertEqual(host.lp_58(12, "0011223344556677"), 0x00)
+        reply = c.reply_to(request)
+        self.assertTrue(reply["ok"], reply)
+        self.assertEqual(reply["data"]["ticket"]["validation"], "120011223344556677")
+        self.assertEqual(reply["data"]["ticket"]["location"], "PIT 3 TABLE 1")
+        codes = [e.code for e in t.events(1)]
+        self.assertEqual(codes, [0x3D, 0x66])  # 3D is a priority exception
+        record = host.lp_4d(0x00)
+        self.assertEqual((record["validation"], record["amount"], record["system_id"]),
+                         ("0011223344556677", 4_250, 12))
+        host.acknowledge()  # else the same poll again is an implied NACK, answered with the same bytes
+        self.assertEqual(host.lp_4d(0x00)["amount"], 0)  # read: no unread record left
+        self.assertEqual(journal_meters(t.daemon, 1)["ticket_out"], 4_250)
+        self.assertEqual(host.lp_af(0, [0x000E, 0x000C]), {0x000E: 4_250, 0x000C: 0})
+        issued = [json.loads(b) for (b,) in t.daemon.rows("SELECT body FROM record WHERE kind = 'ticket.issued'")]
+        self.assertEqual([(i["validation"], i["amount"]) for i in issued], [("120011223344556677", 4_250)])
+        # The host does not answer the next cash-out: after the time-out it is a hand-pay.
+        ok(self, c.request("ticket_in", station=1, validation="6", amount=900))
+        reply = c.request("cash_out", station=1)
+        self.assertEqual(reply["data"]["handpay"], 900, reply)
+        self.assertEqual([e.code for e in t.events(1)], [0x57, 0x51, 0x66])  # priority first
+        self.assertEqual(host.lp_1b()["amount"], 900)
+        self.assertEqual(host.lp_94(), 0x00)
+        t.wait_for(1, 0x52)  # raised by the reset's transaction once it has committed
+        self.assertEqual(t.events(1), [])
+        self.assertEqual(host.lp_94(), 0x02)  # not in a hand-pay any more
+        self.assertEqual(host.lp_1a_current_credits(), 0)
+        self.assertEqual(t.daemon.rows("SELECT json_extract(body, '$.by') FROM record WHERE kind = 'handpay.reset'"),
+                         [("sas host",)])
+
+    def test_secure_enhanced_validation_numbers_tickets_itself(self):
+        t = self.make(stations=(1,), validation="secure_enhanced")
+        c = t.start()
+        t.events(1)
+        ok(self, c.request("ticket_in", station=1, validation="5", amount=700))
+        reply = c.request("cash_out", station=1)  # no ID yet: 3F, and a hand-pay
+        self.assertEqual(reply["data"]["handpay"], 700, reply)
+        self.assertEqual([e.code for e in t.events(1)], [0x3F, 0x51, 0x66])  # priority first
+        self.assertEqual(t.hosts[1].lp_94(), 0x00)
+        self.assertEqual(t.hosts[1].lp_4c(0x654321, 0), (0x654321, 0))
+        numbers = []
+        for amount in (1_000, 2_000):
+            ok(self, c.request("ticket_in", station=1, validation="7", amount=amount))
+            reply = c.request("cash_out", station=1)
+            numbers.append(ok(self, reply)["ticket"]["validation"])
+            if amount == 1_000:
+                c = t.restart()  # the sequence continues from the journal
+        self.assertEqual(numbers, [sh.secure_enhanced_validation(0x654321, 1),
+                                   sh.secure_enhanced_validation(0x654321, 2)])
+        record = t.hosts[1].lp_4d(0x00)
+        self.assertEqual((record["validation"], record["amount"]), (numbers[1][2:], 2_000))
+
+    def test_ticket_in_is_credited_only_when_the_host_accepts(self):
+        t = self.make(stations=(1,), ticket_in_local=False)
+        c = t.start()
+        t.events(1)
+        host = t.hosts[1]
+        validation = "001234567890123456"
+        # Accepted.
+        request = t.send("ticket_in", station=1, validation=validation, amount=2_500)
+        t.wait_for(1, 0x67)
+        self.assertEqual(host.lp_70()["validation"], validation)
+        answer = host.lp_71(0x00, 2_500, validation=validation)
+        self.assertEqual(answer["status"], 0x40)  # pending until the journal has the credits
+        reply = c.reply_to(request)
+        self.assertEqual(ok(self, reply)["credits"], 2_500)
+        t.wait_for(1, 0x68)
+        self.assertEqual(host.lp_71(0xFF)["status"], 0x00)
+        self.assertEqual(host.lp_1a_current_credits(), 2_500)
+        self.assertEqual(host.lp_af(0, [0x000D])[0x000D], 2_500)
+        # Rejected by the host.
+        request = t.send("ticket_in", station=1, validation="77", amount=100)
+        t.wait_for(1, 0x67)
+        self.assertEqual(host.lp_71(0x80, 0, validation="000000000000000077")["status"], 0x80)
+        reply = c.reply_to(request)
+        self.assertEqual((reply["ok"], reply["error"]), (False, "ticket_rejected"))
+        # The host never answers: returned after the time-out, nothing credited.
+        reply = c.request("ticket_in", station=1, validation="78", amount=100)
+        self.assertEqual((reply["ok"], reply["error"]), (False, "ticket_rejected"))
+        self.assertEqual(host.lp_1a_current_credits(), 2_500)
+        self.assertEqual(t.daemon.rows("SELECT count(*) FROM record WHERE kind = 'ticket.redeemed'"), [(1,)])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
