@@ -31,6 +31,7 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
+#include "tests/bench/line_socket.h"
 #include "tests/bench/raw_fdatasync.h"
 
 namespace {
@@ -70,65 +71,10 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-// A blocking client of a JSON-lines Unix socket.
-class LineSocket {
-public:
-    explicit LineSocket(const fs::path& path) {
-        const auto deadline = Clock::now() + std::chrono::seconds(20);
-        for (;;) {
-            fd_ = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            sockaddr_un address{};
-            address.sun_family = AF_UNIX;
-            std::strncpy(address.sun_path, path.c_str(), sizeof address.sun_path - 1);
-            if (::connect(fd_, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0) {
-                return;
-            }
-            ::close(fd_);
-            if (Clock::now() > deadline) {
-                throw std::runtime_error("cannot connect to " + path.string());
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-    }
-    ~LineSocket() { ::close(fd_); }
-    LineSocket(const LineSocket&) = delete;
-    LineSocket& operator=(const LineSocket&) = delete;
-
-    void send(const std::string& text) {
-        std::size_t sent = 0;
-        while (sent < text.size()) {
-            const ssize_t n = ::write(fd_, text.data() + sent, text.size() - sent);
-            if (n <= 0) {
-                throw std::runtime_error("the daemon closed the socket");
-            }
-            sent += static_cast<std::size_t>(n);
-        }
-    }
-    json read() {
-        for (;;) {
-            if (const auto end = buffer_.find('\n'); end != std::string::npos) {
-                json message = json::parse(buffer_.substr(0, end));
-                buffer_.erase(0, end + 1);
-                return message;
-            }
-            char chunk[65536];
-            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-            if (n <= 0) {
-                throw std::runtime_error("the daemon closed the socket");
-            }
-            buffer_.append(chunk, static_cast<std::size_t>(n));
-        }
-    }
-
-private:
-    int fd_ = -1;
-    std::string buffer_;
-};
-
 // Sends `requests` at once and reads until every one is answered and, with `untilResult`, the
 // round's result event has come (one round at a time: the only result that can come). Throws on
 // a refusal or a void: a benchmark of refused requests measures nothing.
-void exchange(LineSocket& link, const std::vector<json>& requests, std::int64_t& nextId, bool untilResult = false) {
+void exchange(test::LineSocket& link, const std::vector<json>& requests, std::int64_t& nextId, bool untilResult = false) {
     std::string text;
     const std::int64_t first = nextId;
     for (json request : requests) {
@@ -215,7 +161,7 @@ int main(int argc, char** argv) {
 
         const double syncBefore = fdatasyncRate(o.dir, o.baselineSeconds);
         const pid_t pid = startDaemon(o, config);
-        LineSocket link(o.dir / "engine.sock");
+        test::LineSocket link(o.dir / "engine.sock");
         std::int64_t nextId = 1;
         std::vector<json> setup;
         for (int s = 1; s <= o.stations; ++s) {
@@ -259,7 +205,7 @@ int main(int argc, char** argv) {
         std::int64_t commits = -1;
         std::int64_t transactions = -1;
         try {
-            LineSocket control(o.dir / "control.sock");
+            test::LineSocket control(o.dir / "control.sock");
             control.send("{\"cmd\":\"status\"}\n");
             const json status = control.read();
             commits = status["data"]["daemon"].value("journal_commits", std::int64_t{-1});
