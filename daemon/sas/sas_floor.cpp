@@ -54,7 +54,7 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             i < outputs.size() ? outputs[i] : nullptr);
         port->exceptions().restore(resume.exceptions[link.station]);
         port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
-            acknowledged_[station].push_back(e.serial);
+            acknowledged_[station].push_back(SasException{e.code, {}, e.serial});
         });
         linked_.insert(link.station);
         ports_.push_back(std::move(port));
@@ -73,17 +73,11 @@ void SasFloor::start() {
         port->open();
     }
     running_ = true;
-    journal::JournalTransaction tx = journal_.begin();
     std::vector<RaisedException> power;
     for (const std::int64_t station : linked_) {
         power.push_back(RaisedException{station, code::kPowerApplied, {}});
     }
-    auto raised = journalRaises(tx, power);
-    journal_.submit(std::move(tx), [done = raiseWhenCommitted(std::move(raised))](const journal::CommitResult& r) {
-        if (r.ok) {
-            done();
-        }
-    });
+    submitRaises(power);
     scheduleTick();
 }
 
@@ -157,8 +151,12 @@ std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
 }
 
 void SasFloor::raise(std::int64_t station, std::uint8_t c, std::vector<std::uint8_t> eventData) {
+    submitRaises({RaisedException{station, c, std::move(eventData)}});
+}
+
+void SasFloor::submitRaises(const std::vector<RaisedException>& raises) {
     journal::JournalTransaction tx = journal_.begin();
-    auto raised = journalRaises(tx, {RaisedException{station, c, std::move(eventData)}});
+    auto raised = journalRaises(tx, raises);
     journal_.submit(std::move(tx), [done = raiseWhenCommitted(std::move(raised))](const journal::CommitResult& r) {
         if (r.ok && done) {
             done();
@@ -199,7 +197,7 @@ void SasFloor::flushAcknowledged() {
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    for (auto& [station, serials] : acknowledged_) {
+    for (auto& [station, acked] : acknowledged_) {
         if (raisesInFlight_ == 0) {
             // Nothing raised is waiting to commit: the queue as it stands is the whole truth.
             json pending = json::array();
@@ -208,7 +206,11 @@ void SasFloor::flushAcknowledged() {
             }
             tx.add(kind::kSasQueue, std::nullopt, station, json{{"pending", pending}});
         } else {
-            tx.add(kind::kSasAcked, std::nullopt, station, json{{"serials", serials}});
+            json entries = json::array();
+            for (const SasException& e : acked) {
+                entries.push_back(exceptionJson(e));
+            }
+            tx.add(kind::kSasAcked, std::nullopt, station, json{{"acked", entries}});
         }
     }
     acknowledged_.clear();

@@ -68,6 +68,8 @@ private:
     // Adds the sas.exception facts to `tx`; returns what to raise once it has committed.
     std::vector<Raised> journalRaises(journal::JournalTransaction& tx, const std::vector<RaisedException>& raises);
     std::function<void()> raiseWhenCommitted(std::vector<Raised> raised);
+    // A transaction of its own holding `raises`, raised once it has committed.
+    void submitRaises(const std::vector<RaisedException>& raises);
     void flushAcknowledged();
     void scheduleTick();
     std::optional<std::uint16_t> romSignature(std::uint16_t seed);
@@ -80,7 +82,7 @@ private:
     PortContext context_;
     std::vector<std::unique_ptr<StationPort>> ports_;
     std::set<std::int64_t> linked_;
-    std::map<std::int64_t, std::vector<std::uint64_t>> acknowledged_;  // not yet journaled
+    std::map<std::int64_t, std::vector<SasException>> acknowledged_;  // not yet journaled
     int raisesInFlight_ = 0;
     std::optional<table::Timers::Id> tickTimer_;
     std::map<std::int64_t, std::int64_t> handpayRaisedAt_;  // station -> steady ms of the last 51

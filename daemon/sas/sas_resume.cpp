@@ -62,12 +62,13 @@ SasResume resumeSas(journal::JournalStore& store) {
                 queues[station].raise(e.code, e.eventData, e.serial);
             } else if (k == kind::kSasAcked) {
                 ExceptionQueue& q = queues[station];
-                for (const json& serial : body.at("serials")) {
-                    if (!q.remove(serial.get<std::uint64_t>())) {
-                        q.remove(0);  // nothing: an overflow 70 raised live has a serial of its own
+                for (const json& entry : body.at("acked")) {
+                    const SasException acked = exceptionFromJson(entry);
+                    if (q.remove(acked.serial) || acked.code != kBufferOverflow) {
+                        continue;
                     }
-                }
-                if (body.value("overflow_acked", false)) {
+                    // An overflow (70) is raised by the queue itself, live and in the replay,
+                    // each with a serial of its own: the one the host took is the one pending.
                     for (const SasException& e : q.pending()) {
                         if (e.code == kBufferOverflow) {
                             q.remove(e.serial);

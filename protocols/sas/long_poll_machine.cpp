@@ -82,12 +82,7 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
         return finish(out);
     }
     case 0x7E:
-        appendBcd(out, static_cast<std::uint64_t>(now.month) * 1'000'000 + static_cast<std::uint64_t>(now.day) * 10'000 +
-                           static_cast<std::uint64_t>(now.year),
-                  4);
-        appendBcd(out, static_cast<std::uint64_t>(now.hour) * 10'000 + static_cast<std::uint64_t>(now.minute) * 100 +
-                           static_cast<std::uint64_t>(now.second),
-                  3);
+        appendDateTime(out, now);
         return finish(out);
     case 0xA0: {
         const auto game = gameOf(poll);
@@ -102,6 +97,15 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
     default:
         return std::nullopt;
     }
+}
+
+void appendDateTime(std::vector<std::uint8_t>& out, const SasDateTime& t) {
+    appendBcd(out, static_cast<std::uint64_t>(t.month) * 1'000'000 + static_cast<std::uint64_t>(t.day) * 10'000 +
+                       static_cast<std::uint64_t>(t.year),
+              4);
+    appendBcd(out, static_cast<std::uint64_t>(t.hour) * 10'000 + static_cast<std::uint64_t>(t.minute) * 100 +
+                       static_cast<std::uint64_t>(t.second),
+              3);
 }
 
 std::optional<SasDateTime> parseSetDateTime(const Poll& poll) {

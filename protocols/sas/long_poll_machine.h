@@ -41,6 +41,9 @@ struct SasDateTime {
 [[nodiscard]] std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
                                                                          const SasDateTime& now);
 
+// A date and time as SAS sends it (LP 7E, LP 4D records): MMDDYYYY (4 BCD), HHMMSS (3 BCD).
+void appendDateTime(std::vector<std::uint8_t>& out, const SasDateTime& t);
+
 // LP 7F: the host sets the date and time (MMDDYYYY HHMMSS in BCD); nullopt if malformed.
 [[nodiscard]] std::optional<SasDateTime> parseSetDateTime(const Poll& poll);
 

@@ -41,15 +41,6 @@ void appendBinary(std::vector<std::uint8_t>& out, std::uint32_t value, std::size
     }
 }
 
-void appendDate(std::vector<std::uint8_t>& out, const SasDateTime& t) {
-    appendBcd(out, static_cast<std::uint64_t>(t.month) * 1'000'000 + static_cast<std::uint64_t>(t.day) * 10'000 +
-                       static_cast<std::uint64_t>(t.year),
-              4);
-    appendBcd(out, static_cast<std::uint64_t>(t.hour) * 10'000 + static_cast<std::uint64_t>(t.minute) * 100 +
-                       static_cast<std::uint64_t>(t.second),
-              3);
-}
-
 std::vector<std::uint8_t> redemptionAnswer(const Poll& poll, const RedemptionStatus& s) {
     std::vector<std::uint8_t> body{s.status};
     if (s.status != redemption::kNoValidationInfo) {
@@ -85,7 +76,7 @@ std::vector<std::uint8_t> validationRecord(const Poll& poll, const std::optional
     }
     out.push_back(r->type);
     out.push_back(r->index);
-    appendDate(out, r->time);
+    appendDateTime(out, r->time);
     appendBcdDigits(out, r->number, 8);
     appendBcd(out, r->amountCents, 5);
     appendBinary(out, r->ticketNumber, 2);  // binary, LSB first (range 0000-270F)

@@ -1,0 +1,110 @@
+// pitlinkd's SAS side without a port: which exceptions a transaction's facts raise (with the
+// 7E/7F event data), how a station's queue is replayed from the journal at start, and the gap
+// mode's idea of a wakeup byte.
+#include <gtest/gtest.h>
+
+#include "daemon/journal/record_kinds.h"
+#include "daemon/sas/exception_events.h"
+#include "daemon/sas/sas_resume.h"
+#include "protocols/sas/wire_decoder.h"
+#include "tests/unit/journal_fixture.h"
+
+namespace pitlink::sas {
+namespace {
+
+using nlohmann::json;
+namespace kind = journal::kind;
+
+journal::Fact fact(std::string_view k, std::optional<std::int64_t> station, json body) {
+    return journal::Fact{std::string(k), std::nullopt, station, std::move(body)};
+}
+
+TEST(SasExceptionEvents, ASettledRoundRaisesGameStartedAndEndedWithTheirData) {
+    journal::Ledger before;  // station 2 has wagered 1,000 minor units before
+    before.apply(kind::kCredit, 2, json{{"amount", 5'000}, {"balance", 5'000}, {"reason", "ticket_in"}});
+    before.apply(kind::kCredit, 2, json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 1'000}});
+    const std::vector<journal::Fact> facts{
+        fact(kind::kCredit, 2, json{{"amount", 1'950}, {"balance", 6'950}, {"reason", "settlement"}, {"wagered", 1'000}}),
+        fact(kind::kCredit, 3, json{{"amount", 0}, {"balance", 0}, {"reason", "settlement"}, {"wagered", 200}}),
+    };
+    // Denomination 10: credits are tenths of the minor units; station 3 has no SAS link.
+    const auto raised = exceptionsOf(facts, before, 10, {1, 2});
+    ASSERT_EQ(raised.size(), 2U);
+    EXPECT_EQ(raised[0], (RaisedException{2, code::kGameStarted, {0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00}}));
+    EXPECT_EQ(raised[1], (RaisedException{2, code::kGameEnded, {0x00, 0x00, 0x01, 0x95}}));
+}
+
+TEST(SasExceptionEvents, TableFactsReachEveryLinkedStationAndStationFactsTheirOwn) {
+    const std::vector<journal::Fact> facts{
+        fact(kind::kDoorOpened, std::nullopt, json{{"door", "main"}}),
+        fact(kind::kHandpayPending, 1, json{{"amount", 900}, {"kind", "cancelled_credit"}}),
+        fact(kind::kTicketIssued, 2, json{{"validation", "1"}, {"amount", 5}}),
+        fact(kind::kTicketRedeemed, 2, json{{"validation", "2"}, {"amount", 5}}),  // local: no 68
+        fact(kind::kTicketRedeemed, 1, json{{"validation", "3"}, {"amount", 5}, {"host", true}}),
+        fact(kind::kAttendantCalled, 2, json::object()),
+    };
+    std::vector<std::pair<std::int64_t, std::uint8_t>> got;
+    for (const RaisedException& r : exceptionsOf(facts, journal::Ledger{}, 1, {1, 2})) {
+        got.emplace_back(r.station, r.code);
+    }
+    const std::vector<std::pair<std::int64_t, std::uint8_t>> expected{
+        {1, 0x11}, {2, 0x11}, {1, 0x66}, {1, 0x51}, {2, 0x66}, {2, 0x3D}, {1, 0x68}, {2, 0x71}};
+    EXPECT_EQ(got, expected);
+}
+
+TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgements) {
+    test::JournalFixture f;
+    const auto add = [&](std::string_view k, std::int64_t station, json body) {
+        journal::JournalTransaction tx = f.journal->begin();  // committed at once (StoreSink)
+        tx.add(k, std::nullopt, station, std::move(body));
+        f.journal->submit(std::move(tx));
+    };
+    const auto e = [](std::uint8_t c, std::uint64_t serial) { return exceptionJson(SasException{c, {}, serial}); };
+    add(kind::kSasException, 1, e(0x11, 1));                          // before the snapshot: superseded
+    add(kind::kSasQueue, 1, json{{"pending", json::array({e(0x12, 2), e(0x71, 3)})}});
+    add(kind::kSasException, 1, exceptionJson(SasException{0x7F, {0x00, 0x00, 0x01, 0x95}, 4}));
+    add(kind::kSasAcked, 1, json{{"acked", json::array({e(0x12, 2)})}});
+    add(kind::kSasException, 2, e(0x17, 1));
+    add(kind::kSasValidationId, 2, json{{"machine_id", 0x654321}, {"sequence", 0}});
+    add(kind::kTicketIssued, 2, json{{"validation", "x"}, {"amount", 5}, {"machine_id", 0x654321}, {"sequence", 7}});
+    add(kind::kClockSet, 1, json{{"from_ms", 1}, {"to_ms", 2}, {"offset_ms", -4'000}});
+
+    const SasResume resume = resumeSas(*f.store);
+    ASSERT_EQ(resume.exceptions.at(1).size(), 2U);
+    EXPECT_EQ(resume.exceptions.at(1)[0].code, 0x71);
+    EXPECT_EQ(resume.exceptions.at(1)[1], (SasException{0x7F, {0x00, 0x00, 0x01, 0x95}, 4}));
+    ASSERT_EQ(resume.exceptions.at(2).size(), 1U);
+    EXPECT_EQ(resume.exceptions.at(2)[0].code, 0x17);
+    EXPECT_EQ(resume.validation.at(2).machineId, 0x654321U);
+    EXPECT_EQ(resume.validation.at(2).sequence, 7U);  // the last ticket's, after the LP 4C
+    EXPECT_EQ(resume.clockOffsetMs, -4'000);
+}
+
+TEST(SasResume, AnAcknowledgedOverflowLeavesEvenWithTheReplaysOwnSerial) {
+    test::JournalFixture f;
+    journal::JournalTransaction tx = f.journal->begin();
+    for (int i = 1; i <= 21; ++i) {  // one more than the FIFO holds: 70
+        tx.add(kind::kSasException, std::nullopt, 1, exceptionJson(SasException{0x11, {}, static_cast<std::uint64_t>(i)}));
+    }
+    // The host took the 70, which the live queue had numbered differently from the replay (22).
+    tx.add(kind::kSasAcked, std::nullopt, 1, json{{"acked", json::array({exceptionJson(SasException{0x70, {}, 99})})}});
+    f.journal->submit(std::move(tx));
+    const SasResume resume = resumeSas(*f.store);
+    ASSERT_EQ(resume.exceptions.at(1).size(), 20U);
+    EXPECT_EQ(resume.exceptions.at(1).front().serial, 2U);  // the oldest was dropped, no 70 left
+}
+
+TEST(WireDecoder, GapModeTakesTheFirstByteAfterSilenceAsTheWakeupByte) {
+    WireDecoder gap(TransportMode::Gap);
+    EXPECT_EQ(gap.push(0x01, true), (WireByte{0x01, true}));
+    EXPECT_EQ(gap.push(0xFF, false), (WireByte{0xFF, false}));  // no escapes in gap mode
+    WireDecoder pty(TransportMode::Pty);
+    EXPECT_EQ(pty.push(0xFF, true), std::nullopt);  // the escape decides, not the silence
+    EXPECT_EQ(pty.push(0x00, false), std::nullopt);
+    EXPECT_EQ(pty.push(0x01, false), (WireByte{0x01, true}));
+    EXPECT_EQ(parseTransportMode("gap"), TransportMode::Gap);
+    EXPECT_EQ(parseTransportMode("rs485"), std::nullopt);
+}
+
+}  // namespace
+}  // namespace pitlink::sas
