@@ -31,6 +31,7 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
+#include "tests/bench/daemon_process.h"
 #include "tests/bench/line_socket.h"
 #include "tests/bench/raw_fdatasync.h"
 
@@ -126,24 +127,6 @@ double procStatusKb(pid_t pid, const std::string& field) {
     return -1;
 }
 
-pid_t startDaemon(const Options& o, const fs::path& config) {
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        const std::string log = (o.dir / "pitlinkd.log").string();
-        if (std::freopen(log.c_str(), "w", stdout) == nullptr || ::dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
-            ::_exit(127);
-        }
-        ::execl(o.daemon.c_str(), o.daemon.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
-        ::_exit(127);
-    }
-    return pid;
-}
-
-double percentile(std::vector<double> values, double p) {
-    std::sort(values.begin(), values.end());
-    return values[static_cast<std::size_t>(p * static_cast<double>(values.size() - 1))];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -160,7 +143,7 @@ int main(int argc, char** argv) {
                               << "journal:\n  path: journal.db\nlog:\n  level: warn\n";
 
         const double syncBefore = fdatasyncRate(o.dir, o.baselineSeconds);
-        const pid_t pid = startDaemon(o, config);
+        const pid_t pid = test::startDaemon(o.daemon, config, o.dir / "pitlinkd.log");
         test::LineSocket link(o.dir / "engine.sock");
         std::int64_t nextId = 1;
         std::vector<json> setup;
@@ -222,8 +205,8 @@ int main(int argc, char** argv) {
         std::cout << "rounds:                  " << o.rounds << " with " << o.stations << " stations (" << 2 + o.stations
                   << "+ journaled requests a round)\n"
                   << "rounds/s:                " << roundsPerSecond << "\n"
-                  << "round latency ms:        p50 " << percentile(roundMs, 0.5) << ", p99 " << percentile(roundMs, 0.99)
-                  << ", max " << percentile(roundMs, 1.0) << "\n"
+                  << "round latency ms:        p50 " << test::percentile(roundMs, 0.5) << ", p99 " << test::percentile(roundMs, 0.99)
+                  << ", max " << test::percentile(roundMs, 1.0) << "\n"
                   << "raw fdatasync/s:         " << syncRate << " (before " << syncBefore << ", after " << syncAfter
                   << ")\n"
                   << "fdatasyncs per round:    " << syncRate / roundsPerSecond << " (raw fdatasync time per round)\n";

@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/bench/daemon_process.h"
 #include "tests/bench/line_socket.h"
 
 namespace {
@@ -164,17 +165,9 @@ Samples pollLinks(const std::vector<int>& masters, const std::vector<int>& addre
     return s;
 }
 
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) {
-        return 0;
-    }
-    std::sort(v.begin(), v.end());
-    return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
-}
-
 void report(const char* what, const Samples& s) {
     std::printf("%-34s %8zu answers  p50 %7.3f ms  p99 %7.3f ms  max %7.3f ms  unanswered %d\n", what, s.micros.size(),
-                percentile(s.micros, 0.50) / 1000, percentile(s.micros, 0.99) / 1000,
+                pitlink::test::percentile(s.micros, 0.50) / 1000, pitlink::test::percentile(s.micros, 0.99) / 1000,
                 s.micros.empty() ? 0 : *std::max_element(s.micros.begin(), s.micros.end()) / 1000, s.unanswered);
 }
 
@@ -241,15 +234,7 @@ int main(int argc, char** argv) {
                               << "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
                               << "journal:\n  path: journal.db\nlog:\n  level: warn\n"
                               << "sas:\n  stations:\n" << links;
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            const std::string log = (o.dir / "pitlinkd.log").string();
-            if (std::freopen(log.c_str(), "w", stdout) == nullptr || ::dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
-                ::_exit(127);
-            }
-            ::execl(o.daemon.c_str(), o.daemon.c_str(), "--config", config.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
+        const pid_t pid = pitlink::test::startDaemon(o.daemon, config, o.dir / "pitlinkd.log");
         // Every station bets in every round (a credit record, a bet, its settlement, 7E/7F).
         std::atomic<bool> stop{false};
         std::atomic<int> rounds{0};
