@@ -6,6 +6,7 @@ against the host's own secure enhanced validation.
 
 Usage: test_sas.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
+import datetime
 import json
 import os
 import subprocess
@@ -160,9 +161,25 @@ class Sas(unittest.TestCase):
 
     def test_the_link_answers_only_what_it_should(self):
         t = self.make(stations=(1,))
-        t.start()
+        c = t.start()
         self.assertEqual([e.code for e in t.events(1)], [0x17])
         host, line = t.hosts[1], t.hosts[1].line
+        # LP 01 shuts the station down (journaled), LP 02 starts it again.
+        host.disable_play()
+        reply = c.request("ticket_in", station=1, validation="1", amount=100)
+        self.assertEqual((reply["ok"], reply["error"]), (False, "host_disabled"))
+        host.enable_play()
+        ok(self, c.request("ticket_in", station=1, validation="1", amount=100))
+        self.assertEqual(t.daemon.rows("SELECT json_extract(body, '$.enabled') FROM record "
+                                       "WHERE kind = 'sas.host_enabled' ORDER BY seq"), [(0,), (1,)])
+        # LP 7F moves the journal's clock (journaled); one beyond the tolerance is refused.
+        host.lp_7f(datetime.datetime.now().replace(microsecond=0) + datetime.timedelta(minutes=10))
+        host.acknowledge()  # else the second 7F is an implied NACK, answered without being read
+        host.lp_7f(datetime.datetime.now() + datetime.timedelta(days=2))
+        offsets = t.daemon.rows("SELECT json_extract(body, '$.offset_ms') FROM record WHERE kind = 'clock.set'")
+        self.assertEqual(len(offsets), 1, offsets)
+        self.assertAlmostEqual(offsets[0][0], 600_000, delta=2_000)
+        self.assertLess(abs((host.lp_7e() - datetime.datetime.now()).total_seconds() - 600), 3)
         # A repeated long poll is an implied NACK: the very same bytes, at most twice more.
         first = host.poll_raw(bytes((1, 0x1A))).data
         self.assertEqual(host.poll_raw(bytes((1, 0x1A))).data, first)
