@@ -7,7 +7,7 @@ reply; events (round, card, result, credits, ticket, ...) are kept in .events as
 
 As a program: `engine_client.py SOCKET [--stations N] [--seed S]` plays N stations until pitlinkd
 closes the link: each station redeems a ticket, bets on most rounds, sometimes tips, calls an
-attendant or cashes out and comes back with a new ticket.
+attendant or cashes out and comes back with the ticket just printed.
 """
 import argparse
 import json
@@ -105,7 +105,10 @@ def play(path, stations, seed):
                 elif roll < 0.82:
                     reply = client.request("cash_out", station=s)
                     if reply["ok"] and "ticket" in reply["data"]:
-                        client.request("ticket_in", station=s, validation="%018d" % rng.randrange(10**17), amount=50_000)
+                        # The player comes back with the ticket just printed (its amount counts
+                        # only where the table redeems tickets itself).
+                        ticket = reply["data"]["ticket"]
+                        client.request("ticket_in", station=s, validation=ticket["validation"], amount=ticket["amount"])
         except (ConnectionError, OSError):
             return
 

@@ -750,16 +750,59 @@ def describe(event: Event) -> str:
     return text
 
 
+class TicketDatabase:
+    """The host's ticket (voucher) database, shared by all stations as a casino's is: tickets it
+    validated at cash-out (system validation: LP 57/58) are redeemable once, at any station.
+    `cage_cents` > 0 also accepts unknown tickets for that amount, as if the cage had sold them
+    (the demo's players arrive with such tickets); 0 rejects them."""
+
+    def __init__(self, cage_cents: int, seed: int):
+        self.cage_cents = cage_cents
+        self.next_number = seed % 10**12 * 1000  # 16-digit numbers, unique per simulator run
+        self.tickets = {}  # 18-digit validation -> [amount, state: issued | pending | redeemed]
+
+    def validate(self, system_id: int, amount: int) -> str:
+        """A new 16-digit validation number for a cash-out of `amount` (the station prints it
+        after the 2-digit system ID)."""
+        self.next_number += 1
+        number = f"{self.next_number:016d}"
+        self.tickets[f"{system_id:02d}{number}"] = [amount, "issued"]
+        return number
+
+    def redeem(self, validation: str) -> Optional[int]:
+        """The amount to pay for a ticket read with LP 70, marked pending; None to reject it."""
+        ticket = self.tickets.get(validation)
+        if ticket is None and self.cage_cents > 0:
+            ticket = self.tickets[validation] = [self.cage_cents, "issued"]
+        if ticket is None or ticket[1] != "issued":
+            return None
+        ticket[1] = "pending"
+        return ticket[0]
+
+    def settle(self, validation: str, credited: bool) -> None:
+        """The station's final status (LP 71 FF after exception 68): redeemed, or valid again."""
+        ticket = self.tickets.get(validation)
+        if ticket is not None and ticket[1] == "pending":
+            ticket[1] = "redeemed" if credited else "issued"
+
+
+SIMULATOR_SYSTEM_ID = 1
+
+
 class _Station:
     """One simulated link: a pty pair, its link name and the host polling it."""
 
-    def __init__(self, number: int, link: str):
-        self.number, self.link = number, link
+    def __init__(self, number: int, link: str, tickets: TicketDatabase, rte: bool, quiet: bool):
+        self.number, self.link, self.tickets, self.rte, self.quiet = number, link, tickets, rte, quiet
         self.master, self.path, self.slave = open_pty_pair()
         self.host = SasHost(SasLine(self.master), number, timeout=SIMULATOR_TIMEOUT)
         self.synced = False
         self.state = None
         self.summary = None
+        self.redeeming = None  # the validation number of the ticket in escrow (67 .. 68)
+
+    def say(self, text: str) -> None:
+        print(f"station {self.number}: {text}", flush=True)
 
     def _set_state(self, state: str) -> None:
         if state != self.state:
@@ -774,6 +817,8 @@ class _Station:
                 termios.tcflush(self.slave, termios.TCIFLUSH)
                 self.host.line.flush_input()
                 self.host.sync()
+                if self.rte:
+                    self.host.lp_0e(True)
                 self.synced = True
             step()
             self._set_state("online")
@@ -790,9 +835,43 @@ class _Station:
                 event = self.host.next_event()
                 if not event.code:
                     return
-                print(f"station {self.number}: {describe(event)}", flush=True)
+                if not (self.quiet and event.code in (0x7E, 0x7F, 0x8C)):
+                    self.say(describe(event))
+                self.handle(event.code)
                 time.sleep(0.04)  # SAS's fastest polling rate (ticketing, RTE)
         self._guard(step)
+
+    def handle(self, code: int) -> None:
+        """What a ticketing host does on the exceptions that need its answer."""
+        if code == 0x57:  # system validation request: read the cash-out, give it a number
+            kind, amount = self.host.lp_57()
+            if kind == 0x80:
+                return
+            number = self.tickets.validate(SIMULATOR_SYSTEM_ID, amount)
+            status = self.host.lp_58(SIMULATOR_SYSTEM_ID, number)
+            self.say(f"validated cash-out of {amount} cents as {SIMULATOR_SYSTEM_ID:02d}{number} "
+                     f"(LP 58 status {status:02X})")
+        elif code == 0x67:  # ticket inserted: read it, then accept or reject it
+            ticket = self.host.lp_70()
+            if ticket["status"] != 0x00 or not isinstance(ticket["validation"], str):
+                return
+            validation = ticket["validation"]
+            amount = self.tickets.redeem(validation)
+            self.redeeming = validation
+            if amount is None:
+                self.host.lp_71(0x80, 0, validation=validation)
+                self.say(f"rejected ticket {validation} (unknown or already redeemed)")
+            else:
+                self.host.lp_71(0x00, amount, validation=validation)
+                self.say(f"accepted ticket {validation} for {amount} cents")
+        elif code == 0x68 and self.redeeming is not None:  # ticket transfer complete
+            status = self.host.lp_71(0xFF)["status"]
+            self.tickets.settle(self.redeeming, credited=status == 0x00)
+            self.say(f"ticket {self.redeeming}: redemption status {status:02X}")
+            self.redeeming = None
+        elif code == 0x51:  # hand-pay pending: the attendant pays it; the host reads what
+            info = self.host.lp_1b()
+            self.say(f"hand-pay of {info['amount']} cents pending (LP 1B)")
 
     def read_meters(self) -> None:
         def step():
@@ -823,12 +902,18 @@ def _link(target: str, link: str) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        description="Simulated SAS host: one pty per station, general polls and meter reads.")
+        description="Simulated SAS host: one pty per station; general polls, meter reads, "
+                    "system validation of cash-outs (LP 57/58) and ticket redemption (LP 70/71).")
     parser.add_argument("--link", required=True, metavar="PATH_PREFIX",
                         help="station N's pty is linked as PATH_PREFIX-N")
     parser.add_argument("--stations", type=int, default=1, help="number of stations (addresses 1..N)")
     parser.add_argument("--period", type=float, default=0.2, help="seconds between general polls")
     parser.add_argument("--duration", type=float, help="stop after this many seconds")
+    parser.add_argument("--cage-ticket-cents", type=int, default=0, metavar="CENTS",
+                        help="accept tickets the host did not validate for this amount (0: reject)")
+    parser.add_argument("--rte", action="store_true", help="enable real-time event reporting (LP 0E)")
+    parser.add_argument("--quiet-games", action="store_true",
+                        help="do not print game start/end events (7E/7F/8C)")
     args = parser.parse_args(argv)
     if not 1 <= args.stations <= 127:
         parser.error("--stations must be 1-127 (SAS addresses)")
@@ -837,9 +922,10 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     signal.signal(signal.SIGINT, lambda *_: stop.append(True))
     stations = []
+    tickets = TicketDatabase(args.cage_ticket_cents, int(time.time()))
     try:
         for number in range(1, args.stations + 1):
-            station = _Station(number, f"{args.link}-{number}")
+            station = _Station(number, f"{args.link}-{number}", tickets, args.rte, args.quiet_games)
             stations.append(station)
             _link(station.path, station.link)
             print(f"station {number}: {station.link} -> {station.path}", flush=True)
