@@ -27,7 +27,7 @@ if not os.path.isfile(os.path.join(FIXTURES, "capture_ncompass_aristocrat_addr1.
 sys.path.insert(0, os.path.dirname(SAS_HOST))
 from sas_host import (Event, ParmrkDecoder, SasError, SasHost, SasLine, SasNoAnswer,  # noqa: E402
                       crc16_kermit, crc_ok, escape, from_bcd, lp_2f_meter_size, open_pty_pair,
-                      secure_enhanced_validation, to_bcd, with_crc)
+                      TicketDatabase, secure_enhanced_validation, to_bcd, with_crc)
 
 
 def fixture_rows(name):
@@ -456,6 +456,35 @@ class SimulatorTest(unittest.TestCase):
         self.wait_for(f"station 1: {prefix}-1 -> /dev/pts/")
         self.assertEqual(process.wait(5), 0, process.stderr.read())
         self.assertFalse(os.path.lexists(f"{prefix}-1"))
+
+
+class TicketDatabaseTest(unittest.TestCase):
+    """The simulator host's tickets: each redeemable once, anywhere; a ticket the station could not
+    credit is valid again; unknown tickets only when the cage sells them."""
+
+    def test_validated_ticket_is_redeemed_once(self):
+        db = TicketDatabase(cage_cents=0, seed=7)
+        number = db.validate(1, 4_250)
+        self.assertEqual(len(number), 16)
+        self.assertNotEqual(db.validate(1, 100), number)  # every cash-out its own number
+        self.assertEqual(db.redeem("01" + number), 4_250)
+        self.assertIsNone(db.redeem("01" + number))  # pending: not twice at once
+        db.settle("01" + number, credited=True)
+        self.assertIsNone(db.redeem("01" + number))  # redeemed
+
+    def test_ticket_not_credited_is_valid_again(self):
+        db = TicketDatabase(cage_cents=0, seed=7)
+        validation = "01" + db.validate(1, 900)
+        self.assertEqual(db.redeem(validation), 900)
+        db.settle(validation, credited=False)
+        self.assertEqual(db.redeem(validation), 900)
+
+    def test_unknown_tickets(self):
+        self.assertIsNone(TicketDatabase(cage_cents=0, seed=1).redeem("000000000000000077"))
+        cage = TicketDatabase(cage_cents=50_000, seed=1)
+        self.assertEqual(cage.redeem("000000000000000077"), 50_000)
+        cage.settle("000000000000000077", credited=True)
+        self.assertIsNone(cage.redeem("000000000000000077"))
 
 
 if __name__ == "__main__":
