@@ -1,0 +1,242 @@
+// A station's ticketing with the accounting host on a manual clock: system validation answered,
+// denied and timed out; secure enhanced validation numbering; ticket in accepted, rejected,
+// mismatched, refused by the table, never read and never answered. Time-outs fire only at their
+// configured time, and a late answer finds nothing to act on.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/journal/record_kinds.h"
+#include "daemon/sas/exception_events.h"
+#include "daemon/sas/station_tickets.h"
+#include "protocols/sas/secure_enhanced_validation.h"
+#include "tests/support/manual_timers.h"
+
+namespace pitlink::sas {
+namespace {
+
+using std::chrono::milliseconds;
+
+struct TicketsFixture : ::testing::Test {
+    TicketsFixture() {
+        settings.systemValidationTimeout = milliseconds(10'000);
+        settings.ticketReadTimeout = milliseconds(4'000);
+        settings.ticketRedeemTimeout = milliseconds(9'000);
+        settings.assetBase = 7000;
+        settings.location = "Casino Floor 2";
+    }
+
+    StationTickets& make(ValidationMode mode, ValidationId id = {}) {
+        settings.validation = mode;
+        tickets.emplace(3, settings, timers, clock, id, [this](std::uint8_t code) { raised.push_back(code); },
+                        [this](std::string_view kind, const nlohmann::json& body) {
+                            journaled.emplace_back(std::string(kind), body);
+                        });
+        return *tickets;
+    }
+
+    // Starts a cash-out; the result lands in `validated` (set once `done` is called).
+    void cashOut(game::Money amount) {
+        tickets->validateCashout(amount, [this](std::optional<table::ValidatedTicket> t) {
+            ++doneCalls;
+            validated = std::move(t);
+        });
+    }
+
+    // Inserts a ticket; the verdict lands in `verdicts`, and the table answers `check`.
+    void insert(const std::string& validation, table::RedeemCheck check = table::RedeemCheck::Accepted) {
+        tickets->redeemTicket(validation, [this, check](const table::RedeemVerdict& v) {
+            verdicts.push_back(v);
+            return check;
+        });
+    }
+
+    FloorSettings settings;
+    test::ManualTimers timers;
+    TableClock clock;
+    std::optional<StationTickets> tickets;
+    std::vector<std::uint8_t> raised;
+    std::vector<std::pair<std::string, nlohmann::json>> journaled;
+    int doneCalls = 0;
+    std::optional<table::ValidatedTicket> validated;
+    std::vector<table::RedeemVerdict> verdicts;
+};
+
+constexpr const char* kTicket = "000000000000004711";
+
+TEST_F(TicketsFixture, SystemValidationNumbersTheTicketWithTheHostsSystemId) {
+    StationTickets& t = make(ValidationMode::System);
+    EXPECT_EQ(t.pendingCashout(), std::nullopt);
+    cashOut(4'250);
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kSystemValidationRequest});
+    ASSERT_TRUE(t.pendingCashout());
+    EXPECT_EQ(t.pendingCashout()->amountCents, 4'250U);
+    EXPECT_EQ(doneCalls, 0);  // waits for the host
+
+    EXPECT_EQ(t.receiveValidation(12, "0011223344556677"), ValidationReceipt::Acknowledged);
+    ASSERT_EQ(doneCalls, 1);
+    ASSERT_TRUE(validated);
+    EXPECT_EQ(validated->validation, "120011223344556677");
+    EXPECT_EQ(validated->details.at("system_id"), 12);
+    EXPECT_EQ(validated->details.at("location"), "Casino Floor 2");
+    EXPECT_EQ(t.pendingCashout(), std::nullopt);
+    EXPECT_EQ(timers.pending(), 0U);  // the time-out went with it
+    EXPECT_EQ(t.receiveValidation(12, "0011223344556678"), ValidationReceipt::NotInCashout);
+    EXPECT_EQ(doneCalls, 1);
+}
+
+TEST_F(TicketsFixture, SystemIdZeroDeniesValidation) {
+    StationTickets& t = make(ValidationMode::System);
+    cashOut(100);
+    EXPECT_EQ(t.receiveValidation(0, "0000000000000000"), ValidationReceipt::Acknowledged);
+    EXPECT_EQ(doneCalls, 1);
+    EXPECT_FALSE(validated);  // the table locks for a hand-pay
+}
+
+TEST_F(TicketsFixture, NoValidationNumberInTimeIsAHandpayAndALateOneIsRefused) {
+    StationTickets& t = make(ValidationMode::System);
+    cashOut(100);
+    timers.advance(milliseconds(9'999));
+    EXPECT_EQ(doneCalls, 0);
+    timers.advance(milliseconds(1));
+    EXPECT_EQ(doneCalls, 1);
+    EXPECT_FALSE(validated);
+    EXPECT_EQ(t.pendingCashout(), std::nullopt);
+    EXPECT_EQ(t.receiveValidation(1, "0011223344556677"), ValidationReceipt::NotInCashout);
+    EXPECT_EQ(doneCalls, 1);
+}
+
+TEST_F(TicketsFixture, SecureEnhancedValidationWithoutAnIdRaises3FAndDenies) {
+    make(ValidationMode::SecureEnhanced);
+    cashOut(100);
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kValidationIdNotConfigured});
+    EXPECT_EQ(doneCalls, 1);
+    EXPECT_FALSE(validated);
+}
+
+TEST_F(TicketsFixture, SecureEnhancedValidationNumbersFromTheIdAndTheNextSequence) {
+    StationTickets& t = make(ValidationMode::SecureEnhanced);
+    EXPECT_EQ(t.setValidationId(0, 0), (std::pair<std::uint32_t, std::uint32_t>{0, 0}));  // only reads
+    EXPECT_TRUE(journaled.empty());
+    EXPECT_EQ(t.setValidationId(0x123456, 41), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 41}));
+    ASSERT_EQ(journaled.size(), 1U);
+    EXPECT_EQ(journaled[0].first, journal::kind::kSasValidationId);
+    EXPECT_EQ(journaled[0].second.at("sequence"), 41);
+
+    cashOut(2'000);
+    ASSERT_TRUE(validated);
+    EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x123456, 42));
+    EXPECT_EQ(validated->details.at("sequence"), 42);
+    EXPECT_EQ(validated->details.at("system_id"), 0);
+    cashOut(2'000);
+    EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x123456, 43));
+    EXPECT_TRUE(raised.empty());  // no host round trip
+    EXPECT_EQ(t.setValidationId(0, 0), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 43}));
+}
+
+TEST_F(TicketsFixture, TicketAcceptedByTheHostIsCreditedAndReportedAfterTheCommit) {
+    StationTickets& t = make(ValidationMode::System);
+    insert("4711");  // zero-filled to 18 digits
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kTicketInserted});
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kWaitingForLp71);
+    const auto escrowed = t.escrowedTicket();
+    ASSERT_TRUE(escrowed);
+    EXPECT_EQ(escrowed->validation, kTicket);
+
+    const RedemptionStatus answer = t.redeem(RedeemRequest{0x00, 2'500, 0, kTicket});
+    EXPECT_EQ(answer.status, redemption::kPending);  // the table is journaling the credits
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_TRUE(verdicts[0].accepted);
+    EXPECT_EQ(verdicts[0].amount, 2'500);
+    EXPECT_EQ(timers.pending(), 0U);
+
+    t.redemptionCommitted(true);  // 68 is raised by the table's own transaction, not here
+    EXPECT_EQ(raised.size(), 1U);
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kCashableRedeemed);
+    EXPECT_EQ(t.redemptionStatus().amountCents, 2'500U);
+    timers.advance(milliseconds(60'000));
+    EXPECT_EQ(verdicts.size(), 1U);  // no time-out after the end
+}
+
+TEST_F(TicketsFixture, ACommitThatFailsReturnsTheTicketAndTellsTheHost) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    t.redeem(RedeemRequest{0x00, 2'500, 0, kTicket});
+    t.redemptionCommitted(false);
+    EXPECT_EQ(raised, (std::vector<std::uint8_t>{code::kTicketInserted, code::kTicketTransferComplete}));
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kUnableToAccept);
+}
+
+TEST_F(TicketsFixture, RejectedTicketIsReturnedWithTheHostsReason) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    EXPECT_EQ(t.redeem(RedeemRequest{0x80, 0, 0, kTicket}).status, redemption::kRejectedByHost);
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+    EXPECT_NE(verdicts[0].reason.find("80"), std::string::npos);
+    EXPECT_EQ(raised.back(), code::kTicketTransferComplete);
+    EXPECT_EQ(t.escrowedTicket(), std::nullopt);
+}
+
+TEST_F(TicketsFixture, AnAnswerForAnotherTicketIsAMismatch) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    const RedemptionStatus s = t.redeem(RedeemRequest{0x00, 2'500, 0, "000000000000004712"});
+    EXPECT_EQ(s.status, redemption::kValidationMismatch);
+    EXPECT_EQ(s.validation, kTicket);
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+}
+
+TEST_F(TicketsFixture, TheTablesRefusalIsTheStatusTheHostReads) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket, table::RedeemCheck::AboveLimit);
+    EXPECT_EQ(t.redeem(RedeemRequest{0x00, 9'999'999, 0, kTicket}).status, redemption::kAmountExceedsLimit);
+    EXPECT_EQ(raised.back(), code::kTicketTransferComplete);
+    insert(kTicket, table::RedeemCheck::NotEvenMultiple);
+    EXPECT_EQ(t.redeem(RedeemRequest{0x00, 2'501, 0, kTicket}).status, redemption::kNotEvenMultiple);
+}
+
+TEST_F(TicketsFixture, ATicketTheHostNeverReadsIsReturnedAtTheReadTimeout) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    timers.advance(milliseconds(3'999));
+    EXPECT_TRUE(verdicts.empty());
+    timers.advance(milliseconds(1));
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kTimedOut);
+    // A late LP 71 credits nothing: it gets the last status.
+    EXPECT_EQ(t.redeem(RedeemRequest{0x00, 2'500, 0, kTicket}).status, redemption::kTimedOut);
+    EXPECT_EQ(verdicts.size(), 1U);
+}
+
+TEST_F(TicketsFixture, ATicketReadButNeverAnsweredIsReturnedAtTheRedeemTimeout) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    ASSERT_TRUE(t.escrowedTicket());
+    timers.advance(milliseconds(8'999));  // past the read time-out: read in time, so it waits on
+    EXPECT_TRUE(verdicts.empty());
+    timers.advance(milliseconds(1));
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kTimedOut);
+}
+
+TEST_F(TicketsFixture, OneTicketInEscrowAtATime) {
+    make(ValidationMode::System);
+    insert(kTicket);
+    insert("000000000000004712");
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kTicketInserted});
+}
+
+TEST_F(TicketsFixture, AssetNumberIsTheBasePlusTheStation) {
+    EXPECT_EQ(make(ValidationMode::System).assetNumber(), 7003U);
+}
+
+}  // namespace
+}  // namespace pitlink::sas
