@@ -5,9 +5,15 @@
 #include <set>
 #include <utility>
 
+#include "daemon/app/modbus_config.h"
 #include "daemon/app/yaml_map.h"
 
 namespace pitlink::app {
+
+std::filesystem::path resolved(const Config& c, const std::string& text) {
+    std::filesystem::path path = text;
+    return path.empty() || path.is_absolute() ? path : c.file.parent_path() / path;
+}
 
 namespace {
 constexpr std::int64_t kMaxMoney = 1'000'000'000'000;  // 10^12 minor units: far above any table limit
@@ -65,11 +71,6 @@ void readCashier(YamlMap map, Config& c) {
     k.ticketInLocal = map.boolean("ticket_in_local", k.ticketInLocal);
     k.ticketInMax = map.integer("ticket_in_max", k.ticketInMax, 1, kMaxMoney);
     map.rejectUnknownKeys();
-}
-
-std::filesystem::path resolved(const Config& c, const std::string& text) {
-    std::filesystem::path path = text;
-    return path.empty() || path.is_absolute() ? path : c.file.parent_path() / path;
 }
 
 void readJournal(YamlMap map, Config& c) {
@@ -183,6 +184,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readControl(top.map("control"), c);
     readLog(top.map("log"), c);
     readSas(top.map("sas"), c);
+    readModbus(top.map("modbus"), c);
     top.rejectUnknownKeys();
     return c;
 }

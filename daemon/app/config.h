@@ -10,6 +10,7 @@
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
+#include "daemon/modbus/table_io_settings.h"
 #include "daemon/sas/floor_settings.h"
 
 namespace pitlink::app {
@@ -69,7 +70,11 @@ struct Config {
     ControlConfig control;
     LogConfig log;
     sas::FloorSettings sas;  // no links: no SAS
+    modbus::TableIoSettings modbus;  // not enabled: no Modbus
 };
+
+// A path from the file as written: relative paths resolve against the file's directory.
+std::filesystem::path resolved(const Config& c, const std::string& text);
 
 // `sourceName` names the file in errors and anchors relative paths.
 Config loadConfig(std::istream& in, const std::filesystem::path& sourceName);

@@ -35,9 +35,12 @@
 #include "daemon/app/config_error.h"
 #include "daemon/app/paytable_loader.h"
 #include "daemon/platform/os_random_source.h"
+#include "daemon/modbus/modbus_worker.h"
+#include "daemon/modbus/table_io.h"
 #include "daemon/sas/sas_floor.h"
 #include "daemon/sas/sas_resume.h"
 #include "daemon/sas/table_clock.h"
+#include "protocols/modbus/modbus_backend.h"
 #include "daemon/table/table.h"
 
 namespace {
@@ -125,6 +128,11 @@ int main(int argc, char** argv) {
         // The journal's clock: the system clock, corrected by the accounting host (SAS LP 7F).
         sas::TableClock tableClock;
         const auto wallClockMs = [&tableClock] { return tableClock.nowMs(); };
+        // Lamps flash and buttons debounce on a clock that the host's LP 7F does not move.
+        const auto steadyMs = [] {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+                .count();
+        };
         app::JournalStartup journalStart = app::openJournal(config, wallClockMs);
         const journal::RecoveryReport& recovery = journalStart.recovery;
         boost::asio::io_context io;
@@ -144,6 +152,8 @@ int main(int argc, char** argv) {
         std::optional<journal::JournalReader> reader;
         std::optional<control::ControlServer> controlServer;
         std::optional<sas::SasFloor> sasFloor;
+        std::optional<modbus::ModbusWorker> modbusWorker;
+        std::optional<modbus::TableIo> tableIo;
         std::uint64_t roundsLogged = 0;
         // The table's events: the log for now; the engine link and lights subscribe later.
         auto onEvent = [&](const nlohmann::json& e) {
@@ -199,6 +209,20 @@ int main(int argc, char** argv) {
                            [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
             journal.emplace(*writer, recovery.ledger, wallClockMs, config.journal.snapshotEvery);
             table.emplace(*journal, paytable, app::tableSettings(config), timers, random, journalStart.resume, onEvent);
+            if (config.modbus.enabled) {
+                // Start-up order (DESIGN.md): journal and meters, then Modbus, then SAS, then the
+                // control socket. The module need not answer yet: the table runs without it.
+                modbusWorker.emplace(modbus::makeLibmodbusDevice(config.modbus.connection),
+                                     [&io](std::function<void()> done) { boost::asio::post(io, std::move(done)); });
+                tableIo.emplace(config.modbus, *table, *journal, timers, steadyMs,
+                                [&modbusWorker](modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
+                                    modbusWorker->submit(std::move(request), std::move(done));
+                                });
+                tableIo->start();
+                spdlog::info("modbus: table I/O on {}: {} lamps, {} buttons, polled every {} ms",
+                             modbus::describe(config.modbus.connection), config.modbus.points.outputs.size(),
+                             config.modbus.points.inputs.size(), config.modbus.poll.count());
+            }
             if (!config.sas.links.empty()) {
                 // Start-up order (DESIGN.md): journal and meters, then SAS, then the control socket.
                 sasFloor.emplace(config.sas, machineInfo(config, paytable), *table, *journal, timers, tableClock,
@@ -234,7 +258,8 @@ int main(int argc, char** argv) {
                                               {"engine_clients", engineLink ? engineLink->clients() : 0},
                                               {"engine_requests", engineLink ? engineLink->stats().requests : 0},
                                               {"engine_bad_requests", engineLink ? engineLink->stats().badRequests : 0},
-                                              {"sas", sasFloor ? sasFloor->statusJson() : nlohmann::json(nullptr)}};
+                                              {"sas", sasFloor ? sasFloor->statusJson() : nlohmann::json(nullptr)},
+                                              {"modbus", tableIo ? tableIo->statusJson() : nlohmann::json(nullptr)}};
                                       });
                 spdlog::info("control socket listening on {}", config.control.socket.string());
             }
@@ -323,6 +348,11 @@ int main(int argc, char** argv) {
         waitHangup();
         io.run();
         scan.reset();  // interrupts a scan still running
+        if (tableIo) {
+            tableIo->stop();
+            modbusWorker.reset();  // waits for the cycle under way
+            tableIo.reset();
+        }
         if (sasFloor) {
             if (journal && !journal->failed()) {
                 sasFloor->stop();  // every station's queue journaled as it stands

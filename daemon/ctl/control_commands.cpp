@@ -63,6 +63,21 @@ std::vector<std::string> withStation(std::vector<std::string> args) {
     return args;
 }
 
+// The table I/O module's health: answering or not (and why, for how long), cycles, presses.
+void printModbus(const nlohmann::json& m, std::ostream& out) {
+    if (!m.is_object()) {
+        return;
+    }
+    out << "modbus:  " << m.value("device", "") << ": ";
+    if (m.value("up", false)) {
+        out << "up";
+    } else {
+        out << "DOWN for " << m.value("down_ms", 0) / 1000 << " s (" << m.value("error", "") << ")";
+    }
+    out << ", " << m.value("cycles", 0) << " cycles, " << m.value("failures", 0) << " failed, "
+        << m.value("connects", 0) << " connects, " << m.value("presses", 0) << " presses\n";
+}
+
 void printStations(const json& stations, std::ostream& out) {
     out << "station  credits  bets                 hand-pay          attendant\n";
     for (const auto& s : stations) {
@@ -99,8 +114,9 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
             << " commits)\n"
             << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
             << data["daemon"].value("engine_requests", 0) << " requests, "
-            << data["daemon"].value("engine_bad_requests", 0) << " bad\n"
-            << "you:     " << data["role"].get<std::string>() << "\n\n";
+            << data["daemon"].value("engine_bad_requests", 0) << " bad\n";
+        printModbus(data["daemon"].value("modbus", nlohmann::json()), out);
+        out << "you:     " << data["role"].get<std::string>() << "\n\n";
         printStations(data["stations"], out);
     } else if (command == "stations") {
         printStations(data["stations"], out);

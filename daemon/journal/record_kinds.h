@@ -46,6 +46,9 @@ inline constexpr std::string_view kSasQueue = "sas.queue";            // the who
 inline constexpr std::string_view kSasValidationId = "sas.validation_id";  // LP 4C
 inline constexpr std::string_view kSasHostEnabled = "sas.host_enabled";    // LP 01 / 02
 inline constexpr std::string_view kClockSet = "clock.set";            // LP 7F moved the table's clock
+// Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
+inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
+inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not
 
 }  // namespace pitlink::journal::kind
 

@@ -117,6 +117,7 @@ public:
     [[nodiscard]] int stationCount() const { return static_cast<int>(stations_.size()); }
     [[nodiscard]] const std::map<std::string, std::string>& tilts() const { return tilts_; }  // cause -> message
     [[nodiscard]] bool tilted() const { return !tilts_.empty(); }
+    [[nodiscard]] bool doorOpen() const { return !openDoors_.empty(); }
     [[nodiscard]] std::uint32_t shoeNumber() const { return shoeNumber_; }
     [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
     [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }

@@ -1,0 +1,28 @@
+#pragma once
+// A Modbus device as the poll cycle uses it (the driver interface of the pure core): libmodbus
+// implements it in modbus_backend.cpp, tests with a device in memory. Every call blocks until
+// the device answered or timed out; an error is returned as text (nullopt: done).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pitlink::modbus {
+
+using DeviceError = std::optional<std::string>;
+
+class ModbusDevice {
+public:
+    virtual ~ModbusDevice() = default;
+    virtual DeviceError connect() = 0;
+    virtual void close() = 0;
+    [[nodiscard]] virtual bool connected() const = 0;
+    virtual DeviceError writeCoils(std::uint16_t start, const std::vector<bool>& values) = 0;              // 0F
+    virtual DeviceError writeRegisters(std::uint16_t start, const std::vector<std::uint16_t>& values) = 0;  // 10
+    virtual DeviceError readCoils(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;     // 01
+    virtual DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) = 0;  // 03
+    virtual DeviceError readDiscreteInputs(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;  // 02
+    virtual DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) = 0;  // 04
+};
+
+}  // namespace pitlink::modbus
