@@ -13,12 +13,15 @@ stdout with one JSON line, so that a test plays the table's hardware:
   {"op": "writes"}                              -> {"writes": N, "changes": [[t, address, value], ...]}
       every write request seen, and every coil change with its time (time.monotonic())
 
-With --names 0=candle,1=bets_open ... it prints lamp changes instead ("lamp candle on"), which
-is what the demo shows. Started once per test; killed (SIGKILL) to play a dead module.
+With --names 0=candle,1=bets_open ... it prints lamp changes instead ("lamp candle on", a lamp
+changing faster than every 1.2 s once as "flashing"), and --press 3:4 presses the button on
+discrete input 3 every 4 s: that is what the demo shows. A test starts it, and kills it
+(SIGKILL) to play a dead module.
 """
 import argparse
 import asyncio
 import json
+import logging
 import sys
 import threading
 import time
@@ -28,6 +31,7 @@ from pymodbus.server import StartAsyncSerialServer, StartAsyncTcpServer
 from pymodbus.transaction import ModbusRtuFramer
 
 SIZE = 256
+FLASHING_S = 1.2
 
 
 class CoilBlock(ModbusSequentialDataBlock):
@@ -59,13 +63,27 @@ def main() -> int:
     where.add_argument("--rtu", metavar="DEVICE", help="serve Modbus RTU on this serial port")
     parser.add_argument("--baud", type=int, default=19200)
     parser.add_argument("--names", default="", help="coil names for printing lamp changes: 0=candle,1=green")
+    parser.add_argument("--press", default="", metavar="ADDRESS:SECONDS",
+                        help="press the button on this discrete input for 0.3 s every SECONDS (the demo's dealer)")
     args = parser.parse_args()
 
+    logging.getLogger("pymodbus").setLevel(logging.CRITICAL)  # a client going away is not news
     names = dict((int(a), n) for a, n in (p.split("=", 1) for p in args.names.split(",") if p))
 
+    last_change = {}  # address -> (time, shown as flashing)
+
     def on_change(address, on):
-        if names:
-            print(f"lamp {names.get(address, address)} {'on' if on else 'off'}", flush=True)
+        """Prints a lamp's change; a lamp changing faster than FLASHING_S is shown once as flashing."""
+        if not names:
+            return
+        now = time.monotonic()
+        then, flashing = last_change.get(address, (0.0, False))
+        fast = now - then < FLASHING_S
+        last_change[address] = (now, fast)
+        if fast and flashing:
+            return
+        state = "flashing" if fast else ("on" if on else "off")
+        print(f"lamp {names.get(address, address)} {state}", flush=True)
 
     coils = CoilBlock(on_change)
     store = ModbusSlaveContext(di=ModbusSequentialDataBlock(0, [0] * SIZE), co=coils,
@@ -96,8 +114,19 @@ def main() -> int:
                 answer = {"error": str(error)}
             print(json.dumps(answer), flush=True)
 
+    def dealer(address, period):
+        while True:
+            time.sleep(period)
+            print(f"button {address} pressed", flush=True)
+            store.setValues(2, address, [1])
+            time.sleep(0.3)
+            store.setValues(2, address, [0])
+
     if not names:
         threading.Thread(target=control, daemon=True).start()
+    if args.press:
+        address, period = args.press.split(":")
+        threading.Thread(target=dealer, args=(int(address), float(period)), daemon=True).start()
 
     async def serve():
         if args.tcp:
