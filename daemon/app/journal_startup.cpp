@@ -83,6 +83,13 @@ std::vector<std::string> restartNeeded(const Config& running, const game::Paytab
         fresh.control.operatorGroup != running.control.operatorGroup) {
         keys.emplace_back("control");
     }
+    // The SAS links and the Modbus module are opened once, at start.
+    if (!(fresh.sas == running.sas)) {
+        keys.emplace_back("sas");
+    }
+    if (!(fresh.modbus == running.modbus)) {
+        keys.emplace_back("modbus");
+    }
     return keys;
 }
 

@@ -27,6 +27,7 @@ enum class ButtonAction : std::uint8_t {
 struct ButtonSettings {
     ButtonAction action = ButtonAction::CloseBets;
     bool needsConfirm = false;  // armed by the press, done by a confirm press within the window
+    bool operator==(const ButtonSettings&) const = default;
 };
 
 struct TableIoSettings {
@@ -43,6 +44,7 @@ struct TableIoSettings {
     std::chrono::milliseconds reconnectMax{5'000};
     std::chrono::milliseconds offlineTilt{0};  // 0: a lost device never tilts the table
     std::chrono::milliseconds confirmWindow{5'000};
+    bool operator==(const TableIoSettings&) const = default;
 };
 
 }  // namespace pitlink::modbus

@@ -14,6 +14,7 @@ struct StationLinkSettings {
     std::int64_t station = 1;
     std::uint8_t address = 1;  // 1..127
     TransportSettings transport;
+    bool operator==(const StationLinkSettings&) const = default;
 };
 
 enum class ValidationMode : std::uint8_t {
@@ -34,6 +35,7 @@ struct FloorSettings {
     std::string address1;
     std::string address2;
     std::filesystem::path program = "/proc/self/exe";           // LP 21 signs this file
+    bool operator==(const FloorSettings&) const = default;
 };
 
 }  // namespace pitlink::sas

@@ -20,6 +20,7 @@ struct ConnectionSettings {
     int stopBits = 1;
     int unitId = 1;                  // 1..247 (TCP: 0..255, 255 "no unit" behind some gateways)
     std::chrono::milliseconds responseTimeout{200};
+    bool operator==(const ConnectionSettings&) const = default;
 };
 
 [[nodiscard]] std::string describe(const ConnectionSettings& c);  // "tcp 127.0.0.1:502 unit 1"

@@ -40,6 +40,7 @@ inline constexpr std::size_t kConditionCount = 9;
 struct FlashTiming {
     std::chrono::milliseconds slowHalfPeriod{500};  // on 500 ms, off 500 ms
     std::chrono::milliseconds fastHalfPeriod{125};
+    bool operator==(const FlashTiming&) const = default;
 };
 
 // Whether a lamp in `state` is lit at `nowMs` (milliseconds on pitlink's clock).

@@ -16,6 +16,7 @@ struct OutputPoint {
     OutputKind kind = OutputKind::Coil;
     std::uint16_t address = 0;
     std::uint8_t bit = 0;  // 0..15, register bits only
+    bool operator==(const OutputPoint&) const = default;
 };
 
 struct InputPoint {
@@ -24,11 +25,13 @@ struct InputPoint {
     std::uint16_t address = 0;
     std::uint8_t bit = 0;     // 0..15, register bits only
     bool activeLow = false;   // pressed reads 0 (normally-closed contacts)
+    bool operator==(const InputPoint&) const = default;
 };
 
 struct PointMap {
     std::vector<OutputPoint> outputs;
     std::vector<InputPoint> inputs;
+    bool operator==(const PointMap&) const = default;
 };
 
 // What does not fit: a name used twice, two outputs on the same coil or register bit, a bit

@@ -30,6 +30,7 @@ struct TransportSettings {
     std::string device;
     TransportMode mode = TransportMode::Serial;
     std::chrono::microseconds gap{3'000};  // gap mode: idle time that marks a poll's first byte
+    bool operator==(const TransportSettings&) const = default;
 };
 
 struct TransportStats {

@@ -282,6 +282,20 @@ class ModbusTable(unittest.TestCase):
         self.assertEqual(self.presses("deal"), [("done",)])
         self.assertTrue(self.status()["daemon"]["modbus"]["device"].startswith("rtu "))
 
+    def test_sighup_with_a_changed_module_says_it_needs_a_restart_and_the_lamps_go_on(self):
+        self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        self.daemon.rewrite_config([("poll_ms: 20", "poll_ms: 30")])
+        self.daemon.proc.send_signal(signal.SIGHUP)
+        deadline = time.time() + 10
+        rows = []
+        while not rows and time.time() < deadline:
+            rows = self.daemon.rows("SELECT body FROM record WHERE kind = 'config.loaded' AND "
+                                    "json_extract(body, '$.trigger') = 'SIGHUP'")
+            time.sleep(0.05)
+        self.assertEqual(json.loads(rows[0][0])["restart_needed"], ["modbus"])
+        self.assertTrue(self.status()["daemon"]["modbus"]["up"])
+
     def test_a_bad_point_map_stops_the_daemon_with_the_key_named(self):
         daemon = Daemon(self.dir, extra="modbus:\n  device: {transport: tcp, port: 1502}\n  lamps:\n"
                         "    - {name: a, coil: 0}\n    - {name: b, coil: 0}\n")
