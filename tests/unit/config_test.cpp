@@ -84,5 +84,62 @@ TEST(Config, WrongTypesAndUnknownKeysAreRefused) {
     EXPECT_EQ(errorOf("table: 8\n").key(), "table");
 }
 
+TEST(Config, NoModbusDeviceMeansNoModbus) {
+    EXPECT_FALSE(load("").modbus.enabled);
+    EXPECT_FALSE(loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml").modbus.enabled);
+}
+
+TEST(Config, ModbusPointMapLampRulesAndButtonsAreRead) {
+    const Config c = load(
+        "modbus:\n  device: {transport: rtu, serial_port: tty/io, baud: 9600, parity: even, unit_id: 7}\n"
+        "  poll_ms: 40\n  priority: [call_attendant, tilt]\n"
+        "  lamps:\n    - {name: candle, coil: 3, when: {tilt: fast_flash, call_attendant: slow_flash}}\n"
+        "    - {name: green, register: 100, bit: 15, when: {bets_open: on}}\n"
+        "  buttons:\n    - {name: deal, discrete_input: 8, action: close_bets}\n"
+        "    - {name: void, input_register: 2, bit: 1, active_low: true, action: void_round, confirm: true}\n");
+    const auto& m = c.modbus;
+    ASSERT_TRUE(m.enabled);
+    EXPECT_EQ(m.connection.transport, modbus::Transport::Rtu);
+    EXPECT_EQ(m.connection.device, "/etc/pitlink/tty/io");  // relative to the file
+    EXPECT_EQ(m.connection.baud, 9600);
+    EXPECT_EQ(m.connection.parity, 'E');
+    EXPECT_EQ(m.connection.unitId, 7);
+    EXPECT_EQ(m.poll, std::chrono::milliseconds(40));
+    ASSERT_EQ(m.points.outputs.size(), 2U);
+    EXPECT_EQ(m.points.outputs[1], (modbus::OutputPoint{"green", modbus::OutputKind::HoldingRegisterBit, 100, 15}));
+    EXPECT_EQ(m.lamps[0].at(modbus::TableCondition::CallAttendant), modbus::LampState::SlowFlash);
+    EXPECT_EQ(m.lamps[0].size(), 2U);
+    EXPECT_EQ(m.points.inputs[1], (modbus::InputPoint{"void", modbus::InputKind::InputRegisterBit, 2, 1, true}));
+    EXPECT_EQ(m.buttons[1], (modbus::ButtonSettings{modbus::ButtonAction::VoidRound, true}));
+    // Listed first as given, the rest after in the default order.
+    ASSERT_EQ(m.priority.size(), modbus::kConditionCount);
+    EXPECT_EQ(m.priority[0], modbus::TableCondition::CallAttendant);
+    EXPECT_EQ(m.priority[1], modbus::TableCondition::Tilt);
+    EXPECT_EQ(m.priority[2], modbus::TableCondition::Handpay);
+}
+
+TEST(Config, ModbusMistakesAreNamed) {
+    const std::string device = "modbus:\n  device: {transport: tcp, port: 502}\n";
+    EXPECT_EQ(errorOf("modbus:\n  device: {transport: udp}\n").key(), "modbus.device.transport");
+    EXPECT_EQ(errorOf("modbus:\n  device: {transport: rtu}\n").key(), "modbus.device.serial_port");
+    EXPECT_EQ(errorOf(device + "  lamps:\n    - {name: a, coil: 1, register: 2}\n").key(), "modbus.lamps[0]");
+    EXPECT_EQ(errorOf(device + "  lamps:\n    - {name: a, coil: 1, when: {tilted: on}}\n").key(),
+              "modbus.lamps[0].when.tilted");
+    EXPECT_EQ(errorOf(device + "  lamps:\n    - {name: a, coil: 1, when: {tilt: blink}}\n").key(),
+              "modbus.lamps[0].when.tilt");
+    EXPECT_EQ(errorOf(device + "  lamps:\n    - {name: a, register: 1, bit: 16}\n").key(), "modbus.lamps[0].bit");
+    EXPECT_EQ(errorOf(device + "  buttons:\n    - {name: b, discrete_input: 0, action: fly}\n").key(),
+              "modbus.buttons[0].action");
+    EXPECT_EQ(errorOf(device + "  buttons:\n    - {name: b, discrete_input: 0, action: confirm, confirm: true}\n").key(),
+              "modbus.buttons[0].confirm");
+    EXPECT_EQ(errorOf(device + "  priority: [tilt, tilt]\n").key(), "modbus.priority");
+    EXPECT_EQ(errorOf(device).key(), "modbus.device");  // no lamps and no buttons
+    const ConfigError twice = errorOf(device + "  lamps:\n    - {name: a, coil: 1}\n    - {name: b, coil: 1}\n");
+    EXPECT_EQ(twice.key(), "modbus.lamps");
+    EXPECT_NE(std::string(twice.what()).find("b: coil 1 drives another lamp too"), std::string::npos) << twice.what();
+    EXPECT_EQ(errorOf(device + "  lamps: []\n  reconnect_min_ms: 500\n  reconnect_max_ms: 100\n").key(),
+              "modbus.reconnect_max_ms");
+}
+
 }  // namespace
 }  // namespace pitlink::app
