@@ -1,0 +1,42 @@
+// libFuzzer target: pitlink.yaml. Any input is either a configuration whose parts fit (the Modbus
+// point map passes its own check, one rule per lamp and one setting per button, the priority
+// ranks every condition once, SAS links on distinct stations) or a ConfigError with a message;
+// no other exception escapes.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "daemon/app/config.h"
+#include "daemon/app/config_error.h"
+
+using namespace pitlink;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
+    try {
+        const app::Config c = app::loadConfig(in, "/etc/pitlink/pitlink.yaml");
+        const auto& m = c.modbus;
+        if (!modbus::pointMapProblems(m.points).empty() || m.lamps.size() != m.points.outputs.size() ||
+            m.buttons.size() != m.points.inputs.size()) {
+            std::abort();
+        }
+        std::set<modbus::TableCondition> ranked(m.priority.begin(), m.priority.end());
+        if (ranked.size() != modbus::kConditionCount || m.priority.size() != modbus::kConditionCount) {
+            std::abort();
+        }
+        std::set<std::int64_t> stations;
+        for (const auto& link : c.sas.links) {
+            if (!stations.insert(link.station).second || link.station < 1 || link.station > c.table.stations) {
+                std::abort();
+            }
+        }
+    } catch (const app::ConfigError& e) {
+        if (std::string(e.what()).empty()) {
+            std::abort();
+        }
+    }
+    return 0;
+}
