@@ -1,5 +1,7 @@
 #include "protocols/modbus/lamp_rules.h"
 
+#include "protocols/modbus/enum_names.h"
+
 namespace pitlink::modbus {
 
 namespace {
@@ -10,29 +12,15 @@ constexpr std::array<std::string_view, kConditionCount> kConditionNames{
 
 }  // namespace
 
-std::optional<LampState> parseLampState(std::string_view name) {
-    for (std::size_t i = 0; i < kStateNames.size(); ++i) {
-        if (kStateNames[i] == name) {
-            return static_cast<LampState>(i);
-        }
-    }
-    return std::nullopt;
-}
+std::optional<LampState> parseLampState(std::string_view name) { return enumNamed<LampState>(kStateNames, name); }
 
-std::string_view lampStateName(LampState state) { return kStateNames.at(static_cast<std::size_t>(state)); }
+std::string_view lampStateName(LampState state) { return nameOf(kStateNames, state); }
 
 std::optional<TableCondition> parseTableCondition(std::string_view name) {
-    for (std::size_t i = 0; i < kConditionNames.size(); ++i) {
-        if (kConditionNames[i] == name) {
-            return static_cast<TableCondition>(i);
-        }
-    }
-    return std::nullopt;
+    return enumNamed<TableCondition>(kConditionNames, name);
 }
 
-std::string_view tableConditionName(TableCondition condition) {
-    return kConditionNames.at(static_cast<std::size_t>(condition));
-}
+std::string_view tableConditionName(TableCondition condition) { return nameOf(kConditionNames, condition); }
 
 std::vector<TableCondition> defaultPriority() {
     std::vector<TableCondition> order;

@@ -31,6 +31,7 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
+#include "tests/bench/command_line.h"
 #include "tests/bench/daemon_process.h"
 #include "tests/bench/line_socket.h"
 #include "tests/bench/raw_fdatasync.h"
@@ -52,23 +53,13 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        const std::string value = argv[i + 1];
-        if (key == "--rounds") {
-            o.rounds = std::stoi(value);
-        } else if (key == "--stations") {
-            o.stations = std::stoi(value);
-        } else if (key == "--baseline-seconds") {
-            o.baselineSeconds = std::stod(value);
-        } else if (key == "--dir") {
-            o.dir = value;
-        } else if (key == "--daemon") {
-            o.daemon = value;
-        } else {
-            throw std::invalid_argument("unknown option " + key);
-        }
-    }
+    test::CommandLine args(argc, argv);
+    o.rounds = args.integer("--rounds", o.rounds);
+    o.stations = args.integer("--stations", o.stations);
+    o.baselineSeconds = args.number("--baseline-seconds", o.baselineSeconds);
+    o.dir = args.text("--dir", o.dir.string());
+    o.daemon = args.text("--daemon", o.daemon);
+    args.rejectUnknown();
     return o;
 }
 

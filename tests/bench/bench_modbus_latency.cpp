@@ -32,6 +32,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/bench/command_line.h"
 #include "tests/bench/daemon_process.h"
 #include "tests/bench/line_socket.h"
 
@@ -54,23 +55,13 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        const std::string value = argv[i + 1];
-        if (key == "--rounds") {
-            o.rounds = std::stoi(value);
-        } else if (key == "--poll-ms") {
-            o.pollMs = std::stoi(value);
-        } else if (key == "--debounce-ms") {
-            o.debounceMs = std::stoi(value);
-        } else if (key == "--dir") {
-            o.dir = value;
-        } else if (key == "--daemon") {
-            o.daemon = value;
-        } else {
-            throw std::invalid_argument("unknown option " + key);
-        }
-    }
+    pitlink::test::CommandLine args(argc, argv);
+    o.rounds = args.integer("--rounds", o.rounds);
+    o.pollMs = args.integer("--poll-ms", o.pollMs);
+    o.debounceMs = args.integer("--debounce-ms", o.debounceMs);
+    o.dir = args.text("--dir", o.dir.string());
+    o.daemon = args.text("--daemon", o.daemon);
+    args.rejectUnknown();
     return o;
 }
 

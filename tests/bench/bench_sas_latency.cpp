@@ -31,6 +31,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/bench/command_line.h"
 #include "tests/bench/daemon_process.h"
 #include "tests/bench/line_socket.h"
 
@@ -50,23 +51,13 @@ struct Options {
 
 Options parse(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string key = argv[i];
-        const std::string value = argv[i + 1];
-        if (key == "--seconds") {
-            o.seconds = std::stod(value);
-        } else if (key == "--stations") {
-            o.stations = std::stoi(value);
-        } else if (key == "--period-ms") {
-            o.periodMs = std::stoi(value);
-        } else if (key == "--dir") {
-            o.dir = value;
-        } else if (key == "--daemon") {
-            o.daemon = value;
-        } else {
-            throw std::invalid_argument("unknown option " + key);
-        }
-    }
+    pitlink::test::CommandLine args(argc, argv);
+    o.seconds = args.number("--seconds", o.seconds);
+    o.stations = args.integer("--stations", o.stations);
+    o.periodMs = args.integer("--period-ms", o.periodMs);
+    o.dir = args.text("--dir", o.dir.string());
+    o.daemon = args.text("--daemon", o.daemon);
+    args.rejectUnknown();
     return o;
 }
 
