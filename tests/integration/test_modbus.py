@@ -197,6 +197,16 @@ class ModbusTable(unittest.TestCase):
                               check=True).stdout
         self.assertIn("modbus:  tcp 127.0.0.1:%d unit 1: up" % self.port, text)
 
+    def test_every_press_counts_once_however_quick_or_long(self):
+        self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        holds = [0.1, 0.1, 1.2, 0.1, 0.5, 0.1, 0.1, 0.1]  # longer than debounce + two polls
+        for hold in holds:
+            self.peer.press(ATTENDANT_KEY, hold=hold)
+        time.sleep(0.3)
+        self.assertEqual(self.presses("attendant_key"), [("done",)] * len(holds))
+        self.assertEqual(self.status()["daemon"]["modbus"]["presses"], len(holds))
+
     def test_the_candle_flashes_on_pitlinks_timer(self):
         # A hand-pay (slow flash): a win that reaches the jackpot limit locks the station.
         engine = self.start_tcp(extra="  slow_flash_ms: 200\n", table_extra="cashier:\n  jackpot_limit: 500\n")
