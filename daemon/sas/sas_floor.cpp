@@ -58,6 +58,11 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
         });
         linked_.insert(link.station);
         ports_.push_back(std::move(port));
+        // A station the host shut down (LP 01) stays down across a restart until an LP 02.
+        if (const auto enabled = resume.hostEnabled.find(link.station);
+            enabled != resume.hostEnabled.end() && !enabled->second) {
+            table.setHostEnabled(link.station, false);
+        }
     }
 }
 

@@ -40,7 +40,7 @@ SasResume resumeSas(journal::JournalStore& store) {
     std::map<std::int64_t, ExceptionQueue> queues;
     auto records = store.connection().prepare(
         "SELECT kind, station, body FROM record WHERE station IS NOT NULL AND kind IN "
-        "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued') ORDER BY seq");
+        "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued', 'sas.host_enabled') ORDER BY seq");
     while (records.step()) {
         const std::string k(records.text(0));
         const std::int64_t station = records.integer(1);
@@ -78,6 +78,8 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasValidationId) {
                 resume.validation[station] =
                     ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
+            } else if (k == kind::kSasHostEnabled) {
+                resume.hostEnabled[station] = body.at("enabled").get<bool>();
             } else if (k == kind::kTicketIssued && body.contains("sequence") && body.contains("machine_id")) {
                 resume.validation[station] =
                     ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};

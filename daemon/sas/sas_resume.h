@@ -1,7 +1,8 @@
 #pragma once
 // What the SAS stations resume from the journal at start: each station's unacknowledged
 // exceptions (its last sas.queue, then the raises and acknowledgements after it, replayed in
-// order), its secure enhanced validation ID and last sequence, and the table clock's offset.
+// order), its secure enhanced validation ID and last sequence, whether the host has shut it down
+// (LP 01 until an LP 02), and the table clock's offset.
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -15,6 +16,7 @@ namespace pitlink::sas {
 struct SasResume {
     std::map<std::int64_t, std::vector<SasException>> exceptions;
     std::map<std::int64_t, ValidationId> validation;
+    std::map<std::int64_t, bool> hostEnabled;  // the last LP 01 / 02 of each station
     std::int64_t clockOffsetMs = 0;
 };
 

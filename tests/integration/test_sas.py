@@ -172,6 +172,14 @@ class Sas(unittest.TestCase):
         ok(self, c.request("ticket_in", station=1, validation="1", amount=100))
         self.assertEqual(t.daemon.rows("SELECT json_extract(body, '$.enabled') FROM record "
                                        "WHERE kind = 'sas.host_enabled' ORDER BY seq"), [(0,), (1,)])
+        # Shut down again, it stays down across a restart until the host starts it.
+        host.disable_play()
+        c = t.restart()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        reply = c.request("ticket_in", station=1, validation="2", amount=100)
+        self.assertEqual((reply["ok"], reply["error"]), (False, "host_disabled"))
+        host.enable_play()
+        ok(self, c.request("ticket_in", station=1, validation="2", amount=100))
         # LP 7F moves the journal's clock (journaled); one beyond the tolerance is refused.
         host.lp_7f(datetime.datetime.now().replace(microsecond=0) + datetime.timedelta(minutes=10))
         host.acknowledge()  # else the second 7F is an implied NACK, answered without being read

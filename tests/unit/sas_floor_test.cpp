@@ -68,6 +68,9 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     add(kind::kSasValidationId, 2, json{{"machine_id", 0x654321}, {"sequence", 0}});
     add(kind::kTicketIssued, 2, json{{"validation", "x"}, {"amount", 5}, {"machine_id", 0x654321}, {"sequence", 7}});
     add(kind::kClockSet, 1, json{{"from_ms", 1}, {"to_ms", 2}, {"offset_ms", -4'000}});
+    add(kind::kSasHostEnabled, 1, json{{"enabled", false}});
+    add(kind::kSasHostEnabled, 2, json{{"enabled", false}});
+    add(kind::kSasHostEnabled, 2, json{{"enabled", true}});
 
     const SasResume resume = resumeSas(*f.store);
     ASSERT_EQ(resume.exceptions.at(1).size(), 2U);
@@ -78,6 +81,7 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     EXPECT_EQ(resume.validation.at(2).machineId, 0x654321U);
     EXPECT_EQ(resume.validation.at(2).sequence, 7U);  // the last ticket's, after the LP 4C
     EXPECT_EQ(resume.clockOffsetMs, -4'000);
+    EXPECT_EQ(resume.hostEnabled, (std::map<std::int64_t, bool>{{1, false}, {2, true}}));  // the last word
 }
 
 TEST(SasResume, AnAcknowledgedOverflowLeavesEvenWithTheReplaysOwnSerial) {
