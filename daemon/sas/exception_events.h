@@ -22,6 +22,7 @@ namespace code {
 inline constexpr std::uint8_t kSlotDoorOpened = 0x11;
 inline constexpr std::uint8_t kSlotDoorClosed = 0x12;
 inline constexpr std::uint8_t kPowerApplied = 0x17;
+inline constexpr std::uint8_t kPowerLost = 0x18;
 inline constexpr std::uint8_t kTicketPrinted = 0x3D;
 inline constexpr std::uint8_t kValidationIdNotConfigured = 0x3F;
 inline constexpr std::uint8_t kHandpayPending = 0x51;

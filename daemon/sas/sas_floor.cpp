@@ -95,6 +95,9 @@ void SasFloor::stop() {
     if (!journal_.failed()) {
         journal::JournalTransaction tx = journal_.begin();
         for (auto& port : ports_) {
+            // The station's "power" goes with pitlinkd: 18 waits in the queue (journaled with
+            // it) and the host reads it after the restart, before the 17 of the new start.
+            port->exceptions().raise(code::kPowerLost);
             json pending = json::array();
             for (const SasException& e : port->exceptions().pending()) {
                 pending.push_back(exceptionJson(e));

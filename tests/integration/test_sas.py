@@ -175,7 +175,7 @@ class Sas(unittest.TestCase):
         # Shut down again, it stays down across a restart until the host starts it.
         host.disable_play()
         c = t.restart()
-        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        self.assertEqual([e.code for e in t.events(1)], [0x18, 0x17])  # power lost at the stop, applied
         reply = c.request("ticket_in", station=1, validation="2", amount=100)
         self.assertEqual((reply["ok"], reply["error"]), (False, "host_disabled"))
         host.enable_play()
@@ -225,12 +225,12 @@ class Sas(unittest.TestCase):
             ok(self, c.request("door", door="main", open=False))
         c = t.restart()  # nothing acknowledged is lost: the queue comes back from the journal
         events = [e.code for e in t.events(1)]
-        # 70 (buffer overflow) first, then the newest 20 in order: the last one is power applied
-        # again, which pushed the oldest door event out.
-        self.assertEqual(events, [0x70, 0x12] + [0x11, 0x12] * 9 + [0x17])
+        # 70 (buffer overflow) first, then the newest 20 in order: the last two are power lost (at
+        # the stop) and power applied (at the start), which pushed the oldest door events out.
+        self.assertEqual(events, [0x70] + [0x11, 0x12] * 9 + [0x18, 0x17])
         self.assertEqual(t.status()[1]["exceptions_pending"], [])
         c = t.restart()
-        self.assertEqual([e.code for e in t.events(1)], [0x17])  # what was acknowledged stays gone
+        self.assertEqual([e.code for e in t.events(1)], [0x18, 0x17])  # what was acknowledged stays gone
 
     def test_cash_out_by_system_validation_then_hand_pay_when_the_host_is_silent(self):
         t = self.make(stations=(1,))
