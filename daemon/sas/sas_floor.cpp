@@ -8,6 +8,7 @@
 
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
+#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/crc16_kermit.h"
 
 namespace pitlink::sas {
@@ -53,6 +54,13 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             link, context_, validation == resume.validation.end() ? ValidationId{} : validation->second, io,
             i < outputs.size() ? outputs[i] : nullptr);
         port->exceptions().restore(resume.exceptions[link.station]);
+        if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {
+            port->tickets().restoreSetup(ticketSetupFromJson(setup->second, port->tickets().ticketSetup()));
+        }
+        if (const auto issued = resume.issued.find(link.station); issued != resume.issued.end()) {
+            port->tickets().restoreRecords({issued->second.begin(), issued->second.end()},
+                                           resume.unreadRecords[link.station]);
+        }
         port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
             acknowledged_[station].push_back(SasException{e.code, {}, e.serial});
         });

@@ -39,8 +39,9 @@ SasResume resumeSas(journal::JournalStore& store) {
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
     auto records = store.connection().prepare(
-        "SELECT kind, station, body FROM record WHERE station IS NOT NULL AND kind IN "
-        "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued', 'sas.host_enabled') ORDER BY seq");
+        "SELECT kind, station, body, at_ms FROM record WHERE station IS NOT NULL AND kind IN "
+        "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued', 'sas.host_enabled', "
+        "'sas.ticket_setup', 'sas.record_read') ORDER BY seq");
     while (records.step()) {
         const std::string k(records.text(0));
         const std::int64_t station = records.integer(1);
@@ -80,9 +81,23 @@ SasResume resumeSas(journal::JournalStore& store) {
                     ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
             } else if (k == kind::kSasHostEnabled) {
                 resume.hostEnabled[station] = body.at("enabled").get<bool>();
-            } else if (k == kind::kTicketIssued && body.contains("sequence") && body.contains("machine_id")) {
-                resume.validation[station] =
-                    ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
+            } else if (k == kind::kSasTicketSetup) {
+                resume.ticketSetup[station] = body;
+            } else if (k == kind::kSasRecordRead) {
+                std::size_t& unread = resume.unreadRecords[station];
+                unread = unread > 0 ? unread - 1 : 0;
+            } else if (k == kind::kTicketIssued) {
+                auto& issued = resume.issued[station];
+                issued.emplace_back(body, records.integer(3));
+                if (issued.size() > kRecordsKept) {
+                    issued.pop_front();
+                }
+                std::size_t& unread = resume.unreadRecords[station];
+                unread = std::min(unread + 1, kRecordsKept);
+                if (body.contains("sequence") && body.contains("machine_id")) {
+                    resume.validation[station] =
+                        ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
+                }
             }
         } catch (const json::exception&) {
             continue;  // a malformed SAS body loses that entry only

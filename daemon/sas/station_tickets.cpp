@@ -4,6 +4,7 @@
 
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
+#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/secure_enhanced_validation.h"
 
 namespace pitlink::sas {
@@ -12,7 +13,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kRecords = 31;
 constexpr std::uint32_t kMaxSequence = 0xFFFFFF;
 
 // A validation number as 18 digits (a shorter one is zero-filled on the left).
@@ -121,19 +121,36 @@ std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uin
     return {id_.machineId, id_.sequence};
 }
 
-void StationTickets::ticketIssued(const json& body) {
+void StationTickets::ticketIssued(const json& body) { addRecord(body, clock_.localTime()); }
+
+void StationTickets::restoreRecords(const std::vector<std::pair<json, std::int64_t>>& issued, std::size_t unread) {
+    for (const auto& [body, atMs] : issued) {
+        addRecord(body, TableClock::localTimeOf(atMs));
+    }
+    unread_ = std::min(unread, records_.size());
+}
+
+void StationTickets::setTicketSetup(const TicketSetup& setup) {
+    if (setup == setup_) {
+        return;  // a read (LP 7B with no bits to change) or the same again
+    }
+    setup_ = setup;
+    journal_(journal::kind::kSasTicketSetup, ticketSetupJson(setup_));
+}
+
+void StationTickets::addRecord(const json& body, const SasDateTime& when) {
     ValidationRecord r;
     r.type = 0x00;
     r.index = nextIndex_;
-    nextIndex_ = static_cast<std::uint8_t>(nextIndex_ % kRecords + 1);
-    r.time = clock_.localTime();
+    nextIndex_ = static_cast<std::uint8_t>(nextIndex_ % kRecordsKept + 1);
+    r.time = when;
     const std::string number = digits18(body.value("validation", std::string()));
     r.number = number.substr(2);
     r.systemId = static_cast<std::uint8_t>(body.value("system_id", 0));
     r.amountCents = static_cast<std::uint64_t>(body.value("amount", game::Money{0}));
     r.ticketNumber = static_cast<std::uint16_t>(body.value("sequence", 0U) % 10'000);
     records_.push_back(r);
-    if (records_.size() > kRecords) {
+    if (records_.size() > kRecordsKept) {
         records_.pop_front();
     }
     unread_ = std::min(unread_ + 1, records_.size());
@@ -147,6 +164,8 @@ std::optional<ValidationRecord> StationTickets::validationRecord(std::uint8_t fu
         const ValidationRecord r = records_[records_.size() - unread_];  // the oldest unread
         if (functionCode == 0x00) {
             --unread_;
+            // Journaled, so that a restart hands the host the records it has not read yet.
+            journal_(journal::kind::kSasRecordRead, json{{"validation", r.number}});
         }
         return r;
     }

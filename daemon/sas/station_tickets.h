@@ -14,6 +14,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -24,6 +26,8 @@
 #include "protocols/sas/ticket_host.h"
 
 namespace pitlink::sas {
+
+inline constexpr std::size_t kRecordsKept = 31;  // LP 4D's buffer of printed tickets (indexes 1-31)
 
 struct ValidationId {
     std::uint32_t machineId = 0;  // 0: not configured
@@ -47,6 +51,10 @@ public:
     void redemptionCommitted(bool committed);
     // A ticket.issued record of this station committed: kept for LP 4D.
     void ticketIssued(const nlohmann::json& body);
+    // At start, from the journal: the last ticket.issued records (`atMs`: when) of which the
+    // newest `unread` were not yet read with LP 4D 00, and the last LP 7B/7C/7D setup.
+    void restoreRecords(const std::vector<std::pair<nlohmann::json, std::int64_t>>& issued, std::size_t unread);
+    void restoreSetup(const TicketSetup& setup) { setup_ = setup; }
 
     // --- TicketHost (the host's long polls) ---
     [[nodiscard]] std::optional<PendingCashout> pendingCashout() const override;
@@ -58,7 +66,7 @@ public:
     [[nodiscard]] RedemptionStatus redemptionStatus() const override;
     [[nodiscard]] std::uint32_t assetNumber() const override;
     [[nodiscard]] const TicketSetup& ticketSetup() const override { return setup_; }
-    void setTicketSetup(const TicketSetup& setup) override { setup_ = setup; }
+    void setTicketSetup(const TicketSetup& setup) override;  // journaled when it changes
 
     [[nodiscard]] nlohmann::json statusJson() const;
 
@@ -77,6 +85,7 @@ private:
     };
     [[nodiscard]] nlohmann::json ticketDetails() const;
     void finishCashout(std::optional<table::ValidatedTicket> ticket);
+    void addRecord(const nlohmann::json& body, const SasDateTime& when);
     void endEscrow(table::RedeemVerdict verdict, std::uint8_t status);
 
     std::int64_t station_;
@@ -90,7 +99,7 @@ private:
     std::optional<Cashout> cashout_;
     std::optional<Escrow> escrow_;
     std::optional<RedemptionStatus> redemption_;  // the last redemption, for LP 71 FF
-    std::deque<ValidationRecord> records_;        // newest last, at most 31
+    std::deque<ValidationRecord> records_;        // newest last, at most kRecordsKept
     std::uint8_t nextIndex_ = 1;
     std::size_t unread_ = 0;                      // records not yet read with LP 4D 00 (the newest ones)
 };

@@ -75,6 +75,7 @@ struct TicketSetup {
     std::string location;
     std::string address1;
     std::string address2;
+    bool operator==(const TicketSetup&) const = default;
 };
 
 class TicketHost {

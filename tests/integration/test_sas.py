@@ -281,17 +281,38 @@ class Sas(unittest.TestCase):
         self.assertEqual([e.code for e in t.events(1)], [0x3F, 0x51, 0x66])  # priority first
         self.assertEqual(t.hosts[1].lp_94(), 0x00)
         self.assertEqual(t.hosts[1].lp_4c(0x654321, 0), (0x654321, 0))
-        numbers = []
+        # LP 7C sets the ticket's location line, LP 7B the status bits and the expiration: both
+        # journaled (sas.ticket_setup), both still set after the restart below.
+        self.assertEqual(t.hosts[1].lp_7c(bytes((0x00, 13)) + b"PIT 9 TABLE 4")[2], 0x01)
+        answer = t.hosts[1].lp_7b(bytes((0xFF, 0xFF, 0x03, 0x00)) + sh.to_bcd(30, 2) + sh.to_bcd(0, 2))
+        self.assertEqual((answer[7:9], answer[9:11]), (b"\x03\x00", sh.to_bcd(30, 2)))
+        numbers, locations = [], []
         for amount in (1_000, 2_000):
             ok(self, c.request("ticket_in", station=1, validation="7", amount=amount))
             reply = c.request("cash_out", station=1)
             numbers.append(ok(self, reply)["ticket"]["validation"])
+            locations.append(reply["data"]["ticket"]["location"])
             if amount == 1_000:
                 c = t.restart()  # the sequence continues from the journal
+        self.assertEqual(locations, ["PIT 9 TABLE 4"] * 2)
+        answer = t.hosts[1].lp_7b(bytes(4) + bytes(4))  # no bits to change: a read
+        self.assertEqual((answer[7:9], answer[9:11]), (b"\x03\x00", sh.to_bcd(30, 2)))
+        self.assertEqual(len(t.daemon.rows("SELECT 1 FROM record WHERE kind = 'sas.ticket_setup'")), 2)
+        t.hosts[1].acknowledge()
         self.assertEqual(numbers, [sh.secure_enhanced_validation(0x654321, 1),
                                    sh.secure_enhanced_validation(0x654321, 2)])
+        # LP 4D 00 hands the host each record it has not read, oldest first, across the restart.
+        host = t.hosts[1]
+        record = host.lp_4d(0x00)
+        self.assertEqual((record["validation"], record["amount"], record["index"]), (numbers[0][2:], 1_000, 1))
+        host.acknowledge()  # the same poll again would be an implied NACK
+        record = host.lp_4d(0x00)
+        self.assertEqual((record["validation"], record["amount"], record["index"]), (numbers[1][2:], 2_000, 2))
+        c = t.restart()  # what was read stays read
         record = t.hosts[1].lp_4d(0x00)
-        self.assertEqual((record["validation"], record["amount"]), (numbers[1][2:], 2_000))
+        self.assertEqual((record["validation"], record["datetime"]), ("0" * 16, None))
+        t.hosts[1].acknowledge()
+        self.assertEqual(t.hosts[1].lp_4d(0x02)["validation"], numbers[1][2:])  # by index, still there
 
     def test_ticket_in_is_credited_only_when_the_host_accepts(self):
         t = self.make(stations=(1,), ticket_in_local=False)

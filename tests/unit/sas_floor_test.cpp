@@ -6,6 +6,7 @@
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/sas_resume.h"
+#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/wire_decoder.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -68,6 +69,11 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     add(kind::kSasValidationId, 2, json{{"machine_id", 0x654321}, {"sequence", 0}});
     add(kind::kTicketIssued, 2, json{{"validation", "x"}, {"amount", 5}, {"machine_id", 0x654321}, {"sequence", 7}});
     add(kind::kClockSet, 1, json{{"from_ms", 1}, {"to_ms", 2}, {"offset_ms", -4'000}});
+    add(kind::kSasTicketSetup, 1, json{{"location", "PIT 9"}, {"status_bits", 3}});
+    add(kind::kTicketIssued, 1, json{{"validation", "a"}, {"amount", 5}});
+    add(kind::kTicketIssued, 1, json{{"validation", "b"}, {"amount", 6}});
+    add(kind::kSasRecordRead, 1, json{{"validation", "a"}});
+    add(kind::kTicketIssued, 1, json{{"validation", "c"}, {"amount", 7}});
     add(kind::kSasHostEnabled, 1, json{{"enabled", false}});
     add(kind::kSasHostEnabled, 2, json{{"enabled", false}});
     add(kind::kSasHostEnabled, 2, json{{"enabled", true}});
@@ -82,6 +88,13 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     EXPECT_EQ(resume.validation.at(2).sequence, 7U);  // the last ticket's, after the LP 4C
     EXPECT_EQ(resume.clockOffsetMs, -4'000);
     EXPECT_EQ(resume.hostEnabled, (std::map<std::int64_t, bool>{{1, false}, {2, true}}));  // the last word
+    ASSERT_EQ(resume.issued.at(1).size(), 3U);
+    EXPECT_EQ(resume.issued.at(1).back().first.at("validation"), "c");
+    EXPECT_EQ(resume.issued.at(1).back().second, f.clockMs);  // when it was journaled
+    EXPECT_EQ(resume.unreadRecords.at(1), 2U);  // b and c: a was read
+    const TicketSetup setup = ticketSetupFromJson(resume.ticketSetup.at(1), TicketSetup{});
+    EXPECT_EQ(setup.location, "PIT 9");
+    EXPECT_EQ(setup.statusBits, 3U);
 }
 
 TEST(SasResume, AnAcknowledgedOverflowLeavesEvenWithTheReplaysOwnSerial) {
