@@ -161,13 +161,7 @@ std::optional<ValidationRecord> StationTickets::validationRecord(std::uint8_t fu
         if (unread_ == 0) {
             return std::nullopt;
         }
-        const ValidationRecord r = records_[records_.size() - unread_];  // the oldest unread
-        if (functionCode == 0x00) {
-            --unread_;
-            // Journaled, so that a restart hands the host the records it has not read yet.
-            journal_(journal::kind::kSasRecordRead, json{{"validation", r.number}});
-        }
-        return r;
+        return records_[records_.size() - unread_];  // the oldest unread
     }
     for (const ValidationRecord& r : records_) {
         if (r.index == functionCode) {
@@ -175,6 +169,16 @@ std::optional<ValidationRecord> StationTickets::validationRecord(std::uint8_t fu
         }
     }
     return std::nullopt;
+}
+
+void StationTickets::recordAcknowledged() {
+    if (unread_ == 0) {
+        return;
+    }
+    const std::string number = records_[records_.size() - unread_].number;
+    --unread_;
+    // Journaled, so that a restart hands the host the records it has not read yet.
+    journal_(journal::kind::kSasRecordRead, json{{"validation", number}});
 }
 
 std::uint32_t StationTickets::assetNumber() const {

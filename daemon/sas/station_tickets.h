@@ -61,6 +61,7 @@ public:
     ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) override;
     std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) override;
     std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) override;
+    void recordAcknowledged() override;  // journaled (sas.record_read)
     std::optional<EscrowedTicket> escrowedTicket() override;  // marks it read
     RedemptionStatus redeem(const RedeemRequest& request) override;
     [[nodiscard]] RedemptionStatus redemptionStatus() const override;

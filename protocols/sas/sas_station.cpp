@@ -48,6 +48,10 @@ void SasStation::acknowledged() {
         ++stats_.exceptionsAcknowledged;
     }
     reported_.reset();
+    if (recordReported_) {
+        recordReported_ = false;
+        tickets_.recordAcknowledged();
+    }
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
@@ -58,7 +62,10 @@ std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) 
         return answerMachinePoll(poll, info_, host_.clock());
     }
     if (isTicketPoll(poll.command)) {
-        return answerTicketPoll(poll, tickets_);
+        auto answer = answerTicketPoll(poll, tickets_);
+        recordReported_ = answer && poll.command == 0x4D && poll.bytes.size() > 2 && poll.bytes[2] == 0x00 &&
+                          tickets_.validationRecord(0xFF).has_value();
+        return answer;
     }
     return controlPoll(poll);
 }

@@ -71,6 +71,7 @@ private:
     ExceptionQueue& exceptions_;
     bool realTimeEvents_ = false;
     std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK
+    bool recordReported_ = false;           // the answer awaiting its ACK is an LP 4D 00 record
     StationStats stats_;
 };
 

@@ -85,8 +85,11 @@ public:
     virtual ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) = 0;  // LP 58
     // LP 4C: ID 0 only reads the current values. Returns the ID and the last sequence used.
     virtual std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) = 0;
-    // LP 4D: 00 the oldest unread record (then read), 01-1F by index, FF the same without marking.
+    // LP 4D: 00 and FF the oldest unread record, 01-1F by index.
     virtual std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) = 0;
+    // The host acknowledged (implied ACK) an LP 4D 00 answer that carried a record: it is read,
+    // and the next 00 gives the one after it. A lost answer is therefore never skipped.
+    virtual void recordAcknowledged() = 0;
     virtual std::optional<EscrowedTicket> escrowedTicket() = 0;  // LP 70 (the host has read it)
     virtual RedemptionStatus redeem(const RedeemRequest& request) = 0;                // LP 71
     [[nodiscard]] virtual RedemptionStatus redemptionStatus() const = 0;              // LP 71 FF

@@ -308,6 +308,7 @@ class Sas(unittest.TestCase):
         host.acknowledge()  # the same poll again would be an implied NACK
         record = host.lp_4d(0x00)
         self.assertEqual((record["validation"], record["amount"], record["index"]), (numbers[1][2:], 2_000, 2))
+        host.acknowledge()  # read once the host's next poll acknowledges the answer
         c = t.restart()  # what was read stays read
         record = t.hosts[1].lp_4d(0x00)
         self.assertEqual((record["validation"], record["datetime"]), ("0" * 16, None))

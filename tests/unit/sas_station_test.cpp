@@ -51,12 +51,12 @@ struct Table : StationHost, MeterSource, TicketHost {
         return validationId;
     }
     std::optional<ValidationRecord> validationRecord(std::uint8_t code) override {
-        if (code == 0x00 && recordRead) {
+        if ((code == 0x00 || code == 0xFF) && recordRead) {
             return std::nullopt;
         }
-        recordRead = recordRead || code == 0x00;
         return record;
     }
+    void recordAcknowledged() override { recordRead = true; }
     std::optional<EscrowedTicket> escrowedTicket() override { return escrow; }
     RedemptionStatus redeem(const RedeemRequest& r) override {
         redeemed = r;
@@ -205,12 +205,15 @@ TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
     const std::string record = withCrc("01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 07 00 00 "
                                        "00 00 00 00 00 00");
     EXPECT_EQ(h.ask("01 4D FF", true), record);  // look ahead
-    EXPECT_EQ(h.ask("01 4D 00", true), record);  // read, now marked
+    EXPECT_EQ(h.ask("01 4D 00", true), record);
+    EXPECT_EQ(h.poll("01 4D 00", true), record);  // no ACK between: a NACK, the same answer
+    EXPECT_FALSE(h.table.recordRead);             // not read until the host acknowledges it
     std::string empty = "01 4D";
     for (int i = 0; i < 31; ++i) {  // type to pool ID: 31 bytes
         empty += " 00";  // no unread record: every field zero
     }
-    EXPECT_EQ(h.ask("01 4D 00", true), withCrc(empty));
+    EXPECT_EQ(h.ask("01 4D 00", true), withCrc(empty));  // the ACK before it marked the record read
+    EXPECT_TRUE(h.table.recordRead);
     EXPECT_EQ(h.ask("01 4D 20", true), "(nothing)");  // no such function code
 }
 
