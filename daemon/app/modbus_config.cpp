@@ -39,14 +39,14 @@ void readDevice(YamlMap map, Config& c) {
 
 // `coil: N` or `register: N, bit: B` (outputs); `discrete_input: N` or `input_register: N, bit: B`.
 template <typename Kind>
-std::pair<Kind, std::uint16_t> readAddress(YamlMap& map, const char* bitKey, const char* registerKey, Kind bitKind,
+std::pair<Kind, std::uint16_t> readAddress(YamlMap& map, const char* pointKey, const char* registerKey, Kind pointKind,
                                            Kind registerKind, std::uint8_t& bit) {
-    const bool single = map.has(bitKey);
+    const bool single = map.has(pointKey);
     if (single == map.has(registerKey)) {
-        throw map.error("", std::string("give either ") + bitKey + " or " + registerKey + " (with bit)");
+        throw map.error("", std::string("give either ") + pointKey + " or " + registerKey + " (with bit)");
     }
     if (single) {
-        return {bitKind, static_cast<std::uint16_t>(map.integer(bitKey, 0, 0, 65'535))};
+        return {pointKind, static_cast<std::uint16_t>(map.integer(pointKey, 0, 0, 65'535))};
     }
     bit = static_cast<std::uint8_t>(map.integer("bit", 0, 0, 15));
     return {registerKind, static_cast<std::uint16_t>(map.integer(registerKey, 0, 0, 65'535))};

@@ -21,20 +21,20 @@ TableCondition phaseCondition(table::RoundPhase phase) {
     return TableCondition::Idle;
 }
 
-void set(TableConditions& c, TableCondition which, bool on) { c.at(static_cast<std::size_t>(which)) = c.at(static_cast<std::size_t>(which)) || on; }
+bool& flag(TableConditions& c, TableCondition which) { return c.at(static_cast<std::size_t>(which)); }
 
 }  // namespace
 
 TableConditions conditionsOf(const table::Table& table) {
     TableConditions c{};
-    set(c, TableCondition::Tilt, table.tilted());
-    set(c, TableCondition::DoorOpen, table.doorOpen());
+    flag(c, TableCondition::Tilt) = table.tilted();
+    flag(c, TableCondition::DoorOpen) = table.doorOpen();
     for (std::int64_t n = 1; n <= table.stationCount(); ++n) {
         const table::Station& s = table.station(n);
-        set(c, TableCondition::Handpay, s.handpay.has_value());
-        set(c, TableCondition::CallAttendant, s.attendantCalled);
+        flag(c, TableCondition::Handpay) = flag(c, TableCondition::Handpay) || s.handpay.has_value();
+        flag(c, TableCondition::CallAttendant) = flag(c, TableCondition::CallAttendant) || s.attendantCalled;
     }
-    set(c, phaseCondition(table.phase()), true);
+    flag(c, phaseCondition(table.phase())) = true;
     return c;
 }
 
@@ -192,6 +192,7 @@ nlohmann::json TableIo::statusJson() const {
                      {"up", up_},
                      {"cycles", counters_.cycles},
                      {"failures", counters_.failures},
+                     {"failures_in_a_row", backoff_.failuresInARow()},
                      {"connects", counters_.connects},
                      {"skipped_periods", counters_.skipped},
                      {"requests", counters_.requests},

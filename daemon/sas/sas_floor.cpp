@@ -58,8 +58,7 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             port->tickets().restoreSetup(ticketSetupFromJson(setup->second, port->tickets().ticketSetup()));
         }
         if (const auto issued = resume.issued.find(link.station); issued != resume.issued.end()) {
-            port->tickets().restoreRecords({issued->second.begin(), issued->second.end()},
-                                           resume.unreadRecords[link.station]);
+            port->tickets().restoreRecords(issued->second, resume.unreadRecords[link.station]);
         }
         port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
             acknowledged_[station].push_back(SasException{e.code, {}, e.serial});

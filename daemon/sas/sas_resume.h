@@ -5,7 +5,6 @@
 // (LP 01 until an LP 02), its LP 4D records and what the host has read of them, its ticket setup
 // (LP 7B/7C/7D), and the table clock's offset.
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <vector>
 
@@ -21,7 +20,7 @@ struct SasResume {
     std::map<std::int64_t, bool> hostEnabled;  // the last LP 01 / 02 of each station
     // LP 4D: each station's last ticket.issued bodies with their time, and how many of the newest
     // the host has not read with LP 4D 00 yet.
-    std::map<std::int64_t, std::deque<std::pair<nlohmann::json, std::int64_t>>> issued;
+    std::map<std::int64_t, IssuedTickets> issued;
     std::map<std::int64_t, std::size_t> unreadRecords;
     std::map<std::int64_t, nlohmann::json> ticketSetup;  // the last sas.ticket_setup body
     std::int64_t clockOffsetMs = 0;

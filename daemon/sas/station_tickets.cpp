@@ -123,7 +123,7 @@ std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uin
 
 void StationTickets::ticketIssued(const json& body) { addRecord(body, clock_.localTime()); }
 
-void StationTickets::restoreRecords(const std::vector<std::pair<json, std::int64_t>>& issued, std::size_t unread) {
+void StationTickets::restoreRecords(const IssuedTickets& issued, std::size_t unread) {
     for (const auto& [body, atMs] : issued) {
         addRecord(body, TableClock::localTimeOf(atMs));
     }

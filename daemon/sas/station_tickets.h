@@ -15,7 +15,6 @@
 #include <optional>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +27,8 @@
 namespace pitlink::sas {
 
 inline constexpr std::size_t kRecordsKept = 31;  // LP 4D's buffer of printed tickets (indexes 1-31)
+// ticket.issued bodies with the time they were journaled (UTC ms), oldest first.
+using IssuedTickets = std::deque<std::pair<nlohmann::json, std::int64_t>>;
 
 struct ValidationId {
     std::uint32_t machineId = 0;  // 0: not configured
@@ -53,7 +54,7 @@ public:
     void ticketIssued(const nlohmann::json& body);
     // At start, from the journal: the last ticket.issued records (`atMs`: when) of which the
     // newest `unread` were not yet read with LP 4D 00, and the last LP 7B/7C/7D setup.
-    void restoreRecords(const std::vector<std::pair<nlohmann::json, std::int64_t>>& issued, std::size_t unread);
+    void restoreRecords(const IssuedTickets& issued, std::size_t unread);
     void restoreSetup(const TicketSetup& setup) { setup_ = setup; }
 
     // --- TicketHost (the host's long polls) ---

@@ -1,6 +1,5 @@
 #include "protocols/modbus/point_map.h"
 
-#include <algorithm>
 #include <set>
 #include <utility>
 

@@ -19,19 +19,16 @@
 
 namespace pitlink::table {
 
-using nlohmann::json;
-using namespace std::chrono_literals;
-
 struct TableFixture {
     explicit TableFixture(CardSource source, TableSettings base = {}) {
         store = std::make_unique<journal::JournalStore>(dir.path() / "journal.db", journal::StoreOptions{});
         sink = std::make_unique<journal::StoreSink>(*store);
         journal = std::make_unique<journal::Journal>(*sink, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
         base.source = source;
-        base.betsOpen = 20s;
-        base.lastBets = 5s;
+        base.betsOpen = std::chrono::seconds(20);
+        base.lastBets = std::chrono::seconds(5);
         table = std::make_unique<Table>(*journal, paytable, base, timers, random, TableStart{},
-                                        [this](const json& e) { events.push_back(e); });
+                                        [this](const nlohmann::json& e) { events.push_back(e); });
     }
     // Calls an operation and returns its reply (the journal commits inline here).
     Reply call(const std::function<void(Respond)>& op) {
@@ -70,7 +67,7 @@ struct TableFixture {
     std::unique_ptr<journal::Journal> journal;
     test::ManualTimers timers;
     game::SeededRandom random{42};
-    std::vector<json> events;
+    std::vector<nlohmann::json> events;
     std::unique_ptr<Table> table;
 };
 

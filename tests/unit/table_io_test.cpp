@@ -111,9 +111,11 @@ TEST(TableIo, ARefusedConnectionIsRetriedWithTheBoundedBackoff) {
     EXPECT_FALSE(f.io->up());
     EXPECT_TRUE(f.table->tilts().empty());  // offline_tilt 0: never
     EXPECT_EQ(f.count(journal::kind::kModbusLink), 1);  // down, once
+    EXPECT_EQ(f.io->statusJson().at("failures_in_a_row"), 7);
     f.device.refuseConnect = false;
     f.timers.advance(milliseconds(400));
     EXPECT_TRUE(f.io->up());
+    EXPECT_EQ(f.io->statusJson().at("failures_in_a_row"), 0);
     EXPECT_TRUE(f.device.coils[kIdleCoil]);  // the whole image, written on reconnect
     EXPECT_EQ(f.count(journal::kind::kModbusLink), 2);
 }
