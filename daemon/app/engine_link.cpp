@@ -1,82 +1,19 @@
 #include "daemon/app/engine_link.h"
 
-#include <spdlog/spdlog.h>
-
-#include "daemon/app/reply_line.h"
-
 namespace pitlink::app {
 
-using nlohmann::json;
-using engine::Op;
-
-
 EngineLink::EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, std::uint16_t tcpPort,
-                       table::Table& table)
-    : table_(table),
+                       EngineRequests& requests)
+    : requests_(requests),
       server_(
           io, socket, 0660, engine::kMaxLineBytes,
-          [this](LineClient& client, const std::string& line) { onLine(client, line); },
-          [this](LineClient& client) {
-              ++stats_.badRequests;
-              client.send(replyLine(nullptr, table::Reply::refused("line_too_long", "a request is at most " +
-                                                                                       std::to_string(engine::kMaxLineBytes) +
-                                                                                       " bytes; the connection is closed")));
+          [this](LineClient& client, const std::string& line) {
+              requests_.handle(line, client.nextReply(), client.peer().pid);
           },
-          tcpPort) {}
+          [this](LineClient& client) { requests_.oversize(client.nextReply()); }, tcpPort) {}
 
-void EngineLink::publish(const json& event) { server_.broadcast(event.dump()); }
-
-void EngineLink::onLine(LineClient& client, const std::string& line) {
-    ++stats_.requests;
-    const auto parsed = engine::parseRequest(line);
-    if (const auto* error = std::get_if<engine::RequestError>(&parsed)) {
-        ++stats_.badRequests;
-        if (stats_.badRequests <= 10 || stats_.badRequests % 1000 == 0) {  // rate-limited
-            spdlog::warn("engine link: bad request #{} from pid {}: {}", stats_.badRequests, client.peer().pid,
-                         error->message);
-        }
-        client.send(replyLine(error->id, table::Reply::refused(error->error, error->message)));
-        return;
-    }
-    const auto& request = std::get<engine::EngineRequest>(parsed);
-    // The reply may come after the client has gone: it then goes nowhere.
-    std::weak_ptr<LineClient> weak = client.shared_from_this();
-    dispatch(request, [weak, id = request.id](const table::Reply& reply) {
-        if (const auto alive = weak.lock()) {
-            alive->send(replyLine(id, reply));
-        }
-    });
-}
-
-void EngineLink::dispatch(const engine::EngineRequest& r, table::Respond respond) {
-    table::Table& t = table_;
-    switch (r.op) {
-        case Op::Status: respond(table::Reply::accepted(t.statusJson())); return;
-        case Op::NewShoe: t.newShoe(std::move(respond)); return;
-        case Op::OpenRound: t.openRound(std::move(respond)); return;
-        case Op::CloseBets: t.closeBets(std::move(respond)); return;
-        case Op::Card: t.dealCard(*r.card, std::move(respond)); return;
-        case Op::CardUnreadable: t.cardUnreadable(std::move(respond)); return;
-        case Op::VoidRound: t.voidRound(r.text, "engine", std::move(respond)); return;
-        case Op::Bet: t.placeBet(r.station, r.spot, r.amount, std::move(respond)); return;
-        case Op::Clear: t.clearBets(r.station, std::move(respond)); return;
-        case Op::Undo: t.undoBet(r.station, std::move(respond)); return;
-        case Op::Repeat: t.repeatBets(r.station, std::move(respond)); return;
-        case Op::Double: t.doubleBets(r.station, std::move(respond)); return;
-        case Op::CashOut: t.cashOut(r.station, std::move(respond)); return;
-        case Op::TicketIn: t.ticketIn(r.station, r.text, r.amount, std::move(respond)); return;
-        case Op::Tip: t.tip(r.station, r.amount, std::move(respond)); return;
-        case Op::CallAttendant: t.callAttendant(r.station, std::move(respond)); return;
-        case Op::Dispute: t.dispute(r.station, r.round, r.text, std::move(respond)); return;
-        case Op::Reserve: t.reserve(r.station, r.on, std::move(respond)); return;
-        case Op::Door:
-            if (r.on) {
-                t.doorOpened(r.text, std::move(respond));
-            } else {
-                t.doorClosed(r.text, std::move(respond));
-            }
-            return;
-    }
+void EngineLink::publish(const nlohmann::json& event) {
+    server_.broadcast(event.dump());
 }
 
 }  // namespace pitlink::app

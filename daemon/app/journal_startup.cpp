@@ -65,8 +65,8 @@ table::TableSettings tableSettings(const Config& config) {
     return t;
 }
 
-std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable, const Config& fresh,
-                                       const game::Paytable& freshPaytable) {
+std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable,
+                                       const Config& fresh, const game::Paytable& freshPaytable) {
     std::vector<std::string> keys;
     if (journal::paytableSha256(freshPaytable) != journal::paytableSha256(runningPaytable)) {
         keys.emplace_back("table.paytable");  // every round names the one paytable it is settled with
@@ -79,7 +79,8 @@ std::vector<std::string> restartNeeded(const Config& running, const game::Paytab
     if (fresh.engine.socket != running.engine.socket || fresh.engine.tcpPort != running.engine.tcpPort) {
         keys.emplace_back("engine");
     }
-    if (fresh.control.socket != running.control.socket || fresh.control.inspectorGroup != running.control.inspectorGroup ||
+    if (fresh.control.socket != running.control.socket ||
+        fresh.control.inspectorGroup != running.control.inspectorGroup ||
         fresh.control.operatorGroup != running.control.operatorGroup) {
         keys.emplace_back("control");
     }
@@ -93,8 +94,9 @@ std::vector<std::string> restartNeeded(const Config& running, const game::Paytab
     return keys;
 }
 
-JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock) {
+JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock, const char* vfs) {
     journal::StoreOptions options;
+    options.vfs = vfs;
     if (!config.journal.keyFile.empty()) {
         options.key = journal::loadChainKey(config.journal.keyFile);
     }
@@ -102,6 +104,7 @@ JournalStartup openJournal(const Config& config, const journal::Journal::Clock& 
     JournalStartup startup;
     startup.readOptions.key = options.key;
     startup.readOptions.readOnly = true;
+    startup.readOptions.vfs = vfs;
     startup.store = std::make_unique<journal::JournalStore>(config.journal.path.string(), std::move(options));
     // quick_check and the whole chain are the integrity scan's, on its own thread.
     startup.recovery = journal::inspectJournal(*startup.store, journal::RecoveryOptions{false, false});
@@ -109,7 +112,8 @@ JournalStartup openJournal(const Config& config, const journal::Journal::Clock& 
 }
 
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,
-                   const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock) {
+                   const game::Paytable& paytable, const std::string& configText,
+                   const journal::Journal::Clock& clock) {
     startup.recovery.quickCheck = scan.quickCheck;
     if (scan.chain) {
         startup.recovery.chain = *scan.chain;
@@ -123,8 +127,8 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
     startup.resume.nextTicketNumber = nextTicketNumber(*startup.store);
     restoreStations(*startup.store, startup.resume);
 
-    const auto failure = journal::commitNow(
-        *startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {
+    const auto failure =
+        journal::commitNow(*startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {
             tx.add(journal::kind::kDaemonStarted, std::nullopt, std::nullopt,
                    json{{"version", PITLINK_VERSION}, {"table", config.table.name}});
             tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt,

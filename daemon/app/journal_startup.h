@@ -32,12 +32,13 @@ table::TableSettings tableSettings(const Config& config);
 
 // The daemon-level keys (beyond the table's, see Table::reconfigure) that differ between the
 // running configuration and a re-read one and only apply at the next start.
-std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable, const Config& fresh,
-                                       const game::Paytable& freshPaytable);
+std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable,
+                                       const Config& fresh, const game::Paytable& freshPaytable);
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.
-JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock);
+// `vfs`: a SQLite VFS for every connection to the journal (the simulation tier's power-loss VFS).
+JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock, const char* vfs = nullptr);
 
 // Call only with a passed scan; sets startup.recovery.tilt when the journal cannot be written.
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,

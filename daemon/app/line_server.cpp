@@ -1,10 +1,10 @@
 #include "daemon/app/line_server.h"
 
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/write.hpp>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
-#include <boost/asio/read_until.hpp>
-#include <boost/asio/write.hpp>
 #include <istream>
 #include <type_traits>
 
@@ -15,7 +15,11 @@ constexpr std::size_t kMaxQueuedBytes = 1 << 20;  // a client this far behind is
 }
 
 LineClient::LineClient(LineServer& server, boost::asio::generic::stream_protocol::socket socket)
-    : server_(server), socket_(std::move(socket)), input_(server.maxLine_ + 1), id_(server.nextId_++) {
+    : server_(server),
+      socket_(std::move(socket)),
+      input_(server.maxLine_ + 1),
+      replies_(OrderedReplies::create([this](const std::string& line) { send(line); })),
+      id_(server.nextId_++) {
     ucred cred{};
     socklen_t size = sizeof cred;
     boost::system::error_code error;
@@ -29,38 +33,40 @@ LineClient::LineClient(LineServer& server, boost::asio::generic::stream_protocol
     }
 }
 
-void LineClient::start() { readLine(); }
+void LineClient::start() {
+    readLine();
+}
 
 void LineClient::readLine() {
-    boost::asio::async_read_until(
-        socket_, input_, '\n', [self = shared_from_this()](const boost::system::error_code& ec, std::size_t n) {
-            if (self->closed_) {
-                return;
-            }
-            if (ec == boost::asio::error::not_found) {
-                ++self->server_.stats_.oversizeLines;
-                self->server_.onOversize_(*self);
-                self->close();
-                return;
-            }
-            if (ec) {
-                self->close();
-                return;
-            }
-            std::string line(n - 1, '\0');
-            std::istream in(&self->input_);
-            in.read(line.data(), static_cast<std::streamsize>(n - 1));
-            in.ignore(1);
-            if (!line.empty() && line.back() == '\r') {
-                line.pop_back();
-            }
-            if (!line.empty()) {
-                self->server_.onLine_(*self, line);
-            }
-            if (!self->closed_) {
-                self->readLine();
-            }
-        });
+    boost::asio::async_read_until(socket_, input_, '\n',
+                                  [self = shared_from_this()](const boost::system::error_code& ec, std::size_t n) {
+                                      if (self->closed_) {
+                                          return;
+                                      }
+                                      if (ec == boost::asio::error::not_found) {
+                                          ++self->server_.stats_.oversizeLines;
+                                          self->server_.onOversize_(*self);
+                                          self->close();
+                                          return;
+                                      }
+                                      if (ec) {
+                                          self->close();
+                                          return;
+                                      }
+                                      std::string line(n - 1, '\0');
+                                      std::istream in(&self->input_);
+                                      in.read(line.data(), static_cast<std::streamsize>(n - 1));
+                                      in.ignore(1);
+                                      if (!line.empty() && line.back() == '\r') {
+                                          line.pop_back();
+                                      }
+                                      if (!line.empty()) {
+                                          self->server_.onLine_(*self, line);
+                                      }
+                                      if (!self->closed_) {
+                                          self->readLine();
+                                      }
+                                  });
 }
 
 void LineClient::send(const std::string& line) {
@@ -151,7 +157,8 @@ LineServer::~LineServer() {
 
 template <class Acceptor>
 void LineServer::accept(Acceptor& acceptor) {
-    acceptor.async_accept([this, &acceptor](const boost::system::error_code& ec, typename Acceptor::protocol_type::socket socket) {
+    acceptor.async_accept([this, &acceptor](const boost::system::error_code& ec,
+                                            typename Acceptor::protocol_type::socket socket) {
         if (ec == boost::asio::error::operation_aborted) {
             return;
         }
@@ -161,7 +168,8 @@ void LineServer::accept(Acceptor& acceptor) {
                 boost::system::error_code ignored;
                 socket.set_option(boost::asio::ip::tcp::no_delay(true), ignored);  // replies are single lines
             }
-            auto client = std::make_shared<LineClient>(*this, boost::asio::generic::stream_protocol::socket(std::move(socket)));
+            auto client =
+                std::make_shared<LineClient>(*this, boost::asio::generic::stream_protocol::socket(std::move(socket)));
             clients_.insert(client);
             client->start();
         }

@@ -3,15 +3,16 @@
 // control socket: on a Unix socket and optionally on TCP bound to the loopback address; accepts
 // clients, reads one line at a time (a line longer than the limit is answered by the owner and
 // the client dropped), writes through a bounded queue (a client that does not read is dropped,
-// never waited for), and knows each Unix peer's credentials (SO_PEERCRED) for roles (a TCP peer
-// has none: uid -1, no role).
-#include <sys/types.h>
-
-#include <boost/asio/io_context.hpp>
+// never waited for), keeps each client's replies in the order of its requests (OrderedReplies;
+// events are sent as they come, between replies), and knows each Unix peer's credentials (SO_PEERCRED) for roles (a TCP
+// peer has none: uid -1, no role).
 #include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/streambuf.hpp>
+#include <sys/types.h>
+
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -20,6 +21,8 @@
 #include <optional>
 #include <set>
 #include <string>
+
+#include "daemon/app/ordered_replies.h"
 
 namespace pitlink::app {
 
@@ -37,6 +40,9 @@ public:
     void start();
     // Queues a line (a newline is added). Drops the client when its queue is over the limit.
     void send(const std::string& line);
+    // The place of the reply to the request just read (the client's replies leave in order).
+    [[nodiscard]] OrderedReplies::Fill nextReply() { return replies_->next(); }
+    [[nodiscard]] const OrderedReplies& replies() const { return *replies_; }
     void close();
     [[nodiscard]] const PeerCredentials& peer() const { return peer_; }
     [[nodiscard]] std::uint64_t id() const { return id_; }
@@ -51,6 +57,7 @@ private:
     std::deque<std::string> output_;
     std::size_t queuedBytes_ = 0;
     PeerCredentials peer_;
+    std::shared_ptr<OrderedReplies> replies_;
     std::uint64_t id_;
     bool closed_ = false;
 };

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "daemon/control/control_server.h"
+#include "daemon/control/control_commands.h"
 #include "daemon/game/outcome.h"
 #include "daemon/journal/audit.h"
 #include "daemon/journal/recall.h"
@@ -50,7 +50,7 @@ std::optional<std::vector<game::Card>> parseCards(const std::string& text, std::
 
 }  // namespace
 
-void ControlServer::recall(const json& request, table::Respond respond) {
+void ControlCommands::recall(const json& request, table::Respond respond) {
     const auto round = positiveField(request, "round");
     const auto station = positiveField(request, "station");
     const std::int64_t last = std::min(positiveField(request, "last").value_or(10), kMostRecalled);
@@ -67,16 +67,20 @@ void ControlServer::recall(const json& request, table::Respond respond) {
             }
             return rounds;
         },
-        [respond](json rounds) { respond(Reply::accepted(json{{"rounds", std::move(rounds)}})); }, failed);
+        [respond](json rounds) {
+            respond(Reply::accepted(json{{"rounds", std::move(rounds)}}));
+        },
+        failed);
 }
 
-void ControlServer::audit(table::Respond respond) {
-    reader_.read<json>([](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
-                       [respond](json report) { respond(Reply::accepted(std::move(report))); },
-                       [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
+void ControlCommands::audit(table::Respond respond) {
+    reader_.read<json>(
+        [](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
+        [respond](json report) { respond(Reply::accepted(std::move(report))); },
+        [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
 }
 
-void ControlServer::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
+void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
     reader_.read<json>(
         [shoe](journal::JournalStore& store) {
             std::vector<std::int64_t> rounds;
@@ -116,15 +120,16 @@ void ControlServer::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
         [respond](const std::string& error) { respond(Reply::refused("no_such_shoe", error)); });
 }
 
-void ControlServer::resettle(const json& request, const std::string& user, table::Respond respond) {
+void ControlCommands::resettle(const json& request, const std::string& user, table::Respond respond) {
     const auto round = positiveField(request, "round");
     const std::string reason = request.value("reason", std::string());
     const std::string cardText = request.value("cards", std::string());
     std::string problem;
     const auto cards = parseCards(cardText, problem);
     if (!round || reason.empty() || reason.size() > 500 || !cards) {
-        respond(Reply::refused("bad_request", cards ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
-                                                    : "\"cards\": " + problem));
+        respond(Reply::refused("bad_request", cards
+                                                  ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
+                                                  : "\"cards\": " + problem));
         return;
     }
     // One re-settlement of a round at a time: the second would be computed against a result in

@@ -1,58 +1,22 @@
 #pragma once
-// The control socket (Unix, JSON lines, one reply per request) that pitlinkctl talks to. Read
-// commands need the inspector role, operator actions the operator role (roles.h); every
-// operator action reaches the journal with the user who asked for it.
-#include <deque>
+// The control socket (Unix, JSON lines, one reply per request, in the order of the requests)
+// that pitlinkctl talks to: each caller's role comes from its Unix credentials (SO_PEERCRED);
+// ControlCommands decides the request.
 #include <filesystem>
-#include <functional>
-#include <set>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/app/line_server.h"
-#include "daemon/control/roles.h"
-#include "daemon/journal/journal.h"
-#include "daemon/journal/journal_reader.h"
-#include "daemon/table/table.h"
+#include "daemon/control/control_commands.h"
 
 namespace pitlink::control {
 
-struct ControlStats {
-    std::uint64_t requests = 0;
-    std::uint64_t badRequests = 0;
-    std::uint64_t refusedByRole = 0;
-};
-
-// Scoreboard marks as the control socket sends them (pitlinkctl roads draws from them).
-[[nodiscard]] nlohmann::json beadsJson(const std::vector<game::RoundMarks>& marks);
-
 class ControlServer {
 public:
-    // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
-    // recall, audit and re-settlement off the logic thread.
     ControlServer(boost::asio::io_context& io, const std::filesystem::path& socket, RoleGroups groups,
-                  table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
-                  std::function<nlohmann::json()> info);
-    // Keeps the last events for `pitlinkctl events`.
-    void remember(const nlohmann::json& event);
-    [[nodiscard]] const ControlStats& stats() const { return stats_; }
+                  ControlCommands& commands);
 
 private:
-    void onLine(app::LineClient& client, const std::string& line);
-    void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
-    void recall(const nlohmann::json& request, table::Respond respond);
-    void audit(table::Respond respond);
-    void roadsOfShoe(std::int64_t shoe, table::Respond respond);
-    void resettle(const nlohmann::json& request, const std::string& user, table::Respond respond);
-
     RoleGroups groups_;
-    table::Table& table_;
-    const journal::Journal& journal_;
-    journal::JournalReader& reader_;
-    std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
-    std::function<nlohmann::json()> info_;
-    std::deque<nlohmann::json> events_;
-    ControlStats stats_;
+    ControlCommands& commands_;
     app::LineServer server_;
 };
 

@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "daemon/platform/worker_thread.h"
+
 namespace pitlink::journal {
 
 IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain, const std::atomic<bool>& stop) {
@@ -29,9 +31,14 @@ IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain, const
 }
 
 IntegrityScan::IntegrityScan(std::string path, StoreOptions options, bool fullChain, Post post, Done done)
-    : post_(std::move(post)), done_(std::move(done)) {
+    : IntegrityScan(std::move(path), std::move(options), fullChain, std::make_unique<platform::WorkerThread>(),
+                    std::move(post), std::move(done)) {}
+
+IntegrityScan::IntegrityScan(std::string path, StoreOptions options, bool fullChain,
+                             std::unique_ptr<platform::Worker> worker, Post post, Done done)
+    : post_(std::move(post)), done_(std::move(done)), worker_(std::move(worker)) {
     options.readOnly = true;
-    thread_ = std::thread([this, path = std::move(path), options = std::move(options), fullChain]() mutable {
+    worker_->run([this, path = std::move(path), options = std::move(options), fullChain]() mutable {
         run(std::move(path), std::move(options), fullChain);
     });
 }
@@ -44,7 +51,7 @@ IntegrityScan::~IntegrityScan() {
             store_->connection().interrupt();
         }
     }
-    thread_.join();
+    worker_->stop();
 }
 
 void IntegrityScan::run(std::string path, StoreOptions options, bool fullChain) {

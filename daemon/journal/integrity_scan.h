@@ -10,17 +10,17 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/journal_store.h"
+#include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
 
 struct IntegrityResult {
-    std::string quickCheck;             // "ok" or what SQLite found
-    std::optional<ChainCheck> chain;    // the whole chain, when asked for
-    std::optional<std::string> failure; // why the journal must not be written, if so
+    std::string quickCheck;              // "ok" or what SQLite found
+    std::optional<ChainCheck> chain;     // the whole chain, when asked for
+    std::optional<std::string> failure;  // why the journal must not be written, if so
     double seconds = 0;
     [[nodiscard]] bool ok() const { return !failure.has_value(); }
 };
@@ -37,7 +37,10 @@ public:
     // Opens `path` read-only with `options` (the chain key) on a new thread and scans it; `done`
     // is posted to the logic thread with the result.
     IntegrityScan(std::string path, StoreOptions options, bool fullChain, Post post, Done done);
-    // Interrupts a scan still running and waits for its thread; `done` is then not called.
+    // On `worker` (the simulation tier's).
+    IntegrityScan(std::string path, StoreOptions options, bool fullChain, std::unique_ptr<platform::Worker> worker,
+                  Post post, Done done);
+    // Interrupts a scan still running and waits for its worker; `done` is then not called.
     ~IntegrityScan();
     IntegrityScan(const IntegrityScan&) = delete;
     IntegrityScan& operator=(const IntegrityScan&) = delete;
@@ -48,9 +51,9 @@ private:
     Post post_;
     Done done_;
     std::atomic<bool> stop_{false};
-    std::mutex mutex_;                  // guards store_ against interrupt() while it is opened/closed
+    std::mutex mutex_;  // guards store_ against interrupt() while it is opened/closed
     std::unique_ptr<JournalStore> store_;
-    std::thread thread_;
+    std::unique_ptr<platform::Worker> worker_;  // last: stopped first
 };
 
 }  // namespace pitlink::journal

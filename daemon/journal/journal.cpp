@@ -1,5 +1,7 @@
 #include "daemon/journal/journal.h"
 
+#include <algorithm>
+
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::journal {
@@ -35,14 +37,19 @@ JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amoun
 }
 
 Journal::Journal(JournalSink& sink, Ledger committed, Clock clock, std::int64_t snapshotEvery)
-    : sink_(sink), committed_(committed), projected_(std::move(committed)), clock_(std::move(clock)),
+    : sink_(sink),
+      committed_(committed),
+      projected_(std::move(committed)),
+      clock_(std::move(clock)),
       snapshotEvery_(snapshotEvery) {}
 
 void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
+    ++submitted_;
     if (failure_) {
         if (done) {
             done(CommitResult{false, {}, *failure_});
         }
+        completed();
         return;
     }
     Ledger next = projected_;
@@ -62,22 +69,41 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
     for (const Fact& fact : transaction.facts_) {
         records.push_back(PendingRecord{at, fact.kind, fact.roundId, fact.station, canonicalJson(fact.body)});
     }
-    sink_.commit(std::move(records), [this, facts = std::move(transaction.facts_), done = std::move(done)](
-                                         const CommitResult& result) {
-        if (result.ok) {
-            for (const Fact& fact : facts) {
-                committed_.apply(fact.kind, fact.station, fact.body);
-            }
-        } else if (!failure_) {
-            // Nothing submitted after this commits either (the writer refuses once failed), so
-            // the projection falls back to what the disk holds.
-            failure_ = result.error;
-            projected_ = committed_;
-        }
-        if (done) {
-            done(result);
-        }
-    });
+    sink_.commit(std::move(records),
+                 [this, facts = std::move(transaction.facts_), done = std::move(done)](const CommitResult& result) {
+                     if (result.ok) {
+                         for (const Fact& fact : facts) {
+                             committed_.apply(fact.kind, fact.station, fact.body);
+                         }
+                         lastSeq_ = std::max(lastSeq_, result.seqs.lastSeq);
+                     } else if (!failure_) {
+                         // Nothing submitted after this commits either (the writer refuses once failed), so
+                         // the projection falls back to what the disk holds.
+                         failure_ = result.error;
+                         projected_ = committed_;
+                     }
+                     if (done) {
+                         done(result);
+                     }
+                     completed();
+                 });
+}
+
+void Journal::completed() {
+    ++completed_;
+    while (!waiting_.empty() && waiting_.front().first <= completed_) {
+        auto then = std::move(waiting_.front().second);
+        waiting_.pop_front();
+        then();
+    }
+}
+
+void Journal::afterPending(std::function<void()> then) {
+    if (completed_ == submitted_ && waiting_.empty()) {
+        then();
+        return;
+    }
+    waiting_.emplace_back(submitted_, std::move(then));
 }
 
 void Journal::snapshot(JournalSink::Done done) {

@@ -4,13 +4,14 @@
 // includes everything submitted (balances of new credit records are computed on it) and
 // `committed` only what the disk holds (what SAS and pitlinkctl are shown). A failed commit
 // puts the journal in failure: nothing more is written and the table must tilt.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/journal_sink.h"
 #include "daemon/journal/ledger.h"
@@ -61,6 +62,13 @@ public:
     void submit(JournalTransaction transaction, JournalSink::Done done = {});
     // Adds a meters snapshot now (clean shutdown, end of a shoe).
     void snapshot(JournalSink::Done done = {});
+    // Runs `then` once every transaction submitted so far has completed, committed or failed
+    // (at once when none is in flight): events that follow no transaction of their own keep
+    // their place after the ones that do, and a stop waits for what it has submitted.
+    void afterPending(std::function<void()> then);
+    [[nodiscard]] std::uint64_t inFlight() const { return submitted_ - completed_; }
+    // The sequence number of the last record committed (0: none since this journal was made).
+    [[nodiscard]] std::int64_t lastCommittedSeq() const { return lastSeq_; }
 
     [[nodiscard]] const Ledger& committed() const { return committed_; }
     [[nodiscard]] const Ledger& projected() const { return projected_; }
@@ -74,6 +82,11 @@ private:
     std::int64_t snapshotEvery_;
     std::int64_t sinceSnapshot_ = 0;
     std::optional<std::string> failure_;
+    std::int64_t lastSeq_ = 0;
+    std::uint64_t submitted_ = 0;
+    std::uint64_t completed_ = 0;
+    std::deque<std::pair<std::uint64_t, std::function<void()>>> waiting_;  // (submitted_ to wait for, then)
+    void completed();
 };
 
 // Start-up and tools, before the writer thread exists: builds one transaction on `ledger`,

@@ -1,67 +1,56 @@
 #include "daemon/journal/journal_reader.h"
 
+#include "daemon/platform/worker_thread.h"
+
 namespace pitlink::journal {
 
 JournalReader::JournalReader(std::string path, StoreOptions options, Post post)
-    : path_(std::move(path)), options_(std::move(options)), post_(std::move(post)) {
+    : JournalReader(std::move(path), std::move(options), std::make_unique<platform::WorkerThread>(), std::move(post)) {}
+
+JournalReader::JournalReader(std::string path, StoreOptions options, std::unique_ptr<platform::Worker> worker,
+                             Post post)
+    : path_(std::move(path)), options_(std::move(options)), post_(std::move(post)), worker_(std::move(worker)) {
     options_.readOnly = true;
-    thread_ = std::thread([this] { run(); });
 }
 
 JournalReader::~JournalReader() {
+    stopping_ = true;  // jobs still queued return at once, unanswered
     {
         const std::lock_guard lock(mutex_);
-        stopping_ = true;
-        jobs_.clear();
         if (store_) {
             store_->connection().interrupt();  // a long audit ends with SQLITE_INTERRUPT
         }
     }
-    wake_.notify_one();
-    thread_.join();
-}
-
-std::size_t JournalReader::queued() const {
+    worker_->stop();
     const std::lock_guard lock(mutex_);
-    return jobs_.size();
+    store_.reset();
 }
 
 void JournalReader::enqueue(Job job, Failed failed) {
-    {
-        const std::lock_guard lock(mutex_);
-        jobs_.emplace_back(std::move(job), std::move(failed));
-    }
-    wake_.notify_one();
+    ++queued_;
+    worker_->run([this, job = std::move(job), failed = std::move(failed)] {
+        --queued_;
+        runJob(job, failed);
+    });
 }
 
-void JournalReader::run() {
-    for (;;) {
-        std::pair<Job, Failed> next;
-        {
-            std::unique_lock lock(mutex_);
-            wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-            if (stopping_) {
-                store_.reset();
-                return;
-            }
-            next = std::move(jobs_.front());
-            jobs_.pop_front();
+void JournalReader::runJob(const Job& job, const Failed& failed) {
+    if (stopping_) {
+        return;
+    }
+    std::function<void()> answer;
+    try {
+        if (!store_) {
+            auto store = std::make_unique<JournalStore>(path_, options_);
+            const std::lock_guard lock(mutex_);
+            store_ = std::move(store);
         }
-        std::function<void()> answer;
-        try {
-            if (!store_) {
-                auto store = std::make_unique<JournalStore>(path_, options_);
-                const std::lock_guard lock(mutex_);
-                store_ = std::move(store);
-            }
-            answer = next.first(*store_);
-        } catch (const std::exception& error) {
-            answer = [failed = std::move(next.second), message = std::string(error.what())] { failed(message); };
-        }
-        const std::lock_guard lock(mutex_);
-        if (!stopping_) {
-            post_(std::move(answer));
-        }
+        answer = job(*store_);
+    } catch (const std::exception& error) {
+        answer = [failed, message = std::string(error.what())] { failed(message); };
+    }
+    if (!stopping_) {
+        post_(std::move(answer));
     }
 }
 

@@ -1,18 +1,16 @@
 #pragma once
 // Reads of the journal that the logic thread must not wait for (DESIGN rule 2): recall,
-// re-settlement's view of a round, the inspector's audit. One worker thread with its own
-// read-only connection (WAL: it sees every committed transaction and never blocks the writer);
-// jobs run in order and their results are posted back to the logic thread.
-#include <condition_variable>
-#include <deque>
+// re-settlement's view of a round, the inspector's audit. One worker (a thread of its own in
+// pitlinkd) with its own read-only connection (WAL: it sees every committed transaction and never
+// blocks the writer); jobs run in order and their results are posted back to the logic thread.
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <thread>
 
 #include "daemon/journal/journal_store.h"
+#include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
 
@@ -23,6 +21,8 @@ public:
     // `path` and `options` as the writer's store (the chain key); the connection is read-only
     // and opened at the first job.
     JournalReader(std::string path, StoreOptions options, Post post);
+    // On `worker` (the simulation tier's).
+    JournalReader(std::string path, StoreOptions options, std::unique_ptr<platform::Worker> worker, Post post);
     // Ends after the job in progress (interrupted); jobs still queued are dropped unanswered.
     ~JournalReader();
     JournalReader(const JournalReader&) = delete;
@@ -32,30 +32,30 @@ public:
     // throws (no such round, SQLite error), `failed` gets the message instead.
     template <class T>
     void read(std::function<T(JournalStore&)> job, std::function<void(T)> done, Failed failed) {
-        enqueue([job = std::move(job), done = std::move(done)](JournalStore& store) -> std::function<void()> {
-            auto result = std::make_shared<T>(job(store));
-            return [done, result] { done(std::move(*result)); };
-        },
-                std::move(failed));
+        enqueue(
+            [job = std::move(job), done = std::move(done)](JournalStore& store) -> std::function<void()> {
+                auto result = std::make_shared<T>(job(store));
+                return [done, result] { done(std::move(*result)); };
+            },
+            std::move(failed));
     }
 
-    [[nodiscard]] std::size_t queued() const;
+    [[nodiscard]] std::size_t queued() const { return queued_.load(); }
 
 private:
     // A job returns what the logic thread is to run with its result.
     using Job = std::function<std::function<void()>(JournalStore&)>;
     void enqueue(Job job, Failed failed);
-    void run();
+    void runJob(const Job& job, const Failed& failed);
 
     std::string path_;
     StoreOptions options_;
     Post post_;
-    mutable std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::pair<Job, Failed>> jobs_;
-    bool stopping_ = false;
-    std::unique_ptr<JournalStore> store_;  // reader thread only, but interrupt() needs the mutex
-    std::thread thread_;
+    std::atomic<bool> stopping_{false};
+    std::atomic<std::size_t> queued_{0};
+    std::mutex mutex_;                          // guards store_ against the interrupt of a stop
+    std::unique_ptr<JournalStore> store_;       // the worker's
+    std::unique_ptr<platform::Worker> worker_;  // last: stopped first
 };
 
 }  // namespace pitlink::journal

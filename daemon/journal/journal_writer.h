@@ -1,35 +1,38 @@
 #pragma once
-// The one writer of the journal, on its own thread: the logic thread never waits for an fsync.
-// Transactions queued while a commit is in progress are committed together in the next SQLite
-// transaction (group commit: one fsync for all of them); each still gets its own result, in
-// submission order, posted back to the logic thread. After a failed commit (disk full, I/O
-// error) the writer refuses everything that follows: the table tilts, and what is on the disk
-// stays as it was after the last good commit.
-#include <condition_variable>
+// The one writer of the journal, on a worker (its own thread in pitlinkd): the logic thread
+// never waits for an fsync. Transactions queued while a commit is in progress are committed
+// together in the next SQLite transaction (group commit: one fsync for all of them); each still
+// gets its own result, in submission order, posted back to the logic thread. After a failed
+// commit (disk full, I/O error) the writer refuses everything that follows: the table tilts, and
+// what is on the disk stays as it was after the last good commit.
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 #include "daemon/journal/journal_sink.h"
+#include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
 
 class JournalWriter : public JournalSink {
 public:
-    // Runs a completion on the logic thread (boost::asio::post in the daemon).
+    // Runs a completion on the logic thread (the executor's post).
     using Post = std::function<void(std::function<void()>)>;
+    // On a thread of its own.
     JournalWriter(std::unique_ptr<JournalStore> store, Post post, std::size_t maxGroup = 256);
+    // On `worker` (the simulation tier's, on simulated time).
+    JournalWriter(std::unique_ptr<JournalStore> store, std::unique_ptr<platform::Worker> worker, Post post,
+                  std::size_t maxGroup = 256);
     ~JournalWriter() override;
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
 
     // Thread-safe.
     void commit(std::vector<PendingRecord> records, Done done) override;
-    // Commits what is queued, then ends the thread. Idempotent.
+    // Commits what is queued, then stops the worker. Idempotent.
     void stop();
     // Commits so far and SQLite transactions used (a transaction may hold several commits).
     [[nodiscard]] std::uint64_t commits() const;
@@ -40,20 +43,18 @@ private:
         std::vector<PendingRecord> records;
         Done done;
     };
-    void run();
-    void finish(std::deque<Job>& jobs, const std::vector<CommitResult>& results);
+    void flush();  // on the worker: one SQLite transaction for what is queued
 
     std::unique_ptr<JournalStore> store_;
     Post post_;
     std::size_t maxGroup_;
     mutable std::mutex mutex_;
-    std::condition_variable wake_;
     std::deque<Job> queue_;
-    bool stopping_ = false;
-    std::optional<std::string> failure_;  // writer thread only
+    bool flushGiven_ = false;             // a flush job is with the worker
+    std::optional<std::string> failure_;  // worker only
     std::uint64_t commits_ = 0;
     std::uint64_t transactions_ = 0;
-    std::thread thread_;
+    std::unique_ptr<platform::Worker> worker_;  // last: stopped first, before what its jobs use goes
 };
 
 }  // namespace pitlink::journal

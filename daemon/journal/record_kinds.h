@@ -20,6 +20,8 @@ inline constexpr std::string_view kRoundVoided = "round.voided";
 inline constexpr std::string_view kRoundResettled = "round.resettled";
 inline constexpr std::string_view kBetAccepted = "bet.accepted";
 inline constexpr std::string_view kBetRefused = "bet.refused";
+// Any other request the table refused (engine, control socket, button), journaled like an acceptance.
+inline constexpr std::string_view kRequestRefused = "request.refused";
 inline constexpr std::string_view kBetWithdrawn = "bet.withdrawn";
 inline constexpr std::string_view kBetSettled = "bet.settled";
 inline constexpr std::string_view kBetAdjusted = "bet.adjusted";
@@ -40,14 +42,14 @@ inline constexpr std::string_view kOperatorAction = "operator.action";
 inline constexpr std::string_view kStationReserved = "station.reserved";
 inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
 // SAS (protocols/sas): a station's exceptions survive a restart through these.
-inline constexpr std::string_view kSasException = "sas.exception";    // raised (journaled before it is reported)
-inline constexpr std::string_view kSasAcked = "sas.acked";            // serials the host acknowledged
-inline constexpr std::string_view kSasQueue = "sas.queue";            // the whole queue of a station
+inline constexpr std::string_view kSasException = "sas.exception";         // raised (journaled before it is reported)
+inline constexpr std::string_view kSasAcked = "sas.acked";                 // serials the host acknowledged
+inline constexpr std::string_view kSasQueue = "sas.queue";                 // the whole queue of a station
 inline constexpr std::string_view kSasValidationId = "sas.validation_id";  // LP 4C
 inline constexpr std::string_view kSasHostEnabled = "sas.host_enabled";    // LP 01 / 02
-inline constexpr std::string_view kClockSet = "clock.set";            // LP 7F moved the table's clock
-inline constexpr std::string_view kSasTicketSetup = "sas.ticket_setup";  // LP 7B / 7C / 7D changed it
-inline constexpr std::string_view kSasRecordRead = "sas.record_read";    // LP 4D 00 read a ticket's record
+inline constexpr std::string_view kClockSet = "clock.set";                 // LP 7F moved the table's clock
+inline constexpr std::string_view kSasTicketSetup = "sas.ticket_setup";    // LP 7B / 7C / 7D changed it
+inline constexpr std::string_view kSasRecordRead = "sas.record_read";      // LP 4D 00 read a ticket's record
 // Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
 inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
 inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not

@@ -1,14 +1,11 @@
 #pragma once
-// The thread libmodbus blocks on (DESIGN.md rule 2): the logic thread hands it one poll cycle at
-// a time and gets the result posted back, so a device that stops answering delays only the
-// lamps and buttons, never the table.
-#include <condition_variable>
+// Where libmodbus blocks (DESIGN.md rule 2): the logic thread hands a worker one poll cycle at a
+// time and gets the result posted back, so a device that stops answering delays only the lamps
+// and buttons, never the table.
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
-#include <thread>
 
+#include "daemon/platform/worker.h"
 #include "protocols/modbus/io_cycle.h"
 #include "protocols/modbus/modbus_device.h"
 
@@ -19,7 +16,10 @@ public:
     using Post = std::function<void(std::function<void()>)>;  // onto the logic thread
     using Done = std::function<void(CycleResult)>;
 
+    // On a thread of its own.
     ModbusWorker(std::unique_ptr<ModbusDevice> device, Post post);
+    // On `worker` (the simulation tier's).
+    ModbusWorker(std::unique_ptr<ModbusDevice> device, std::unique_ptr<platform::Worker> worker, Post post);
     ~ModbusWorker();  // finishes the cycle under way, closes the device
     ModbusWorker(const ModbusWorker&) = delete;
     ModbusWorker& operator=(const ModbusWorker&) = delete;
@@ -28,15 +28,9 @@ public:
     void submit(CycleRequest request, Done done);
 
 private:
-    void run();
-
     std::unique_ptr<ModbusDevice> device_;
     Post post_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::optional<std::pair<CycleRequest, Done>> job_;
-    bool stopping_ = false;
-    std::thread thread_;
+    std::unique_ptr<platform::Worker> worker_;  // last: stopped first, before the device goes
 };
 
 }  // namespace pitlink::modbus

@@ -12,16 +12,23 @@ constexpr const char* kTiltCause = "modbus";
 
 TableCondition phaseCondition(table::RoundPhase phase) {
     switch (phase) {
-        case table::RoundPhase::BetsOpen: return TableCondition::BetsOpen;
-        case table::RoundPhase::LastBets: return TableCondition::LastBets;
-        case table::RoundPhase::Closed: return TableCondition::NoMoreBets;
-        case table::RoundPhase::Dealing: return TableCondition::Dealing;
-        case table::RoundPhase::Idle: return TableCondition::Idle;
+        case table::RoundPhase::BetsOpen:
+            return TableCondition::BetsOpen;
+        case table::RoundPhase::LastBets:
+            return TableCondition::LastBets;
+        case table::RoundPhase::Closed:
+            return TableCondition::NoMoreBets;
+        case table::RoundPhase::Dealing:
+            return TableCondition::Dealing;
+        case table::RoundPhase::Idle:
+            return TableCondition::Idle;
     }
     return TableCondition::Idle;
 }
 
-bool& flag(TableConditions& c, TableCondition which) { return c.at(static_cast<std::size_t>(which)); }
+bool& flag(TableConditions& c, TableCondition which) {
+    return c.at(static_cast<std::size_t>(which));
+}
 
 }  // namespace
 
@@ -38,14 +45,22 @@ TableConditions conditionsOf(const table::Table& table) {
     return c;
 }
 
-TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal, table::Timers& timers,
-                 NowMs now, Submit submit)
-    : settings_(settings), table_(table), journal_(journal), timers_(timers), now_(std::move(now)),
-      submit_(std::move(submit)), buttons_(settings, table, journal, now_), plan_(readPlanOf(settings.points)),
+TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal,
+                 platform::Executor& timers, Submit submit)
+    : settings_(settings),
+      table_(table),
+      journal_(journal),
+      timers_(timers),
+      now_([&timers] { return timers.nowMs(); }),
+      submit_(std::move(submit)),
+      buttons_(settings, table, journal, now_),
+      plan_(readPlanOf(settings.points)),
       debouncers_(settings.points.inputs.size(), ButtonDebouncer(settings.debounce)),
       backoff_(settings.reconnectMin, settings.reconnectMax) {}
 
-TableIo::~TableIo() { stop(); }
+TableIo::~TableIo() {
+    stop();
+}
 
 void TableIo::start() {
     running_ = true;
@@ -174,8 +189,8 @@ void TableIo::checkOfflineTilt(std::int64_t now) {
         return;
     }
     tiltRaised_ = true;
-    table_.raiseTilt(kTiltCause, "the table's I/O module (" + describe(settings_.connection) +
-                                     ") does not answer: " + lastError_);
+    table_.raiseTilt(kTiltCause,
+                     "the table's I/O module (" + describe(settings_.connection) + ") does not answer: " + lastError_);
 }
 
 nlohmann::json TableIo::statusJson() const {

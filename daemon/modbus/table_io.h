@@ -6,6 +6,8 @@
 // journaled, then acted on by the table (DealerButtons). A device that fails is reconnected with
 // a bounded back-off; its health is in `pitlinkctl status`; it tilts the table only where
 // `offline_tilt_ms` says so.
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -14,12 +16,10 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "daemon/modbus/dealer_buttons.h"
 #include "daemon/modbus/table_io_settings.h"
+#include "daemon/platform/executor.h"
 #include "daemon/table/table.h"
-#include "daemon/table/timers.h"
 #include "protocols/modbus/button_debouncer.h"
 #include "protocols/modbus/io_cycle.h"
 #include "protocols/modbus/reconnect_backoff.h"
@@ -31,11 +31,10 @@ namespace pitlink::modbus {
 
 class TableIo {
 public:
-    using NowMs = std::function<std::int64_t()>;  // pitlink's monotonic clock
     using Submit = std::function<void(CycleRequest, std::function<void(CycleResult)>)>;  // to the worker
 
-    TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal, table::Timers& timers,
-            NowMs now, Submit submit);
+    TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal, platform::Executor& timers,
+            Submit submit);
     ~TableIo();
     TableIo(const TableIo&) = delete;
     TableIo& operator=(const TableIo&) = delete;
@@ -56,8 +55,8 @@ private:
     const TableIoSettings& settings_;
     table::Table& table_;
     journal::Journal& journal_;
-    table::Timers& timers_;
-    NowMs now_;
+    platform::Executor& timers_;
+    std::function<std::int64_t()> now_;  // the executor's monotonic clock
     Submit submit_;
     DealerButtons buttons_;
     ReadPlan plan_;
@@ -65,11 +64,11 @@ private:
     ReconnectBackoff backoff_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // results after stop() find it false
 
-    std::optional<table::Timers::Id> timer_;
+    std::optional<platform::Executor::TimerId> timer_;
     bool running_ = false;
     bool inFlight_ = false;
     bool up_ = false;
-    std::optional<bool> reported_;     // the last link state journaled
+    std::optional<bool> reported_;  // the last link state journaled
     std::int64_t downSince_ = 0;
     std::int64_t nextAttempt_ = 0;
     bool tiltRaised_ = false;

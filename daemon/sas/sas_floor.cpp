@@ -1,12 +1,12 @@
 #include "daemon/sas/sas_floor.h"
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
+
 #include <fstream>
 #include <iterator>
-#include <thread>
 
 #include "daemon/journal/record_kinds.h"
+#include "daemon/platform/worker_thread.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/crc16_kermit.h"
@@ -21,24 +21,22 @@ namespace {
 constexpr auto kTickEvery = std::chrono::milliseconds(50);
 constexpr std::int64_t kHandpayRepeatMs = 15'000;
 
-std::int64_t steadyNowMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
 }  // namespace
 
 SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
-                   table::Timers& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
+                   platform::Executor& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
                    std::vector<LinkOutput*> outputs)
-    : settings_(std::move(settings)), table_(table), journal_(journal), timers_(timers), clock_(clock),
+    : settings_(std::move(settings)),
+      table_(table),
+      journal_(journal),
+      timers_(timers),
+      clock_(clock),
       context_{table,
                journal,
                timers,
                clock,
                settings_,
                std::move(machine),
-               steadyNowMs,
                [this](std::int64_t station, std::uint8_t code) { raise(station, code); },
                [this](std::optional<std::int64_t> station, std::string_view k, json body) {
                    journal::JournalTransaction tx = journal_.begin();
@@ -74,6 +72,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
 }
 
 SasFloor::~SasFloor() {
+    if (signer_) {
+        signer_->stop();  // a signature being computed is posted to an executor that still runs it: alive_ says no
+    }
     *alive_ = false;
     if (tickTimer_) {
         timers_.cancel(*tickTimer_);
@@ -158,7 +159,7 @@ std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
                 p->exceptions().raise(r.code, r.data, r.serial);
                 if (r.code == code::kHandpayPending) {
                     p->handpayRead = false;
-                    handpayRaisedAt_[r.station] = steadyNowMs();
+                    handpayRaisedAt_[r.station] = timers_.nowMs();
                 }
             }
         }
@@ -243,7 +244,7 @@ void SasFloor::scheduleTick() {
 }
 
 void SasFloor::tick() {
-    const std::int64_t now = steadyNowMs();
+    const std::int64_t now = timers_.nowMs();
     for (auto& port : ports_) {
         port->tick();
         const std::int64_t station = port->station();
@@ -261,27 +262,30 @@ void SasFloor::tick() {
     flushAcknowledged();
 }
 
-// LP 21 over the installed program: computed off the logic thread (a few MB), answered from the
-// cache when the host asks again.
+// LP 21 over the installed program: computed on a worker (a few MB), answered from the cache
+// when the host asks again.
 std::optional<std::uint16_t> SasFloor::romSignature(std::uint16_t seed) {
     if (const auto it = signatures_.find(seed); it != signatures_.end()) {
         return it->second;
     }
     if (signing_ || io_ == nullptr) {
-        return std::nullopt;
+        return std::nullopt;  // busy, or in a test without the program's file
+    }
+    if (!signer_) {
+        signer_ = std::make_unique<platform::WorkerThread>();
     }
     signing_ = seed;
-    std::thread([this, alive = alive_, io = io_, seed, path = settings_.program] {
+    signer_->run([this, alive = alive_, seed, path = settings_.program] {
         std::ifstream in(path, std::ios::binary);
         const std::vector<std::uint8_t> program{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
         const std::uint16_t signature = crc16Kermit(program, seed);
-        boost::asio::post(*io, [this, alive, seed, signature] {
+        timers_.post([this, alive, seed, signature] {
             if (*alive) {
                 signatures_[seed] = signature;
                 signing_.reset();
             }
         });
-    }).detach();
+    });
     return std::nullopt;
 }
 

@@ -8,6 +8,8 @@
 // - numbers and redeems tickets for the table (TicketSystem) through each station's
 //   StationTickets;
 // - keeps the links' timers (loop break, chirps) and repeats 51 every 15 s until LP 1B is read.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -15,11 +17,10 @@
 #include <set>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "daemon/journal/journal.h"
-#include "daemon/sas/floor_settings.h"
+#include "daemon/platform/worker.h"
 #include "daemon/sas/exception_events.h"
+#include "daemon/sas/floor_settings.h"
 #include "daemon/sas/sas_resume.h"
 #include "daemon/sas/station_port.h"
 #include "daemon/sas/table_clock.h"
@@ -31,7 +32,7 @@ class SasFloor final : public table::TicketSystem, public table::CommitObserver 
 public:
     // `io`: the ports' transports run on it (null in tests that give `outputs`, one per link).
     SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
-             table::Timers& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
+             platform::Executor& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
              std::vector<LinkOutput*> outputs = {});
     ~SasFloor() override;
     SasFloor(const SasFloor&) = delete;
@@ -77,17 +78,18 @@ private:
     FloorSettings settings_;
     table::Table& table_;
     journal::Journal& journal_;
-    table::Timers& timers_;
+    platform::Executor& timers_;
     TableClock& clock_;
     PortContext context_;
     std::vector<std::unique_ptr<StationPort>> ports_;
     std::set<std::int64_t> linked_;
     std::map<std::int64_t, std::vector<SasException>> acknowledged_;  // not yet journaled
     int raisesInFlight_ = 0;
-    std::optional<table::Timers::Id> tickTimer_;
+    std::optional<platform::Executor::TimerId> tickTimer_;
     std::map<std::int64_t, std::int64_t> handpayRaisedAt_;  // station -> steady ms of the last 51
     std::map<std::uint16_t, std::uint16_t> signatures_;     // LP 21, by seed
     std::optional<std::uint16_t> signing_;                  // the seed being computed
+    std::unique_ptr<platform::Worker> signer_;              // LP 21's CRC, made at the first one
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     boost::asio::io_context* io_;
     bool running_ = false;

@@ -19,16 +19,19 @@ MachineInfo machineOf(MachineInfo info, const FloorSettings& settings, std::int6
 
 StationPort::StationPort(const StationLinkSettings& link, PortContext& context, ValidationId validation,
                          boost::asio::io_context* io, LinkOutput* output)
-    : link_(link), context_(context),
-      tickets_(link.station, context.settings, context.timers, context.clock, validation,
-               [this](std::uint8_t code) { context_.raise(link_.station, code); },
-               [this](std::string_view kind, json body) { context_.journalFact(link_.station, kind, std::move(body)); }),
-      transport_(output == nullptr ? std::make_unique<SasTransport>(
-                                         *io, link.transport, [this](WireByte b, bool idle) { receive(b, idle); })
+    : link_(link),
+      context_(context),
+      tickets_(
+          link.station, context.settings, context.timers, context.clock, validation,
+          [this](std::uint8_t code) { context_.raise(link_.station, code); },
+          [this](std::string_view kind, json body) { context_.journalFact(link_.station, kind, std::move(body)); }),
+      transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
+                                                                    [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
       output_(output == nullptr ? *transport_ : *output),
-      station_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_, queue_),
-      stationLink_(std::make_unique<StationLink>(link.address, station_, output_, context.steadyMs())) {}
+      station_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
+               queue_),
+      stationLink_(std::make_unique<StationLink>(link.address, station_, output_, context.timers.nowMs())) {}
 
 void StationPort::open() {
     if (transport_) {
@@ -50,11 +53,13 @@ void StationPort::receive(WireByte byte, bool idleBefore) {
         if (poll->kind == PollKind::Long && poll->address == link_.address && poll->command == 0x1B) {
             handpayRead = true;
         }
-        stationLink_->onPoll(*poll, context_.steadyMs());
+        stationLink_->onPoll(*poll, context_.timers.nowMs());
     }
 }
 
-void StationPort::tick() { stationLink_->tick(context_.steadyMs()); }
+void StationPort::tick() {
+    stationLink_->tick(context_.timers.nowMs());
+}
 
 std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
     using journal::Meter;
@@ -68,22 +73,37 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
     };
     const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
     switch (code) {
-    case meter::kCoinIn: return inCredits(acc.meters[Meter::CoinIn]);
-    case meter::kCoinOut: return inCredits(acc.meters[Meter::CoinOut]);
-    case meter::kJackpot: return inCredits(acc.meters[Meter::Jackpots]);
-    case meter::kHandPaidCancelledCredits: return inCredits(acc.meters[Meter::HandpaidCancelledCredits]);
-    case meter::kCancelledCredits: return inCredits(acc.meters[Meter::CancelledCredits]);
-    case meter::kGamesPlayed: return count(acc.meters[Meter::GamesPlayed]);
-    case meter::kGamesWon: return count(acc.meters[Meter::GamesWon]);
-    case meter::kGamesLost: return count(acc.meters[Meter::GamesLost]);
-    case meter::kCurrentCredits: return inCredits(acc.credits);
-    // Minor units are cents here (the denomination is counted in them).
-    case meter::kTicketInCashableCents: return count(acc.meters[Meter::TicketInCashable]);
-    case meter::kTicketOutCashableCents: return count(acc.meters[Meter::TicketOutCashable]);
-    case meter::kDrop: return 0;  // a table takes no coins or bills
-    case meter::kSlotDoorOpens: return count(acc.meters[Meter::DoorOpens] + ledger.tableOwn()[Meter::DoorOpens]);
-    case meter::kPowerResets: return count(ledger.tableOwn()[Meter::PowerUps]);
-    default: return std::nullopt;
+        case meter::kCoinIn:
+            return inCredits(acc.meters[Meter::CoinIn]);
+        case meter::kCoinOut:
+            return inCredits(acc.meters[Meter::CoinOut]);
+        case meter::kJackpot:
+            return inCredits(acc.meters[Meter::Jackpots]);
+        case meter::kHandPaidCancelledCredits:
+            return inCredits(acc.meters[Meter::HandpaidCancelledCredits]);
+        case meter::kCancelledCredits:
+            return inCredits(acc.meters[Meter::CancelledCredits]);
+        case meter::kGamesPlayed:
+            return count(acc.meters[Meter::GamesPlayed]);
+        case meter::kGamesWon:
+            return count(acc.meters[Meter::GamesWon]);
+        case meter::kGamesLost:
+            return count(acc.meters[Meter::GamesLost]);
+        case meter::kCurrentCredits:
+            return inCredits(acc.credits);
+        // Minor units are cents here (the denomination is counted in them).
+        case meter::kTicketInCashableCents:
+            return count(acc.meters[Meter::TicketInCashable]);
+        case meter::kTicketOutCashableCents:
+            return count(acc.meters[Meter::TicketOutCashable]);
+        case meter::kDrop:
+            return 0;  // a table takes no coins or bills
+        case meter::kSlotDoorOpens:
+            return count(acc.meters[Meter::DoorOpens] + ledger.tableOwn()[Meter::DoorOpens]);
+        case meter::kPowerResets:
+            return count(ledger.tableOwn()[Meter::PowerUps]);
+        default:
+            return std::nullopt;
     }
 }
 

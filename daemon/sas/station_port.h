@@ -3,12 +3,12 @@
 // station protocol with its exception queue, and what the polls reach: the committed meters of
 // the journal (MeterSource), the table (StationHost) and the ticketing (StationTickets). Runs on
 // the logic thread; a poll is answered from memory, synchronously, as its last byte arrives.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/journal.h"
 #include "daemon/sas/floor_settings.h"
@@ -27,11 +27,10 @@ namespace pitlink::sas {
 struct PortContext {
     table::Table& table;
     const journal::Journal& journal;
-    table::Timers& timers;
+    platform::Executor& timers;
     TableClock& clock;
     const FloorSettings& settings;
-    MachineInfo machine;                              // serial number filled in per station
-    std::function<std::int64_t()> steadyMs;
+    MachineInfo machine;                                                 // serial number filled in per station
     std::function<void(std::int64_t station, std::uint8_t code)> raise;  // journaled, then raised
     std::function<void(std::optional<std::int64_t> station, std::string_view kind, nlohmann::json body)> journalFact;
     std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
@@ -43,7 +42,7 @@ public:
     StationPort(const StationLinkSettings& link, PortContext& context, ValidationId validation,
                 boost::asio::io_context* io, LinkOutput* output = nullptr);
 
-    void open();   // throws std::system_error naming the device
+    void open();  // throws std::system_error naming the device
     void close();
     // Bytes from the line (the transport calls it; tests may too).
     void receive(WireByte byte, bool idleBefore);

@@ -22,9 +22,14 @@ std::string digits18(const std::string& number) {
 
 }  // namespace
 
-StationTickets::StationTickets(std::int64_t station, const FloorSettings& settings, table::Timers& timers,
+StationTickets::StationTickets(std::int64_t station, const FloorSettings& settings, platform::Executor& timers,
                                const TableClock& clock, ValidationId id, Raise raise, JournalFact journal)
-    : station_(station), settings_(settings), timers_(timers), clock_(clock), id_(id), raise_(std::move(raise)),
+    : station_(station),
+      settings_(settings),
+      timers_(timers),
+      clock_(clock),
+      id_(id),
+      raise_(std::move(raise)),
       journal_(std::move(journal)) {
     setup_.location = settings.location;
     setup_.address1 = settings.address1;
@@ -44,7 +49,8 @@ StationTickets::~StationTickets() {
 json StationTickets::ticketDetails() const {
     const SasDateTime t = clock_.localTime();
     char when[24];
-    std::snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute, t.second);
+    std::snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute,
+                  t.second);
     return json{{"printed_at", when},
                 {"location", setup_.location},
                 {"address1", setup_.address1},
@@ -54,7 +60,8 @@ json StationTickets::ticketDetails() const {
 
 // --- cash-out ---
 
-void StationTickets::validateCashout(game::Money amount, std::function<void(std::optional<table::ValidatedTicket>)> done) {
+void StationTickets::validateCashout(game::Money amount,
+                                     std::function<void(std::optional<table::ValidatedTicket>)> done) {
     if (settings_.validation == ValidationMode::SecureEnhanced) {
         if (id_.machineId == 0) {
             raise_(code::kValidationIdNotConfigured);
@@ -71,7 +78,7 @@ void StationTickets::validateCashout(game::Money amount, std::function<void(std:
         done(std::nullopt);  // cannot happen: the table locks the station while one is pending
         return;
     }
-    const table::Timers::Id timer = timers_.after(settings_.systemValidationTimeout, [this] {
+    const platform::Executor::TimerId timer = timers_.after(settings_.systemValidationTimeout, [this] {
         if (cashout_) {
             cashout_->timer = 0;
             finishCashout(std::nullopt);  // no LP 58 in time: validation denied
@@ -113,7 +120,8 @@ ValidationReceipt StationTickets::receiveValidation(std::uint8_t systemId, const
     return ValidationReceipt::Acknowledged;
 }
 
-std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uint32_t machineId, std::uint32_t sequence) {
+std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uint32_t machineId,
+                                                                        std::uint32_t sequence) {
     if (machineId != 0) {
         id_ = ValidationId{machineId, sequence};  // incremented before its first use
         journal_(journal::kind::kSasValidationId, json{{"machine_id", id_.machineId}, {"sequence", id_.sequence}});
@@ -121,7 +129,9 @@ std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uin
     return {id_.machineId, id_.sequence};
 }
 
-void StationTickets::ticketIssued(const json& body) { addRecord(body, clock_.localTime()); }
+void StationTickets::ticketIssued(const json& body) {
+    addRecord(body, clock_.localTime());
+}
 
 void StationTickets::restoreRecords(const IssuedTickets& issued, std::size_t unread) {
     for (const auto& [body, atMs] : issued) {
@@ -206,7 +216,8 @@ void StationTickets::redeemTicket(const std::string& validation,
     e.redeemTimer = timers_.after(settings_.ticketRedeemTimeout, [this] {
         if (escrow_) {
             escrow_->redeemTimer = 0;
-            endEscrow(table::RedeemVerdict{false, 0, "the accounting host did not answer in time"}, redemption::kTimedOut);
+            endEscrow(table::RedeemVerdict{false, 0, "the accounting host did not answer in time"},
+                      redemption::kTimedOut);
         }
     });
     escrow_ = std::move(e);
@@ -237,13 +248,15 @@ RedemptionStatus StationTickets::redeem(const RedeemRequest& request) {
     }
     if (request.validation != escrow_->validation) {
         const std::string validation = escrow_->validation;
-        endEscrow(table::RedeemVerdict{false, 0, "the host answered for another ticket"}, redemption::kValidationMismatch);
+        endEscrow(table::RedeemVerdict{false, 0, "the host answered for another ticket"},
+                  redemption::kValidationMismatch);
         raise_(code::kTicketTransferComplete);
         return RedemptionStatus{redemption::kValidationMismatch, request.amountCents, 0, validation};
     }
     if (request.transferCode != 0x00) {
         // >= 0x80: rejected; 01/02 (promotional credits): this table keeps cashable credits only.
-        const std::uint8_t status = request.transferCode >= 0x80 ? redemption::kRejectedByHost : redemption::kNotValidFunction;
+        const std::uint8_t status =
+            request.transferCode >= 0x80 ? redemption::kRejectedByHost : redemption::kNotValidFunction;
         char why[64];
         std::snprintf(why, sizeof why, "rejected by the accounting host (transfer code %02X)", request.transferCode);
         endEscrow(table::RedeemVerdict{false, 0, why}, status);
@@ -283,7 +296,9 @@ void StationTickets::redemptionCommitted(bool committed) {
     }
 }
 
-RedemptionStatus StationTickets::redemptionStatus() const { return redemption_.value_or(RedemptionStatus{}); }
+RedemptionStatus StationTickets::redemptionStatus() const {
+    return redemption_.value_or(RedemptionStatus{});
+}
 
 json StationTickets::statusJson() const {
     json j{{"validation", settings_.validation == ValidationMode::System ? "system" : "secure_enhanced"},

@@ -9,6 +9,8 @@
 //   credits are added by the table after it journaled them, then 68 (raised by that transaction)
 //   and the final status for LP 71 FF. No answer in time: the ticket is returned.
 // Exceptions are raised through `Raise`, which journals them first.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,12 +18,10 @@
 #include <string>
 #include <utility>
 
-#include <nlohmann/json.hpp>
-
+#include "daemon/platform/executor.h"
 #include "daemon/sas/floor_settings.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/ticket_system.h"
-#include "daemon/table/timers.h"
 #include "protocols/sas/ticket_host.h"
 
 namespace pitlink::sas {
@@ -40,15 +40,16 @@ public:
     using Raise = std::function<void(std::uint8_t code)>;
     using JournalFact = std::function<void(std::string_view kind, nlohmann::json body)>;
 
-    StationTickets(std::int64_t station, const FloorSettings& settings, table::Timers& timers, const TableClock& clock,
-                   ValidationId id, Raise raise, JournalFact journal);
+    StationTickets(std::int64_t station, const FloorSettings& settings, platform::Executor& timers,
+                   const TableClock& clock, ValidationId id, Raise raise, JournalFact journal);
     ~StationTickets() override;
     StationTickets(const StationTickets&) = delete;
     StationTickets& operator=(const StationTickets&) = delete;
 
     // --- the table's side ---
     void validateCashout(game::Money amountCents, std::function<void(std::optional<table::ValidatedTicket>)> done);
-    void redeemTicket(const std::string& validation, std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict);
+    void redeemTicket(const std::string& validation,
+                      std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict);
     void redemptionCommitted(bool committed);
     // A ticket.issued record of this station committed: kept for LP 4D.
     void ticketIssued(const nlohmann::json& body);
@@ -62,7 +63,7 @@ public:
     ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) override;
     std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) override;
     std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) override;
-    void recordAcknowledged() override;  // journaled (sas.record_read)
+    void recordAcknowledged() override;                       // journaled (sas.record_read)
     std::optional<EscrowedTicket> escrowedTicket() override;  // marks it read
     RedemptionStatus redeem(const RedeemRequest& request) override;
     [[nodiscard]] RedemptionStatus redemptionStatus() const override;
@@ -76,14 +77,14 @@ private:
     struct Cashout {
         game::Money amount = 0;
         std::function<void(std::optional<table::ValidatedTicket>)> done;
-        table::Timers::Id timer = 0;
+        platform::Executor::TimerId timer = 0;
     };
     struct Escrow {
         std::string validation;  // 18 digits
         std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict;
-        bool read = false;       // LP 70 seen
-        table::Timers::Id readTimer = 0;
-        table::Timers::Id redeemTimer = 0;
+        bool read = false;  // LP 70 seen
+        platform::Executor::TimerId readTimer = 0;
+        platform::Executor::TimerId redeemTimer = 0;
     };
     [[nodiscard]] nlohmann::json ticketDetails() const;
     void finishCashout(std::optional<table::ValidatedTicket> ticket);
@@ -92,7 +93,7 @@ private:
 
     std::int64_t station_;
     const FloorSettings& settings_;
-    table::Timers& timers_;
+    platform::Executor& timers_;
     const TableClock& clock_;
     ValidationId id_;
     Raise raise_;
@@ -103,7 +104,7 @@ private:
     std::optional<RedemptionStatus> redemption_;  // the last redemption, for LP 71 FF
     std::deque<ValidationRecord> records_;        // newest last, at most kRecordsKept
     std::uint8_t nextIndex_ = 1;
-    std::size_t unread_ = 0;                      // records not yet read with LP 4D 00 (the newest ones)
+    std::size_t unread_ = 0;  // records not yet read with LP 4D 00 (the newest ones)
 };
 
 }  // namespace pitlink::sas

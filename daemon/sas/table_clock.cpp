@@ -4,16 +4,9 @@
 
 namespace pitlink::sas {
 
-namespace {
-
-std::int64_t systemMs() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-        .count();
+std::int64_t TableClock::nowMs() const {
+    return executor_.wallMs() + offsetMs_.load();
 }
-
-}  // namespace
-
-std::int64_t TableClock::nowMs() const { return systemMs() + offsetMs_.load(); }
 
 SasDateTime TableClock::localTimeOf(std::int64_t utcMs) {
     const std::time_t seconds = static_cast<std::time_t>(utcMs / 1000);

@@ -7,13 +7,16 @@
 #include <cstdint>
 #include <optional>
 
+#include "daemon/platform/executor.h"
 #include "protocols/sas/long_poll_machine.h"
 
 namespace pitlink::sas {
 
 class TableClock {
 public:
-    explicit TableClock(std::int64_t offsetMs = 0) : offsetMs_(offsetMs) {}
+    // The system clock is the executor's (DESIGN.md rule 7).
+    explicit TableClock(const platform::Executor& executor, std::int64_t offsetMs = 0)
+        : executor_(executor), offsetMs_(offsetMs) {}
 
     [[nodiscard]] std::int64_t nowMs() const;  // UTC milliseconds, corrected
     [[nodiscard]] std::int64_t offsetMs() const { return offsetMs_.load(); }
@@ -23,9 +26,11 @@ public:
     [[nodiscard]] static SasDateTime localTimeOf(std::int64_t utcMs);
     // The offset that makes the clock read `hostLocal` now; nullopt when that moves the clock by
     // more than `tolerance` from where it stands.
-    [[nodiscard]] std::optional<std::int64_t> offsetFor(const SasDateTime& hostLocal, std::chrono::seconds tolerance) const;
+    [[nodiscard]] std::optional<std::int64_t> offsetFor(const SasDateTime& hostLocal,
+                                                        std::chrono::seconds tolerance) const;
 
 private:
+    const platform::Executor& executor_;
     std::atomic<std::int64_t> offsetMs_;
 };
 

@@ -9,12 +9,20 @@
 namespace pitlink::table {
 
 using nlohmann::json;
+namespace kind = journal::kind;
 
-Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, Timers& timers,
-             game::RandomSource& random, TableStart start, Publish publish)
-    : journal_(journal), paytable_(paytable), paytableSha_(journal::paytableSha256(paytable)),
-      settings_(std::move(settings)), timers_(timers), random_(random), publish_(std::move(publish)),
-      nextRoundId_(start.nextRoundId), nextShoeNumber_(start.nextShoeNumber), nextTicket_(start.nextTicketNumber) {
+Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
+             platform::Executor& timers, game::RandomSource& random, TableStart start, Publish publish)
+    : journal_(journal),
+      paytable_(paytable),
+      paytableSha_(journal::paytableSha256(paytable)),
+      settings_(std::move(settings)),
+      timers_(timers),
+      random_(random),
+      publish_(std::move(publish)),
+      nextRoundId_(start.nextRoundId),
+      nextShoeNumber_(start.nextShoeNumber),
+      nextTicket_(start.nextTicketNumber) {
     for (int n = 1; n <= settings_.stations; ++n) {
         Station s;
         s.number = n;
@@ -26,7 +34,9 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
     }
 }
 
-Table::~Table() { stop(); }
+Table::~Table() {
+    stop();
+}
 
 void Table::stop() {
     running_ = false;
@@ -38,61 +48,90 @@ void Table::stop() {
 
 void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
     std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
-    journal_.submit(std::move(tx), [this, respond = std::move(respond), reply = std::move(reply), then = std::move(then),
-                                    observed = std::move(observed)](const journal::CommitResult& result) {
-        if (!result.ok) {
-            tiltNow("journal", "the journal cannot be written: " + result.error, false);
-            if (respond) {
-                respond(Reply::refused("journal_failed", result.error));
-            }
-            return;
-        }
-        if (observed) {
-            observed();
-        }
-        if (respond) {
-            respond(reply);
-        }
-        if (then) {
-            then();
-        }
-    });
+    journal_.submit(std::move(tx),
+                    [this, respond = std::move(respond), reply = std::move(reply), then = std::move(then),
+                     observed = std::move(observed)](const journal::CommitResult& result) {
+                        if (!result.ok) {
+                            tiltNow("journal", "the journal cannot be written: " + result.error, false);
+                            if (respond) {
+                                respond(reply.ok ? Reply::refused("journal_failed", result.error) : reply);
+                            }
+                            return;
+                        }
+                        if (observed) {
+                            observed();
+                        }
+                        if (respond) {
+                            respond(reply);
+                        }
+                        if (then) {
+                            then();
+                        }
+                    });
+}
+
+void Table::refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
+                   json detail) {
+    if (!respond) {
+        return;
+    }
+    json body{{"op", op}, {"error", refusal.error}, {"message", refusal.message}};
+    body.update(detail);
+    std::optional<std::int64_t> column;
+    if (station && *station >= 1 && *station <= stationCount()) {
+        column = station;
+    } else if (station) {
+        body["station"] = *station;  // not a station of this table: no account to file it under
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kRequestRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
+           column, std::move(body));
+    commit(std::move(tx), respond, std::move(refusal));
+}
+
+void Table::publishInOrder(const std::string& event, json fields) {
+    journal_.afterPending([this, event, fields = std::move(fields)]() mutable { publish(event, std::move(fields)); });
 }
 
 void Table::shutdown(std::function<void(const std::string& verdict)> done) {
     stop();
     shuttingDown_ = true;
     const std::int64_t round = roundId_;
+    std::string verdict;
     switch (phase_) {
-    case RoundPhase::Idle:
-        done("no round in progress");
-        return;
-    case RoundPhase::BetsOpen:
-    case RoundPhase::LastBets:
-        voidRound("pitlinkd stopping before the deal: bets returned", "pitlinkd", [done, round](const Reply& reply) {
-            done(reply.ok ? "round " + std::to_string(round) + " voided before the deal, bets returned"
-                          : "round " + std::to_string(round) + " could not be voided (" + reply.message +
-                                "); it is voided at the next start");
-        });
-        return;
-    case RoundPhase::Closed:
-    case RoundPhase::Dealing:
-        if (settings_.source == CardSource::Rng) {
-            // Its cards are already on their way to the journal: let it settle.
-            onRoundFinished_ = [done, round] { done("round " + std::to_string(round) + " finished"); };
-            return;
-        }
-        done("round " + std::to_string(round) + " parked with " + std::to_string(cards_.size()) +
-             " cards: at the next start it is settled from its journaled cards if complete, otherwise voided");
-        return;
+        case RoundPhase::Idle:
+            verdict = "no round in progress";
+            break;
+        case RoundPhase::BetsOpen:
+        case RoundPhase::LastBets:
+            voidRound("pitlinkd stopping before the deal: bets returned", "pitlinkd", {});
+            verdict = "round " + std::to_string(round) + " voided before the deal, bets returned";
+            break;
+        case RoundPhase::Closed:
+        case RoundPhase::Dealing:
+            if (settings_.source == CardSource::Rng) {
+                dealFromShoe();  // the RNG shoe deals the whole coup at once; this only finishes one left half-dealt
+                verdict = "round " + std::to_string(round) + " finished";
+                break;
+            }
+            verdict = "round " + std::to_string(round) + " parked with " + std::to_string(cards_.size()) +
+                      " cards: at the next start it is settled from its journaled cards if complete, otherwise voided";
+            break;
     }
+    // Answered once everything submitted, the void or settlement included, has committed.
+    journal_.afterPending([this, done = std::move(done), verdict = std::move(verdict)] {
+        done(journal_.failed() ? verdict + " (not journaled: the journal failed; the next start recovers the round)"
+                               : verdict);
+    });
 }
 
 Station& Table::stationAt(std::int64_t number) {
     return stations_.at(static_cast<std::size_t>(number - 1));  // callers check the number first
 }
 
-const Station& Table::station(std::int64_t number) const { return stations_.at(static_cast<std::size_t>(number - 1)); }
+const Station& Table::station(std::int64_t number) const {
+    return stations_.at(static_cast<std::size_t>(number - 1));
+}
 
 std::optional<Reply> Table::stationProblem(std::int64_t number) const {
     if (number < 1 || number > stationCount()) {
@@ -105,10 +144,12 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
     }
     const Station& s = station(number);
     if (s.hostDisabled) {
-        return Reply::refused("host_disabled", "station " + std::to_string(number) + " is shut down by the accounting host");
+        return Reply::refused("host_disabled",
+                              "station " + std::to_string(number) + " is shut down by the accounting host");
     }
     if (s.cashingOut || s.redeeming) {
-        return Reply::refused("host_busy", "station " + std::to_string(number) + " is waiting for the accounting host (" +
+        return Reply::refused("host_busy", "station " + std::to_string(number) +
+                                               " is waiting for the accounting host (" +
                                                (s.cashingOut ? "cash-out" : "ticket in") + ")");
     }
     return std::nullopt;
@@ -130,6 +171,9 @@ void Table::publish(const std::string& event, json fields) {
 }
 
 void Table::tiltNow(const std::string& cause, const std::string& message, bool journaled) {
+    if (const auto it = tilts_.find(cause); it != tilts_.end() && it->second == message) {
+        return;  // every commit after a failed one fails the same way: one tilt
+    }
     tilts_[cause] = message;
     if (journaled) {
         journal::JournalTransaction tx = journal_.begin();
@@ -146,14 +190,14 @@ json Table::statusJson() const {
         for (const auto& bet : s.bets) {
             bets.push_back(json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}});
         }
-        stations.push_back(json{{"station", s.number},
-                                {"credits", journal_.committed().credits(s.number)},
-                                {"bets", bets},
-                                {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}}
-                                                      : json(nullptr)},
-                                {"attendant", s.attendantCalled},
-                                {"reserved", s.reserved},
-                                {"host_disabled", s.hostDisabled}});
+        stations.push_back(json{
+            {"station", s.number},
+            {"credits", journal_.committed().credits(s.number)},
+            {"bets", bets},
+            {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
+            {"attendant", s.attendantCalled},
+            {"reserved", s.reserved},
+            {"host_disabled", s.hostDisabled}});
     }
     json tilts = json::object();
     for (const auto& [cause, message] : tilts_) {

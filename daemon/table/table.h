@@ -1,9 +1,19 @@
 #pragma once
 // The table: round state machine, player stations, cashier and floor events, on the one logic
-// thread. Every change is one journal transaction and is acknowledged (Respond) only after it
-// has committed; a journal failure tilts the table. Driven by its own RNG shoe (it deals by
-// itself) or by a game engine that reports the cards of a physical shoe. Events for the engine
-// link, lights and pitlinkctl go out through `Publish`.
+// thread. Driven by its own RNG shoe (it deals by itself) or by a game engine that reports the
+// cards of a physical shoe. Events for the engine link, lights and pitlinkctl go out through
+// `Publish`.
+//
+// In-flight state (DESIGN.md rule 6): every change is one journal transaction, applied to the
+// table's memory when it is submitted and acknowledged (Respond) only after it has committed. So
+// each request is decided against the state that includes every transaction already submitted,
+// never against the last committed one: a card after the one that completed the coup finds the
+// round already ended, a second void finds nothing to void. A refusal is journaled too
+// (request.refused, or bet.refused with its rule) and answered after that commit, in its place.
+// A commit that fails tilts the table; the journal then writes nothing more, and memory, which
+// may be ahead of the disk, is rebuilt from the journal at the next start.
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -12,20 +22,18 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "daemon/game/coup_validator.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
+#include "daemon/platform/executor.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
 #include "daemon/table/table_settings.h"
 #include "daemon/table/ticket_system.h"
-#include "daemon/table/timers.h"
 
 namespace pitlink::table {
 
@@ -42,7 +50,7 @@ class Table {
 public:
     using Publish = std::function<void(const nlohmann::json& event)>;
     // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
-    Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, Timers& timers,
+    Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
           game::RandomSource& random, TableStart start, Publish publish);
     ~Table();
     Table(const Table&) = delete;
@@ -51,6 +59,8 @@ public:
     // RNG shoe: starts the endless cycle of rounds. Reader: nothing (the engine opens rounds).
     void start();
     void stop();  // no new round is opened; timers cancelled
+    // The RNG shoe opens no round after `rounds` have ended (pitlinkd --rounds N); 0: no limit.
+    void setRoundLimit(std::uint64_t rounds) { roundLimit_ = rounds; }
     // SIGTERM: no new round; a round still taking bets is voided (bets returned); a round being
     // dealt from the RNG shoe is finished; a reader's round being dealt is parked as it stands
     // (recovery at the next start settles it from its journaled cards, or voids it). `done` gets
@@ -125,9 +135,16 @@ public:
     [[nodiscard]] nlohmann::json statusJson() const;
 
 private:
-    // Submits `tx`; `then` runs after it committed (and the respond, if any, is called with
-    // `reply`). A failed commit tilts the table and answers "journal_failed".
+    // Submits `tx` (whatever it changes in memory is already applied); `then` runs after it
+    // committed (and the respond, if any, is called with `reply`). A failed commit tilts the table
+    // and answers "journal_failed" (a refusal stays that refusal).
     void commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then = {});
+    // Journals that `op` was refused (request.refused, with the round in progress and the station)
+    // and answers `refusal` once that has committed. Nothing is journaled when nobody asked.
+    void refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
+                nlohmann::json detail = nlohmann::json::object());
+    // Runs `publish` after every transaction submitted so far: events keep the journal's order.
+    void publishInOrder(const std::string& event, nlohmann::json fields);
     [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;
     [[nodiscard]] std::optional<Reply> roundCanOpen() const;
     Station& stationAt(std::int64_t number);
@@ -141,7 +158,8 @@ private:
     void dealFromShoe();
     void acceptCard(game::Card card, Respond respond);
     void settleRound();
-    void finishRound();
+    // The round has ended (its settlement or void is submitted): the table is between rounds.
+    void endRound();
     void scheduleNextRound();
 
     // table_cashier.cpp
@@ -151,13 +169,14 @@ private:
 
     // table_bets.cpp
     void placeSlip(std::int64_t station, const game::BetSlip& add, const std::string& action, Respond respond);
-    void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action, Respond respond);
+    void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action,
+                  Respond respond);
 
     journal::Journal& journal_;
     const game::Paytable& paytable_;
     std::string paytableSha_;
     TableSettings settings_;
-    Timers& timers_;
+    platform::Executor& timers_;
     game::RandomSource& random_;
     Publish publish_;
     TicketSystem* tickets_ = nullptr;
@@ -170,8 +189,8 @@ private:
     std::uint32_t nextShoeNumber_;
     std::uint32_t shoeNumber_ = 0;
     int roundInShoe_ = 0;
-    bool shoeNeeded_ = true;                   // no shoe yet, or its cut card came out
-    std::unique_ptr<game::Shoe> shoe_;         // RNG only
+    bool shoeNeeded_ = true;            // no shoe yet, or its cut card came out
+    std::unique_ptr<game::Shoe> shoe_;  // RNG only
     game::Scoreboard scoreboard_;
     game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)
     std::optional<game::CoupValidator> coup_;  // the round's cards so far
@@ -180,12 +199,12 @@ private:
     std::vector<Station> stations_;
     std::map<std::string, std::string> tilts_;
     std::set<std::string> openDoors_;
-    std::optional<Timers::Id> timer_;
+    std::optional<platform::Executor::TimerId> timer_;
     bool running_ = false;
     bool shuttingDown_ = false;
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round
-    std::function<void()> onRoundFinished_;  // shutdown waiting for the RNG round to end
     std::uint64_t roundsFinished_ = 0;
+    std::uint64_t roundLimit_ = 0;
 };
 
 }  // namespace pitlink::table

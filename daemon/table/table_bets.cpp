@@ -33,12 +33,13 @@ void Table::placeBet(std::int64_t station, game::BetType spot, game::Money stake
 
 void Table::repeatBets(std::int64_t station, Respond respond) {
     if (auto problem = stationProblem(station)) {
-        respond(*problem);
+        refuse("repeat", station, respond, *problem);
         return;
     }
     const game::BetSlip last = stationAt(station).lastSlip;
     if (last.total() == 0) {
-        respond(Reply::refused("nothing_to_repeat", "the station had no bets in its last round"));
+        refuse("repeat", station, respond,
+               Reply::refused("nothing_to_repeat", "the station had no bets in its last round"));
         return;
     }
     placeSlip(station, last, "repeat", std::move(respond));
@@ -46,12 +47,13 @@ void Table::repeatBets(std::int64_t station, Respond respond) {
 
 void Table::doubleBets(std::int64_t station, Respond respond) {
     if (auto problem = stationProblem(station)) {
-        respond(*problem);
+        refuse("double", station, respond, *problem);
         return;
     }
     const game::BetSlip current = stationAt(station).slip();
     if (current.total() == 0) {
-        respond(Reply::refused("nothing_to_double", "the station has no bets in this round"));
+        refuse("double", station, respond,
+               Reply::refused("nothing_to_double", "the station has no bets in this round"));
         return;
     }
     placeSlip(station, current, "double", std::move(respond));
@@ -59,11 +61,12 @@ void Table::doubleBets(std::int64_t station, Respond respond) {
 
 void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::string& action, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        respond(*problem);
+        refuse(action, number, respond, *problem, json{{"slip", slipJson(add)}});
         return;
     }
     if (tilted()) {
-        respond(Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second));
+        refuse(action, number, respond, Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second),
+               json{{"slip", slipJson(add)}});
         return;
     }
     Station& s = stationAt(number);
@@ -80,14 +83,13 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     context.denomination = settings_.denomination;
     context.streak = s.streak;
     if (const auto refusal = game::checkSlip(after, context, paytable_, settings_.bets)) {
+        // Journaled with its rule, and answered once that has committed.
         const std::string rule(game::betRuleName(refusal->rule));
-        if (phase_ != RoundPhase::Idle) {
-            journal::JournalTransaction tx = journal_.begin();
-            tx.add(kind::kBetRefused, roundId_, number,
-                   json{{"action", action}, {"slip", slipJson(add)}, {"rule", rule}, {"message", refusal->message}});
-            commit(std::move(tx), {}, Reply::accepted());
-        }
-        respond(Reply::refused(rule, refusal->message));
+        journal::JournalTransaction tx = journal_.begin();
+        tx.add(kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
+               number,
+               json{{"action", action}, {"slip", slipJson(add)}, {"rule", rule}, {"message", refusal->message}});
+        commit(std::move(tx), std::move(respond), Reply::refused(rule, refusal->message));
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
@@ -97,8 +99,9 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
             continue;
         }
         const journal::RoundBet bet{nextBetIndex_++, number, static_cast<game::BetType>(i), add.stakes[i]};
-        tx.add(kind::kBetAccepted, roundId_, number,
-               json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}, {"action", action}});
+        tx.add(
+            kind::kBetAccepted, roundId_, number,
+            json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}, {"action", action}});
         tx.credit(number, -bet.stake, reason::kBet, roundId_, json{{"ref", "bet " + std::to_string(bet.index)}});
         placed.push_back(bet);
     }
@@ -113,7 +116,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
 
 void Table::clearBets(std::int64_t station, Respond respond) {
     if (auto problem = stationProblem(station)) {
-        respond(*problem);
+        refuse("clear", station, respond, *problem);
         return;
     }
     withdraw(station, stationAt(station).bets, "clear", std::move(respond));
@@ -121,12 +124,17 @@ void Table::clearBets(std::int64_t station, Respond respond) {
 
 void Table::undoBet(std::int64_t station, Respond respond) {
     if (auto problem = stationProblem(station)) {
-        respond(*problem);
+        refuse("undo", station, respond, *problem);
         return;
     }
     const auto& bets = stationAt(station).bets;
+    if (!bettingOpen(phase_)) {
+        refuse("undo", station, respond,
+               Reply::refused("betting_closed", "bets can be changed only while betting is open"));
+        return;
+    }
     if (bets.empty()) {
-        respond(Reply::refused("no_bets", "the station has no bets in this round"));
+        refuse("undo", station, respond, Reply::refused("no_bets", "the station has no bets in this round"));
         return;
     }
     withdraw(station, {bets.back()}, "undo", std::move(respond));
@@ -135,11 +143,12 @@ void Table::undoBet(std::int64_t station, Respond respond) {
 void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, const std::string& action,
                      Respond respond) {
     if (!bettingOpen(phase_)) {
-        respond(Reply::refused("betting_closed", "bets can be changed only while betting is open"));
+        refuse(action, number, respond,
+               Reply::refused("betting_closed", "bets can be changed only while betting is open"));
         return;
     }
     if (bets.empty()) {
-        respond(Reply::refused("no_bets", "the station has no bets in this round"));
+        refuse(action, number, respond, Reply::refused("no_bets", "the station has no bets in this round"));
         return;
     }
     journal::JournalTransaction tx = journal_.begin();

@@ -1,9 +1,9 @@
 // Money in and out of a station other than bets: cash-out (ticket up to the ticket limit,
 // otherwise a hand-pay that locks the station until an attendant resets it), ticket in, tips.
+#include <algorithm>
 #include <cstdio>
 
 #include "daemon/journal/journal.h"
-
 #include "daemon/journal/record_kinds.h"
 #include "daemon/table/table.h"
 
@@ -23,12 +23,14 @@ bool allDigits(const std::string& s) {
 
 void Table::cashOut(std::int64_t number, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        respond(*problem);
+        refuse("cash_out", number, respond, *problem);
         return;
     }
+    // The credits after everything submitted: a settlement or ticket in still committing counts.
     const game::Money credits = journal_.projected().credits(number);
     if (credits <= 0) {
-        respond(Reply::refused("no_credits", "station " + std::to_string(number) + " has no credits"));
+        refuse("cash_out", number, respond,
+               Reply::refused("no_credits", "station " + std::to_string(number) + " has no credits"));
         return;
     }
     if (credits > settings_.ticketLimit) {
@@ -45,20 +47,22 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         return;
     }
     stationAt(number).cashingOut = true;
-    tickets_->validateCashout(number, credits, [this, number, credits, respond = std::move(respond)](
-                                                   const std::optional<ValidatedTicket>& ticket) mutable {
-        stationAt(number).cashingOut = false;
-        if (journal_.projected().credits(number) < credits) {
-            // Only a re-settlement taking credits back can do this while the station is locked.
-            respond(Reply::refused("credits_changed", "the credits changed while the host validated the cash-out"));
-            return;
-        }
-        if (ticket) {
-            issueTicket(number, credits, *ticket, std::move(respond));
-        } else {
-            lockForHandpay(number, credits, "the host did not validate the ticket", std::move(respond));
-        }
-    });
+    tickets_->validateCashout(
+        number, credits,
+        [this, number, credits, respond = std::move(respond)](const std::optional<ValidatedTicket>& ticket) mutable {
+            stationAt(number).cashingOut = false;
+            if (journal_.projected().credits(number) < credits) {
+                // Only a re-settlement taking credits back can do this while the station is locked.
+                refuse("cash_out", number, respond,
+                       Reply::refused("credits_changed", "the credits changed while the host validated the cash-out"));
+                return;
+            }
+            if (ticket) {
+                issueTicket(number, credits, *ticket, std::move(respond));
+            } else {
+                lockForHandpay(number, credits, "the host did not validate the ticket", std::move(respond));
+            }
+        });
 }
 
 void Table::issueTicket(std::int64_t number, game::Money amount, const ValidatedTicket& validated, Respond respond) {
@@ -69,15 +73,16 @@ void Table::issueTicket(std::int64_t number, game::Money amount, const Validated
     tx.add(kind::kTicketIssued, std::nullopt, number, body);
     tx.credit(number, -amount, reason::kTicketOut, std::nullopt, json{{"ref", validated.validation}});
     json ticket = validated.details;
-    ticket.update(json{{"validation", validated.validation}, {"amount", amount}, {"station", number}, {"table", settings_.name}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"ticket", ticket}}), [this, ticket] {
-        publish("ticket", ticket);
-    });
+    ticket.update(
+        json{{"validation", validated.validation}, {"amount", amount}, {"station", number}, {"table", settings_.name}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"ticket", ticket}}),
+           [this, ticket] { publish("ticket", ticket); });
 }
 
 void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kHandpayPending, std::nullopt, number, json{{"amount", amount}, {"kind", "cancelled_credit"}, {"why", why}});
+    tx.add(kind::kHandpayPending, std::nullopt, number,
+           json{{"amount", amount}, {"kind", "cancelled_credit"}, {"why", why}});
     stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"handpay", amount}, {"why", why}}),
            [this, number, amount] {
@@ -87,27 +92,38 @@ void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::s
 
 void Table::resetHandpay(std::int64_t number, const std::string& who, Respond respond) {
     if (number < 1 || number > stationCount() || !station(number).handpay) {
-        respond(Reply::refused("no_handpay", "station " + std::to_string(number) + " has no hand-pay pending"));
+        refuse("handpay_reset", number, respond,
+               Reply::refused("no_handpay", "station " + std::to_string(number) + " has no hand-pay pending"),
+               json{{"by", who}});
         return;
     }
     Station& s = stationAt(number);
     const PendingHandpay handpay = *s.handpay;
+    // A re-settlement since the lock may have taken credits back (found by tests/sim, seed 9):
+    // the attendant pays what the station still holds, never more, and the journal says both.
+    const game::Money paid = std::min(handpay.amount, journal_.projected().credits(number));
+    json body{{"amount", paid}, {"kind", handpay.kind}, {"by", who}};
+    if (paid != handpay.amount) {
+        body["locked_amount"] = handpay.amount;
+    }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kHandpayReset, std::nullopt, number, json{{"amount", handpay.amount}, {"kind", handpay.kind}, {"by", who}});
-    tx.credit(number, -handpay.amount, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
+    tx.add(kind::kHandpayReset, std::nullopt, number, std::move(body));
+    tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
     s.handpay.reset();
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", handpay.amount}}), [this, number] {
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", paid}}), [this, number] {
         publish("handpay", json{{"station", number}, {"reset", true}});
     });
 }
 
 void Table::ticketIn(std::int64_t number, const std::string& validation, game::Money amount, Respond respond) {
+    const json detail{{"validation", validation.substr(0, 40)}, {"amount", amount}};
     if (auto problem = stationProblem(number)) {
-        respond(*problem);
+        refuse("ticket_in", number, respond, *problem, detail);
         return;
     }
     if (!allDigits(validation)) {
-        respond(Reply::refused("bad_ticket", "a validation number is 1 to 20 digits"));
+        refuse("ticket_in", number, respond, Reply::refused("bad_ticket", "a validation number is 1 to 20 digits"),
+               detail);
         return;
     }
     if (tickets_ != nullptr && !settings_.ticketInLocal) {
@@ -115,12 +131,15 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
         return;
     }
     if (!settings_.ticketInLocal) {
-        respond(Reply::refused("no_host", "tickets are redeemed through the accounting host"));
+        refuse("ticket_in", number, respond,
+               Reply::refused("no_host", "tickets are redeemed through the accounting host"), detail);
         return;
     }
     if (amount <= 0 || amount > settings_.ticketInMax || amount % settings_.denomination != 0) {
-        respond(Reply::refused("ticket_amount", "a ticket must be a whole number of credits from 1 credit to " +
-                                                    std::to_string(settings_.ticketInMax)));
+        refuse("ticket_in", number, respond,
+               Reply::refused("ticket_amount", "a ticket must be a whole number of credits from 1 credit to " +
+                                                   std::to_string(settings_.ticketInMax)),
+               detail);
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
@@ -136,59 +155,67 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
 // are added only once the host accepted and the journal has committed them.
 void Table::redeemThroughHost(std::int64_t number, const std::string& validation, Respond respond) {
     stationAt(number).redeeming = true;
-    tickets_->redeemTicket(number, validation, [this, number, validation, respond = std::move(respond)](
-                                                   const RedeemVerdict& verdict) mutable -> RedeemCheck {
-        stationAt(number).redeeming = false;
-        if (!verdict.accepted) {
-            respond(Reply::refused("ticket_rejected", verdict.reason));
-            return RedeemCheck::Accepted;  // nothing to check: the host said no
-        }
-        const game::Money amount = verdict.amount;
-        const RedeemCheck check = amount <= 0                                ? RedeemCheck::Unable
-                                  : amount % settings_.denomination != 0     ? RedeemCheck::NotEvenMultiple
-                                  : amount > settings_.ticketInMax           ? RedeemCheck::AboveLimit
-                                  : journal_.failed() || !tilts_.empty()     ? RedeemCheck::Unable
-                                                                              : RedeemCheck::Accepted;
-        if (check != RedeemCheck::Accepted) {
-            respond(Reply::refused("ticket_amount", "the ticket's amount " + std::to_string(amount) +
-                                                        " cannot be credited at this station; ticket returned"));
-            return check;
-        }
-        journal::JournalTransaction tx = journal_.begin();
-        tx.add(kind::kTicketRedeemed, std::nullopt, number, json{{"validation", validation}, {"amount", amount}, {"host", true}});
-        tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
-        const game::Money credits = tx.balance(number);
-        // Not through commit(): the ticket system hears of a failed commit too (the host is told).
-        std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
-        journal_.submit(std::move(tx), [this, number, credits, observed = std::move(observed),
-                                        respond = std::move(respond)](const journal::CommitResult& result) {
-            if (result.ok && observed) {
-                observed();
+    tickets_->redeemTicket(
+        number, validation,
+        [this, number, validation, respond = std::move(respond)](const RedeemVerdict& verdict) mutable -> RedeemCheck {
+            stationAt(number).redeeming = false;
+            if (!verdict.accepted) {
+                refuse("ticket_in", number, respond, Reply::refused("ticket_rejected", verdict.reason),
+                       json{{"validation", validation}});
+                return RedeemCheck::Accepted;  // nothing to check: the host said no
             }
-            tickets_->redemptionCommitted(number, result.ok);
-            if (!result.ok) {
-                tiltNow("journal", "the journal cannot be written: " + result.error, false);
-                respond(Reply::refused("journal_failed", result.error));
-                return;
+            const game::Money amount = verdict.amount;
+            const RedeemCheck check = amount <= 0                            ? RedeemCheck::Unable
+                                      : amount % settings_.denomination != 0 ? RedeemCheck::NotEvenMultiple
+                                      : amount > settings_.ticketInMax       ? RedeemCheck::AboveLimit
+                                      : journal_.failed() || !tilts_.empty() ? RedeemCheck::Unable
+                                                                             : RedeemCheck::Accepted;
+            if (check != RedeemCheck::Accepted) {
+                refuse("ticket_in", number, respond,
+                       Reply::refused("ticket_amount", "the ticket's amount " + std::to_string(amount) +
+                                                           " cannot be credited at this station; ticket returned"),
+                       json{{"validation", validation}, {"amount", amount}});
+                return check;
             }
-            respond(Reply::accepted(json{{"credits", credits}}));
-            publish("credits", json{{"station", number}, {"credits", credits}});
+            journal::JournalTransaction tx = journal_.begin();
+            tx.add(kind::kTicketRedeemed, std::nullopt, number,
+                   json{{"validation", validation}, {"amount", amount}, {"host", true}});
+            tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+            const game::Money credits = tx.balance(number);
+            // Not through commit(): the ticket system hears of a failed commit too (the host is told).
+            std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
+            journal_.submit(std::move(tx), [this, number, credits, observed = std::move(observed),
+                                            respond = std::move(respond)](const journal::CommitResult& result) {
+                if (result.ok && observed) {
+                    observed();
+                }
+                tickets_->redemptionCommitted(number, result.ok);
+                if (!result.ok) {
+                    tiltNow("journal", "the journal cannot be written: " + result.error, false);
+                    respond(Reply::refused("journal_failed", result.error));
+                    return;
+                }
+                respond(Reply::accepted(json{{"credits", credits}}));
+                publish("credits", json{{"station", number}, {"credits", credits}});
+            });
+            return RedeemCheck::Accepted;
         });
-        return RedeemCheck::Accepted;
-    });
 }
 
 void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        respond(*problem);
+        refuse("tip", number, respond, *problem, json{{"amount", amount}});
         return;
     }
     if (amount <= 0 || amount % settings_.denomination != 0) {
-        respond(Reply::refused("tip_amount", "a tip is a whole number of credits"));
+        refuse("tip", number, respond, Reply::refused("tip_amount", "a tip is a whole number of credits"),
+               json{{"amount", amount}});
         return;
     }
     if (amount > journal_.projected().credits(number)) {
-        respond(Reply::refused("insufficient_credits", "the tip is more than the station's credits"));
+        refuse("tip", number, respond,
+               Reply::refused("insufficient_credits", "the tip is more than the station's credits"),
+               json{{"amount", amount}});
         return;
     }
     journal::JournalTransaction tx = journal_.begin();

@@ -9,7 +9,7 @@ namespace kind = journal::kind;
 
 void Table::callAttendant(std::int64_t number, Respond respond) {
     if (number < 1 || number > stationCount()) {
-        respond(*stationProblem(number));
+        refuse("call_attendant", number, respond, *stationProblem(number));
         return;
     }
     Station& s = stationAt(number);
@@ -27,7 +27,9 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
 
 void Table::clearAttendant(std::int64_t number, const std::string& who, Respond respond) {
     if (number < 1 || number > stationCount() || !station(number).attendantCalled) {
-        respond(Reply::refused("no_call", "station " + std::to_string(number) + " has not called an attendant"));
+        refuse("attendant_clear", number, respond,
+               Reply::refused("no_call", "station " + std::to_string(number) + " has not called an attendant"),
+               json{{"by", who}});
         return;
     }
     stationAt(number).attendantCalled = false;
@@ -40,11 +42,13 @@ void Table::clearAttendant(std::int64_t number, const std::string& who, Respond 
 
 void Table::dispute(std::int64_t number, std::int64_t round, const std::string& text, Respond respond) {
     if (number < 1 || number > stationCount()) {
-        respond(*stationProblem(number));
+        refuse("dispute", number, respond, *stationProblem(number), json{{"round", round}});
         return;
     }
     if (round < 1 || round > roundId_) {
-        respond(Reply::refused("no_round", "round " + std::to_string(round) + " has not been played here"));
+        refuse("dispute", number, respond,
+               Reply::refused("no_round", "round " + std::to_string(round) + " has not been played here"),
+               json{{"round", round}});
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
@@ -54,7 +58,7 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
 
 void Table::reserve(std::int64_t number, bool on, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        respond(*problem);
+        refuse("reserve", number, respond, *problem, json{{"reserved", on}});
         return;
     }
     stationAt(number).reserved = on;
@@ -86,32 +90,39 @@ void Table::doorClosed(const std::string& door, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kDoorClosed, std::nullopt, std::nullopt, json{{"door", door}});
     tilts_.erase("door:" + door);
-    commit(std::move(tx), std::move(respond), Reply::accepted(), [this] {
-        publish("tilt", json{{"tilted", tilted()}});
-        scheduleNextRound();
+    const bool stillTilted = tilted();
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
+        publish("tilt", json{{"tilted", stillTilted}});
     });
+    scheduleNextRound();
 }
 
-void Table::raiseTilt(const std::string& cause, const std::string& message) { tiltNow(cause, message, true); }
+void Table::raiseTilt(const std::string& cause, const std::string& message) {
+    tiltNow(cause, message, true);
+}
 
 void Table::clearTilt(const std::string& cause, const std::string& who, Respond respond) {
     if (!tilts_.contains(cause)) {
-        respond(Reply::refused("no_tilt", "no tilt '" + cause + "'"));
+        refuse("tilt_clear", std::nullopt, respond, Reply::refused("no_tilt", "no tilt '" + cause.substr(0, 100) + "'"),
+               json{{"cause", cause.substr(0, 100)}, {"by", who}});
         return;
     }
     if (cause == "journal" || cause.starts_with("door:")) {
-        respond(Reply::refused("tilt_cause_present",
-                               cause == "journal" ? "a journal failure clears only with a restart on a sound journal"
-                                                  : "a door tilt clears when the door is closed"));
+        refuse("tilt_clear", std::nullopt, respond,
+               Reply::refused("tilt_cause_present",
+                              cause == "journal" ? "a journal failure clears only with a restart on a sound journal"
+                                                 : "a door tilt clears when the door is closed"),
+               json{{"cause", cause}, {"by", who}});
         return;
     }
     tilts_.erase(cause);
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kTiltCleared, std::nullopt, std::nullopt, json{{"cause", cause}, {"by", who}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(), [this] {
-        publish("tilt", json{{"tilted", tilted()}});
-        scheduleNextRound();
+    const bool stillTilted = tilted();
+    commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
+        publish("tilt", json{{"tilted", stillTilted}});
     });
+    scheduleNextRound();
 }
 
 }  // namespace pitlink::table

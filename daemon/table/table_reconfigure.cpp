@@ -41,19 +41,16 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     record["trigger"] = "SIGHUP";
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt, record);
+    if (!applied.empty()) {
+        if (phase_ == RoundPhase::Idle) {
+            settings_ = std::move(next);
+            nextSettings_.reset();
+        } else {
+            nextSettings_ = std::move(next);  // openRound takes it
+        }
+    }
     commit(std::move(tx), std::move(respond),
-           Reply::accepted(json{{"applied", applied}, {"restart_needed", restartNeeded}}),
-           [this, next = std::move(next), changed = !applied.empty()] {
-               if (!changed) {
-                   return;
-               }
-               if (phase_ == RoundPhase::Idle) {
-                   settings_ = next;
-                   nextSettings_.reset();
-               } else {
-                   nextSettings_ = next;  // openRound takes it
-               }
-           });
+           Reply::accepted(json{{"applied", applied}, {"restart_needed", restartNeeded}}));
 }
 
 }  // namespace pitlink::table

@@ -1,7 +1,7 @@
 // Re-settlement of a finished round (SPEC.md, seed 004) on the table's journal, so that the
 // credits it moves reach the stations' committed credits and their events like any other.
-#include "daemon/journal/resettlement.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resettlement.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
@@ -11,16 +11,19 @@ using nlohmann::json;
 void Table::resettle(const journal::RoundHistory& round, const game::Paytable& paytable,
                      const std::vector<game::Card>& cards, const std::string& reason, const std::string& who,
                      Respond respond) {
+    const json detail{{"round", round.roundId}, {"reason", reason}, {"by", who}};
     if (round.roundId == roundId_ && phase_ != RoundPhase::Idle) {
-        respond(Reply::refused("round_in_progress", "round " + std::to_string(round.roundId) +
-                                                        " is still in progress; it can be re-settled once settled"));
+        refuse("resettle", std::nullopt, respond,
+               Reply::refused("round_in_progress", "round " + std::to_string(round.roundId) +
+                                                       " is still in progress; it can be re-settled once settled"),
+               detail);
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
     try {
         journal::addResettlement(tx, round, paytable, journal::ResettlementRequest{round.roundId, cards, reason, who});
     } catch (const std::exception& error) {
-        respond(Reply::refused("cannot_resettle", error.what()));
+        refuse("resettle", std::nullopt, respond, Reply::refused("cannot_resettle", error.what()), detail);
         return;
     }
     json adjusted = json::array();
@@ -46,7 +49,8 @@ void Table::resettle(const journal::RoundHistory& round, const game::Paytable& p
            Reply::accepted(json{{"round", round.roundId}, {"records", adjusted}, {"credits", moved}}),
            [this, stations, roundId = round.roundId] {
                for (const std::int64_t number : stations) {
-                   publish("credits", json{{"station", number}, {"credits", journal_.committed().credits(number)},
+                   publish("credits", json{{"station", number},
+                                           {"credits", journal_.committed().credits(number)},
                                            {"resettled_round", roundId}});
                }
            });

@@ -1,5 +1,7 @@
 // The round state machine: shoe, opening, the two betting windows, closing, cards (from the RNG
-// shoe or a reader, each checked and journaled), settlement, void.
+// shoe or a reader, each checked and journaled), settlement, void. Each step changes the table's
+// memory as it is submitted (table.h): a round is over for every later request as soon as its
+// settlement or void is on its way to the journal.
 #include <utility>
 
 #include "daemon/game/outcome.h"
@@ -20,8 +22,8 @@ void Table::start() {
 
 std::optional<Reply> Table::roundCanOpen() const {
     if (phase_ != RoundPhase::Idle) {
-        return Reply::refused("round_in_progress", "round " + std::to_string(roundId_) + " is " +
-                                                       std::string(roundPhaseName(phase_)));
+        return Reply::refused("round_in_progress",
+                              "round " + std::to_string(roundId_) + " is " + std::string(roundPhaseName(phase_)));
     }
     if (shuttingDown_) {
         return Reply::refused("stopping", "pitlinkd is stopping");
@@ -64,17 +66,21 @@ void Table::addShoe(journal::JournalTransaction& tx) {
 
 void Table::newShoe(Respond respond) {
     if (phase_ != RoundPhase::Idle) {
-        respond(Reply::refused("round_in_progress", "a new shoe starts between rounds"));
+        refuse("new_shoe", std::nullopt, respond,
+               Reply::refused("round_in_progress", "a new shoe starts between rounds"));
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
     addShoe(tx);
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoeNumber_}}),
-           [this] { publish("shoe", json{{"shoe", shoeNumber_}}); });
+    const std::uint32_t shoe = shoeNumber_;
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoe}}), [this, shoe] {
+        publish("shoe", json{{"shoe", shoe}});
+    });
 }
 
 void Table::scheduleNextRound() {
-    if (!running_ || settings_.source != CardSource::Rng || phase_ != RoundPhase::Idle || tilted()) {
+    if (!running_ || settings_.source != CardSource::Rng || phase_ != RoundPhase::Idle || tilted() ||
+        (roundLimit_ != 0 && roundsFinished_ >= roundLimit_)) {
         return;
     }
     openRound({});
@@ -82,9 +88,7 @@ void Table::scheduleNextRound() {
 
 void Table::openRound(Respond respond) {
     if (auto problem = roundCanOpen()) {
-        if (respond) {
-            respond(*problem);
-        }
+        refuse("open_round", std::nullopt, respond, *problem);
         return;
     }
     if (nextSettings_) {
@@ -109,15 +113,14 @@ void Table::openRound(Respond respond) {
                 {"round_in_shoe", roundInShoe_},
                 {"paytable", paytable_.id},
                 {"paytable_sha256", paytableSha_}});
-    const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}), [this, round] {
-        publish("round", json{{"round", round}, {"phase", "bets_open"}, {"shoe", shoeNumber_},
-                              {"round_in_shoe", roundInShoe_}});
-        timer_ = timers_.after(settings_.betsOpen, [this] {
-            timer_.reset();
-            enterLastBets();
-        });
+    // The window runs from the submission: the round takes bets from then on (table.h).
+    timer_ = timers_.after(settings_.betsOpen, [this] {
+        timer_.reset();
+        enterLastBets();
     });
+    json event{{"round", roundId_}, {"phase", "bets_open"}, {"shoe", shoeNumber_}, {"round_in_shoe", roundInShoe_}};
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", roundId_}}),
+           [this, event = std::move(event)] { publish("round", event); });
 }
 
 void Table::enterLastBets() {
@@ -125,7 +128,7 @@ void Table::enterLastBets() {
         return;
     }
     phase_ = RoundPhase::LastBets;
-    publish("round", json{{"round", roundId_}, {"phase", "last_bets"}});
+    publishInOrder("round", json{{"round", roundId_}, {"phase", "last_bets"}});
     timer_ = timers_.after(settings_.lastBets, [this] {
         timer_.reset();
         closeNow({});
@@ -134,7 +137,7 @@ void Table::enterLastBets() {
 
 void Table::closeBets(Respond respond) {
     if (!bettingOpen(phase_)) {
-        respond(Reply::refused("betting_closed", "no round is open for bets"));
+        refuse("close_bets", std::nullopt, respond, Reply::refused("betting_closed", "no round is open for bets"));
         return;
     }
     closeNow(std::move(respond));
@@ -148,18 +151,18 @@ void Table::closeNow(Respond respond) {
     phase_ = RoundPhase::Closed;
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", roundId_}}), [this] {
-        publish("round", json{{"round", roundId_}, {"phase", "closed"}});
-        if (settings_.source == CardSource::Rng) {
-            dealFromShoe();
-        }
+    const std::int64_t round = roundId_;
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}), [this, round] {
+        publish("round", json{{"round", round}, {"phase", "closed"}});
     });
+    if (settings_.source == CardSource::Rng) {
+        dealFromShoe();
+    }
 }
 
 void Table::dealFromShoe() {
-    // Each card is its own transaction, as a card from a reader is; the settlement follows them.
-    // (With a journal that commits inline the settlement may already have opened the next
-    // round inside the last acceptCard: the loop ends with its own round.)
+    // Each card is its own transaction, as a card from a reader is; the settlement follows them
+    // and may already have opened the next round: the loop ends with its own round.
     const std::int64_t round = roundId_;
     while (roundId_ == round && (phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing) && !coup_->complete()) {
         acceptCard(shoe_->draw(), {});
@@ -168,11 +171,16 @@ void Table::dealFromShoe() {
 
 void Table::dealCard(game::Card card, Respond respond) {
     if (settings_.source == CardSource::Rng) {
-        respond(Reply::refused("rng_shoe", "this table deals from its own RNG shoe"));
+        refuse("card", std::nullopt, respond, Reply::refused("rng_shoe", "this table deals from its own RNG shoe"),
+               json{{"card", card.toString()}});
         return;
     }
     if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
-        respond(Reply::refused("not_dealing", "cards are dealt after the bets are closed"));
+        refuse("card", std::nullopt, respond,
+               Reply::refused("not_dealing", phase_ == RoundPhase::Idle ? "no round is being dealt (round " +
+                                                                              std::to_string(roundId_) + " has ended)"
+                                                                        : "cards are dealt after the bets are closed"),
+               json{{"card", card.toString()}});
         return;
     }
     acceptCard(card, std::move(respond));
@@ -186,10 +194,7 @@ void Table::acceptCard(game::Card card, Respond respond) {
         journal::JournalTransaction tx = journal_.begin();
         tx.add(kind::kCardRefused, roundId_, std::nullopt,
                json{{"position", position}, {"card", card.toString()}, {"reason", refusal->reason}});
-        commit(std::move(tx), {}, Reply::accepted());
-        if (respond) {
-            respond(Reply::refused("card_refused", refusal->reason));
-        }
+        commit(std::move(tx), std::move(respond), Reply::refused("card_refused", refusal->reason));
         voidRound("misdeal: " + refusal->reason, "table", {});
         return;
     }
@@ -202,9 +207,10 @@ void Table::acceptCard(game::Card card, Respond respond) {
                 {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
                 {"rescans", rescans}});
     const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"position", position}}), [this, round, position, card] {
-        publish("card", json{{"round", round}, {"position", position}, {"card", card.toString()}});
-    });
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"position", position}}),
+           [this, round, position, card] {
+               publish("card", json{{"round", round}, {"position", position}, {"card", card.toString()}});
+           });
     if (coup_->complete()) {
         settleRound();
     }
@@ -212,16 +218,20 @@ void Table::acceptCard(game::Card card, Respond respond) {
 
 void Table::cardUnreadable(Respond respond) {
     if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
-        respond(Reply::refused("not_dealing", "no card is expected"));
+        refuse("card_unreadable", std::nullopt, respond, Reply::refused("not_dealing", "no card is expected"));
         return;
     }
     if (coup_->unreadable() == game::RescanVerdict::Rescan) {
+        // Nothing to journal yet: the re-scans are counted on the card that is read.
         respond(Reply::accepted(json{{"rescan", true}, {"rescans", coup_->rescansUsed()}}));
         return;
     }
-    respond(Reply::refused("card_unreadable", "the card could not be read after " +
-                                                  std::to_string(coup_->rescansUsed()) + " re-scans"));
-    voidRound("card unreadable after " + std::to_string(coup_->rescansUsed()) + " re-scans", "table", {});
+    const std::string why = "card unreadable after " + std::to_string(coup_->rescansUsed()) + " re-scans";
+    refuse(
+        "card_unreadable", std::nullopt, respond,
+        Reply::refused("card_unreadable", "the card could not be read after " + std::to_string(coup_->rescansUsed()) +
+                                              " re-scans; the round is voided"));
+    voidRound(why, "table", {});
 }
 
 void Table::settleRound() {
@@ -261,43 +271,51 @@ void Table::settleRound() {
             stationAt(number).handpay = PendingHandpay{r.win, "jackpot"};
         }
     }
-    const std::int64_t round = roundId_;
-    commit(std::move(tx), {}, Reply::accepted(), [this, round, coup, outcome, rounds, wins] {
-        for (Station& s : stations_) {
-            const auto it = rounds.find(s.number);
-            if (it == rounds.end() || it->second.evenMoney == 0) {
-                s.streak.record(0, game::BetResult::Push);
-            } else {
-                const StationRound& r = it->second;
-                s.streak.record(r.evenMoney, r.evenWon    ? game::BetResult::Win
-                                             : r.evenLost ? game::BetResult::Loss
-                                                          : game::BetResult::Push);
-            }
-            if (!s.bets.empty()) {
-                s.lastSlip = s.slip();
-            }
+    for (Station& s : stations_) {
+        const auto it = rounds.find(s.number);
+        if (it == rounds.end() || it->second.evenMoney == 0) {
+            s.streak.record(0, game::BetResult::Push);
+        } else {
+            const StationRound& r = it->second;
+            s.streak.record(r.evenMoney, r.evenWon    ? game::BetResult::Win
+                                         : r.evenLost ? game::BetResult::Loss
+                                                      : game::BetResult::Push);
         }
-        scoreboard_.add(outcome);
-        publish("result", json{{"round", round},
-                               {"shoe", shoeNumber_},
-                               {"round_in_shoe", roundInShoe_},
-                               {"player", journal::handToJson(coup.player)},
-                               {"banker", journal::handToJson(coup.banker)},
-                               {"winner", game::winnerName(outcome.winner)},
-                               {"player_total", outcome.playerTotal},
-                               {"banker_total", outcome.bankerTotal},
-                               {"wins", wins},
-                               {"cut_card_out", shoe_ && shoe_->cutCardOut()},
-                               {"cards_left", shoe_ ? shoe_->remaining() : coup_->remaining().total()}});
-        finishRound();
-    });
+        if (!s.bets.empty()) {
+            s.lastSlip = s.slip();
+        }
+    }
+    scoreboard_.add(outcome);
+    json result{{"round", roundId_},
+                {"shoe", shoeNumber_},
+                {"round_in_shoe", roundInShoe_},
+                {"player", journal::handToJson(coup.player)},
+                {"banker", journal::handToJson(coup.banker)},
+                {"winner", game::winnerName(outcome.winner)},
+                {"player_total", outcome.playerTotal},
+                {"banker_total", outcome.bankerTotal},
+                {"wins", wins},
+                {"cut_card_out", shoe_ && shoe_->cutCardOut()},
+                {"cards_left", shoe_ ? shoe_->remaining() : coup_->remaining().total()}};
+    if (shoe_ && shoe_->cutCardOut()) {
+        // The shoe's statistics as they stand now: the next round, opened before this event
+        // goes out, starts a new shoe and new roads.
+        const game::ShoeStatistics& st = scoreboard_.statistics();
+        result["statistics"] =
+            json{{"rounds", st.rounds},    {"banker", st.bankerWins},        {"player", st.playerWins},
+                 {"tie", st.ties},         {"banker_pairs", st.bankerPairs}, {"player_pairs", st.playerPairs},
+                 {"naturals", st.naturals}};
+    }
+    endRound();
+    commit(std::move(tx), {}, Reply::accepted(), [this, result = std::move(result)] { publish("result", result); });
+    scheduleNextRound();
 }
 
 void Table::voidRound(const std::string& reason, const std::string& who, Respond respond) {
     if (phase_ == RoundPhase::Idle) {
-        if (respond) {
-            respond(Reply::refused("no_round", "no round is in progress"));
-        }
+        refuse("void_round", std::nullopt, respond,
+               Reply::refused("no_round", "no round is in progress (round " + std::to_string(roundId_) + " has ended)"),
+               json{{"reason", reason}, {"by", who}});
         return;
     }
     if (timer_) {
@@ -310,16 +328,16 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
     }
     journal::JournalTransaction tx = journal_.begin();
     journal::addVoid(tx, roundId_, bets, reason, json{{"by", who}});
-    phase_ = RoundPhase::Closed;  // nothing more is accepted for it while the void commits
     const std::int64_t round = roundId_;
+    endRound();
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}, {"bets_returned", bets.size()}}),
            [this, round, reason] {
                publish("result", json{{"round", round}, {"voided", true}, {"reason", reason}});
-               finishRound();
            });
+    scheduleNextRound();
 }
 
-void Table::finishRound() {
+void Table::endRound() {
     if (coup_) {
         seen_ = coup_->remaining();
     }
@@ -331,10 +349,6 @@ void Table::finishRound() {
     }
     phase_ = RoundPhase::Idle;
     ++roundsFinished_;
-    if (onRoundFinished_) {
-        std::exchange(onRoundFinished_, nullptr)();
-    }
-    scheduleNextRound();
 }
 
 }  // namespace pitlink::table

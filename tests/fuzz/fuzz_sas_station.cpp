@@ -24,7 +24,7 @@
 #include "protocols/sas/poll_framer.h"
 #include "protocols/sas/sas_station.h"
 #include "protocols/sas/station_link.h"
-#include "tests/support/manual_timers.h"
+#include "tests/support/manual_executor.h"
 
 namespace {
 
@@ -51,7 +51,9 @@ struct Table : StationHost, MeterSource {
         handpay.reset();
         return HandpayResetResult::Reset;
     }
-    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return static_cast<std::uint16_t>(seed ^ 0x5A5A); }
+    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override {
+        return static_cast<std::uint16_t>(seed ^ 0x5A5A);
+    }
     [[nodiscard]] std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code % 5 == 0 ? std::nullopt : std::optional<std::uint64_t>(credits + code);
     }
@@ -98,13 +100,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     settings.systemValidationTimeout = milliseconds(10'000);
     settings.ticketReadTimeout = milliseconds(10'000);
     settings.ticketRedeemTimeout = milliseconds(30'000);
-    pitlink::test::ManualTimers timers;
-    TableClock clock;
+    pitlink::test::ManualExecutor timers;
+    TableClock clock{timers};
     ExceptionQueue queue;
     Table table;
     Ledger ledger;
-    StationTickets tickets(1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue.raise(code); },
-                           [](std::string_view, const nlohmann::json&) {});
+    StationTickets tickets(
+        1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue.raise(code); },
+        [](std::string_view, const nlohmann::json&) {});
     SasStation station(kAddress, MachineInfo{}, table, table, tickets, queue);
     Output out;
     std::int64_t now = 0;
@@ -129,31 +132,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             } else if (action == 1) {
                 ++ledger.cashouts;
                 auto answered = std::make_shared<bool>(false);
-                tickets.validateCashout((arg + 1) * 100, [&ledger, answered](std::optional<pitlink::table::ValidatedTicket> t) {
-                    check(!*answered);  // one answer per cash-out
-                    *answered = true;
-                    ++ledger.cashoutAnswers;
-                    check(!t || t->validation.size() == 18);
-                });
+                tickets.validateCashout((arg + 1) * 100,
+                                        [&ledger, answered](std::optional<pitlink::table::ValidatedTicket> t) {
+                                            check(!*answered);  // one answer per cash-out
+                                            *answered = true;
+                                            ++ledger.cashoutAnswers;
+                                            check(!t || t->validation.size() == 18);
+                                        });
             } else if (action == 2) {
                 ++ledger.inserted;
                 auto answered = std::make_shared<bool>(false);
-                tickets.redeemTicket(std::to_string(i * 7919), [&ledger, &table, answered](const pitlink::table::RedeemVerdict& v) {
-                    check(!*answered);  // one verdict per ticket
-                    *answered = true;
-                    ++ledger.verdicts;
-                    if (!v.accepted) {
-                        return pitlink::table::RedeemCheck::Accepted;
-                    }
-                    check(v.amount >= 0);
-                    if (v.amount % 100 != 0) {
-                        return pitlink::table::RedeemCheck::NotEvenMultiple;
-                    }
-                    ++ledger.accepted;
-                    table.credits += static_cast<std::uint64_t>(v.amount);
-                    ledger.awaitingCommit = true;
-                    return pitlink::table::RedeemCheck::Accepted;
-                });
+                tickets.redeemTicket(std::to_string(i * 7919),
+                                     [&ledger, &table, answered](const pitlink::table::RedeemVerdict& v) {
+                                         check(!*answered);  // one verdict per ticket
+                                         *answered = true;
+                                         ++ledger.verdicts;
+                                         if (!v.accepted) {
+                                             return pitlink::table::RedeemCheck::Accepted;
+                                         }
+                                         check(v.amount >= 0);
+                                         if (v.amount % 100 != 0) {
+                                             return pitlink::table::RedeemCheck::NotEvenMultiple;
+                                         }
+                                         ++ledger.accepted;
+                                         table.credits += static_cast<std::uint64_t>(v.amount);
+                                         ledger.awaitingCommit = true;
+                                         return pitlink::table::RedeemCheck::Accepted;
+                                     });
             } else if (ledger.awaitingCommit) {
                 ledger.awaitingCommit = false;
                 const bool ok = (arg & 1U) == 0;

@@ -42,11 +42,14 @@ State& state() {
     return s;
 }
 
-sqlite3_file* realOf(sqlite3_file* f) { return reinterpret_cast<PlFile*>(f)->real; }
+sqlite3_file* realOf(sqlite3_file* f) {
+    return reinterpret_cast<PlFile*>(f)->real;
+}
 
 int flush(PlFile* file) {
     for (const PendingWrite& w : *file->pending) {
-        const int rc = file->real->pMethods->xWrite(file->real, w.data.data(), static_cast<int>(w.data.size()), w.offset);
+        const int rc =
+            file->real->pMethods->xWrite(file->real, w.data.data(), static_cast<int>(w.data.size()), w.offset);
         if (rc != SQLITE_OK) {
             return rc;
         }
@@ -100,7 +103,8 @@ int xRead(sqlite3_file* f, void* out, int amount, sqlite3_int64 offset) {
         const sqlite3_int64 begin = std::max(offset, w.offset);
         const sqlite3_int64 end = std::min(offset + amount, w.offset + static_cast<sqlite3_int64>(w.data.size()));
         if (begin < end) {
-            std::memcpy(bytes + (begin - offset), w.data.data() + (begin - w.offset), static_cast<std::size_t>(end - begin));
+            std::memcpy(bytes + (begin - offset), w.data.data() + (begin - w.offset),
+                        static_cast<std::size_t>(end - begin));
         }
         covered = std::max(covered, w.offset + static_cast<sqlite3_int64>(w.data.size()));
     }
@@ -168,24 +172,58 @@ int xFileSize(sqlite3_file* f, sqlite3_int64* size) {
     return rc;
 }
 
-int xLock(sqlite3_file* f, int level) { return realOf(f)->pMethods->xLock(realOf(f), level); }
-int xUnlock(sqlite3_file* f, int level) { return realOf(f)->pMethods->xUnlock(realOf(f), level); }
-int xCheckReservedLock(sqlite3_file* f, int* out) { return realOf(f)->pMethods->xCheckReservedLock(realOf(f), out); }
-int xFileControl(sqlite3_file* f, int op, void* arg) { return realOf(f)->pMethods->xFileControl(realOf(f), op, arg); }
-int xSectorSize(sqlite3_file* f) { return realOf(f)->pMethods->xSectorSize(realOf(f)); }
-int xDeviceCharacteristics(sqlite3_file* f) { return realOf(f)->pMethods->xDeviceCharacteristics(realOf(f)); }
+int xLock(sqlite3_file* f, int level) {
+    return realOf(f)->pMethods->xLock(realOf(f), level);
+}
+int xUnlock(sqlite3_file* f, int level) {
+    return realOf(f)->pMethods->xUnlock(realOf(f), level);
+}
+int xCheckReservedLock(sqlite3_file* f, int* out) {
+    return realOf(f)->pMethods->xCheckReservedLock(realOf(f), out);
+}
+int xFileControl(sqlite3_file* f, int op, void* arg) {
+    return realOf(f)->pMethods->xFileControl(realOf(f), op, arg);
+}
+int xSectorSize(sqlite3_file* f) {
+    return realOf(f)->pMethods->xSectorSize(realOf(f));
+}
+int xDeviceCharacteristics(sqlite3_file* f) {
+    return realOf(f)->pMethods->xDeviceCharacteristics(realOf(f));
+}
 int xShmMap(sqlite3_file* f, int region, int size, int extend, void volatile** out) {
     return realOf(f)->pMethods->xShmMap(realOf(f), region, size, extend, out);
 }
-int xShmLock(sqlite3_file* f, int offset, int n, int flags) { return realOf(f)->pMethods->xShmLock(realOf(f), offset, n, flags); }
-void xShmBarrier(sqlite3_file* f) { realOf(f)->pMethods->xShmBarrier(realOf(f)); }
-int xShmUnmap(sqlite3_file* f, int deleteFlag) { return realOf(f)->pMethods->xShmUnmap(realOf(f), deleteFlag); }
+int xShmLock(sqlite3_file* f, int offset, int n, int flags) {
+    return realOf(f)->pMethods->xShmLock(realOf(f), offset, n, flags);
+}
+void xShmBarrier(sqlite3_file* f) {
+    realOf(f)->pMethods->xShmBarrier(realOf(f));
+}
+int xShmUnmap(sqlite3_file* f, int deleteFlag) {
+    return realOf(f)->pMethods->xShmUnmap(realOf(f), deleteFlag);
+}
 
 // Version 2: shared memory for WAL, but no memory-mapped I/O (every read and write comes here).
 const sqlite3_io_methods kMethods = {
-    2,           xClose,       xRead,     xWrite,   xTruncate,   xSync,      xFileSize,   xLock, xUnlock,
-    xCheckReservedLock,        xFileControl,        xSectorSize, xDeviceCharacteristics, xShmMap, xShmLock,
-    xShmBarrier, xShmUnmap,    nullptr,   nullptr,
+    2,
+    xClose,
+    xRead,
+    xWrite,
+    xTruncate,
+    xSync,
+    xFileSize,
+    xLock,
+    xUnlock,
+    xCheckReservedLock,
+    xFileControl,
+    xSectorSize,
+    xDeviceCharacteristics,
+    xShmMap,
+    xShmLock,
+    xShmBarrier,
+    xShmUnmap,
+    nullptr,
+    nullptr,
 };
 
 int xOpen(sqlite3_vfs* vfs, const char* name, sqlite3_file* f, int flags, int* outFlags) {
@@ -290,6 +328,15 @@ void PowerLoss::cutAfterWrites(std::int64_t writes, std::uint64_t seed, double k
     s.cutAt = s.writes + writes;
     s.cutSeed = seed;
     s.cutKeep = keep;
+}
+
+void PowerLoss::cutNow(std::uint64_t seed, double keep) {
+    State& s = state();
+    const std::lock_guard lock(s.mutex);
+    if (!s.dead) {
+        std::mt19937_64 random(seed);
+        cutLocked(s, random, keep);
+    }
 }
 
 bool PowerLoss::powerIsOff() {

@@ -24,6 +24,9 @@ struct PowerLoss {
     // Cuts the power at the start of write number `writes` from now (counted over all files):
     // each unsynced write is kept with probability `keep`, then all I/O fails.
     static void cutAfterWrites(std::int64_t writes, std::uint64_t seed, double keep);
+    // Cuts the power now: each unsynced write is kept with probability `keep` (1: a process
+    // killed, whose writes the OS still has), then all I/O fails.
+    static void cutNow(std::uint64_t seed, double keep);
     [[nodiscard]] static bool powerIsOff();
 };
 

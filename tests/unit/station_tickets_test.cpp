@@ -2,6 +2,8 @@
 // denied and timed out; secure enhanced validation numbering; ticket in accepted, rejected,
 // mismatched, refused by the table, never read and never answered. Time-outs fire only at their
 // configured time, and a late answer finds nothing to act on.
+#include "daemon/sas/station_tickets.h"
+
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -10,9 +12,8 @@
 
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
-#include "daemon/sas/station_tickets.h"
 #include "protocols/sas/secure_enhanced_validation.h"
-#include "tests/support/manual_timers.h"
+#include "tests/support/manual_executor.h"
 
 namespace pitlink::sas {
 namespace {
@@ -30,10 +31,11 @@ struct TicketsFixture : ::testing::Test {
 
     StationTickets& make(ValidationMode mode, ValidationId id = {}) {
         settings.validation = mode;
-        tickets.emplace(3, settings, timers, clock, id, [this](std::uint8_t code) { raised.push_back(code); },
-                        [this](std::string_view kind, const nlohmann::json& body) {
-                            journaled.emplace_back(std::string(kind), body);
-                        });
+        tickets.emplace(
+            3, settings, timers, clock, id, [this](std::uint8_t code) { raised.push_back(code); },
+            [this](std::string_view kind, const nlohmann::json& body) {
+                journaled.emplace_back(std::string(kind), body);
+            });
         return *tickets;
     }
 
@@ -54,8 +56,8 @@ struct TicketsFixture : ::testing::Test {
     }
 
     FloorSettings settings;
-    test::ManualTimers timers;
-    TableClock clock;
+    test::ManualExecutor timers;
+    TableClock clock{timers};
     std::optional<StationTickets> tickets;
     std::vector<std::uint8_t> raised;
     std::vector<std::pair<std::string, nlohmann::json>> journaled;

@@ -13,7 +13,7 @@
 #include "daemon/game/random_source.h"
 #include "daemon/journal/round_history.h"
 #include "daemon/table/table.h"
-#include "tests/support/manual_timers.h"
+#include "tests/support/manual_executor.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -23,7 +23,8 @@ struct TableFixture {
     explicit TableFixture(CardSource source, TableSettings base = {}) {
         store = std::make_unique<journal::JournalStore>(dir.path() / "journal.db", journal::StoreOptions{});
         sink = std::make_unique<journal::StoreSink>(*store);
-        journal = std::make_unique<journal::Journal>(*sink, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
+        journal = std::make_unique<journal::Journal>(
+            *sink, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
         base.source = source;
         base.betsOpen = std::chrono::seconds(20);
         base.lastBets = std::chrono::seconds(5);
@@ -41,7 +42,9 @@ struct TableFixture {
         ASSERT_TRUE(call([&](Respond r) { table->ticketIn(station, "1000" + std::to_string(station), amount, r); }).ok);
     }
     game::Money credits(std::int64_t station) const { return journal->committed().credits(station); }
-    std::int64_t meter(std::int64_t station, journal::Meter m) const { return journal->committed().stations().at(station).meters[m]; }
+    std::int64_t meter(std::int64_t station, journal::Meter m) const {
+        return journal->committed().stations().at(station).meters[m];
+    }
     std::int64_t count(std::string_view kind) {
         auto q = store->connection().prepare("SELECT count(*) FROM record WHERE kind = ?");
         q.bind(1, kind);
@@ -65,7 +68,7 @@ struct TableFixture {
     std::unique_ptr<journal::JournalStore> store;
     std::unique_ptr<journal::StoreSink> sink;
     std::unique_ptr<journal::Journal> journal;
-    test::ManualTimers timers;
+    test::ManualExecutor timers;
     game::SeededRandom random{42};
     std::vector<nlohmann::json> events;
     std::unique_ptr<Table> table;

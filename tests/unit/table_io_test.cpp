@@ -3,13 +3,14 @@
 // presses are journaled and acted on, a refused connection is retried with the bounded back-off,
 // the offline tilt comes only where configured and clears when the module answers, and a module
 // slower than the poll period is never given two cycles at once.
+#include "daemon/modbus/table_io.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <optional>
 
 #include "daemon/journal/record_kinds.h"
-#include "daemon/modbus/table_io.h"
 #include "tests/support/memory_modbus_device.h"
 #include "tests/unit/table_fixture.h"
 
@@ -46,7 +47,7 @@ TableIoSettings settings() {
 struct TableIoFixture : table::TableFixture {
     explicit TableIoFixture(TableIoSettings s = settings())
         : table::TableFixture(CardSource::Reader), io_settings(std::move(s)) {
-        io.emplace(io_settings, *table, *journal, timers, [this] { return timers.now().count(); },
+        io.emplace(io_settings, *table, *journal, timers,
                    [this](CycleRequest request, std::function<void(CycleResult)> done) {
                        ++submitted;
                        if (holdCycles) {
@@ -109,7 +110,7 @@ TEST(TableIo, ARefusedConnectionIsRetriedWithTheBoundedBackoff) {
     f.timers.advance(milliseconds(2'000));
     EXPECT_EQ(f.device.connects, 7);  // 0, 100, 300, 700, 1100, 1500, 1900
     EXPECT_FALSE(f.io->up());
-    EXPECT_TRUE(f.table->tilts().empty());  // offline_tilt 0: never
+    EXPECT_TRUE(f.table->tilts().empty());              // offline_tilt 0: never
     EXPECT_EQ(f.count(journal::kind::kModbusLink), 1);  // down, once
     EXPECT_EQ(f.io->statusJson().at("failures_in_a_row"), 7);
     f.device.refuseConnect = false;

@@ -1,5 +1,7 @@
 // The table on a real journal file (committed inline) and a manual clock: the round state
 // machine with both card sources, a station's bets, the cashier, the floor.
+#include "daemon/table/table.h"
+
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -9,8 +11,8 @@
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/round_history.h"
-#include "daemon/table/table.h"
-#include "tests/support/manual_timers.h"
+#include "tests/support/deferred_sink.h"
+#include "tests/support/manual_executor.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
 #include "tests/unit/table_fixture.h"
@@ -312,30 +314,15 @@ TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
     EXPECT_EQ(body["applied"].size(), 3U);
 }
 
-// A sink whose commits complete only when the test says so, as the writer thread's do: the
-// table is then caught between submitting a transaction and hearing it committed.
-struct DeferredSink : journal::JournalSink {
-    explicit DeferredSink(journal::JournalStore& store) : inner(store) {}
-    void commit(std::vector<journal::PendingRecord> records, Done done) override {
-        queued.emplace_back(std::move(records), std::move(done));
-    }
-    void flush() {
-        while (!queued.empty()) {
-            auto [records, done] = std::move(queued.front());
-            queued.pop_front();
-            inner.commit(std::move(records), std::move(done));
-        }
-    }
-    journal::StoreSink inner;
-    std::deque<std::pair<std::vector<journal::PendingRecord>, Done>> queued;
-};
+using test::DeferredSink;
 
-TEST(Table, ShutdownLetsAnRngRoundBeingDealtFinishAndAnswersOnceItSettled) {
+TEST(Table, ShutdownWaitsForTheRngRoundsSettlementToCommit) {
     TableFixture f(CardSource::Rng);
     f.fund(1, 10'000);
     DeferredSink deferred(*f.store);
     f.table.reset();
-    f.journal = std::make_unique<journal::Journal>(deferred, f.journal->committed(), [] { return 1'795'000'000'000; }, 0);
+    f.journal = std::make_unique<journal::Journal>(
+        deferred, f.journal->committed(), [] { return 1'795'000'000'000; }, 0);
     TableSettings settings;
     settings.betsOpen = 20s;
     settings.lastBets = 5s;
@@ -345,17 +332,22 @@ TEST(Table, ShutdownLetsAnRngRoundBeingDealtFinishAndAnswersOnceItSettled) {
     deferred.flush();
     f.table->placeBet(1, BetType::Banker, 1'000, {});
     deferred.flush();
-    f.timers.advance(25s);  // both windows: round.closed is submitted, not yet committed
-    ASSERT_EQ(f.table->phase(), RoundPhase::Closed);
+    f.timers.advance(25s);             // both windows: the close, the coup, the settlement and round 2 are submitted
+    ASSERT_EQ(f.table->roundId(), 2);  // round 1 ended when its settlement was submitted
+    ASSERT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    ASSERT_FALSE(deferred.queued.empty());
     std::string verdict;
     f.table->shutdown([&](const std::string& v) { verdict = v; });
-    EXPECT_TRUE(verdict.empty());  // it waits for the round
-    deferred.flush();               // closed commits -> the shoe deals -> cards and settlement commit
-    EXPECT_EQ(verdict, "round 1 finished");
+    EXPECT_TRUE(verdict.empty());  // it waits for what it submitted to commit, the void of round 2 last
+    deferred.flush(deferred.queued.size() - 1);
+    EXPECT_TRUE(verdict.empty());
+    deferred.flush();
+    EXPECT_EQ(verdict, "round 2 voided before the deal, bets returned");
     EXPECT_EQ(f.round(1).state, journal::RoundState::Settled);
+    EXPECT_EQ(f.round(2).state, journal::RoundState::Voided);
     EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
     f.timers.advance(60s);
-    EXPECT_EQ(f.table->roundId(), 1);  // and no new round opened
+    EXPECT_EQ(f.table->roundId(), 2);  // and no new round opened
 }
 
 TEST(Table, ShutdownVoidsARoundTakingBetsAndParksAReaderRoundBeingDealt) {

@@ -1,0 +1,321 @@
+#include "daemon/app/daemon.h"
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/app/config_error.h"
+#include "daemon/app/engine_link.h"
+#include "daemon/control/control_server.h"
+#include "daemon/journal/chain_hasher.h"
+#include "daemon/sas/sas_resume.h"
+#include "protocols/modbus/modbus_backend.h"
+
+namespace pitlink::app {
+
+using nlohmann::json;
+
+namespace {
+
+// What the SAS stations say about themselves (LPs 1F, 53, 54): the table's game.
+sas::MachineInfo machineInfo(const Config& config, const game::Paytable& paytable) {
+    sas::MachineInfo info;
+    info.paytableId = (paytable.id + "      ").substr(0, 6);
+    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
+    static constexpr std::pair<game::Money, std::uint8_t> kCodes[] = {
+        {1, 0x01}, {5, 0x02}, {10, 0x03}, {25, 0x04}, {50, 0x05}, {100, 0x06}, {500, 0x07}, {1000, 0x08}, {2, 0x17}};
+    info.denominationCode = 0x00;  // none of them
+    for (const auto& [minor, code] : kCodes) {
+        if (minor == config.table.denomination) {
+            info.denominationCode = code;
+        }
+    }
+    const game::Money maxCredits = config.bets.maxBet / config.table.denomination;
+    info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));
+    return info;
+}
+
+// "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
+void logResult(const json& e) {
+    const auto hand = [&](const char* side, const char* total) {
+        std::string s;
+        for (const auto& card : e.at(side)) {
+            s += card.get<std::string>() + " ";
+        }
+        return s + "(" + std::to_string(e.value(total, 0)) + ")";
+    };
+    spdlog::info("shoe {} round {}: Player {} | Banker {} -> {} (round #{})", e.value("shoe", 0),
+                 e.value("round_in_shoe", 0), hand("player", "player_total"), hand("banker", "banker_total"),
+                 e.value("winner", ""), e.value("round", 0));
+}
+
+}  // namespace
+
+Daemon::Daemon(Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks)
+    : config_(std::move(config)),
+      paytable_(std::move(paytable)),
+      configText_(std::move(configText)),
+      world_(std::move(world)),
+      hooks_(std::move(hooks)),
+      clock_(world_.executor) {}
+
+Daemon::~Daemon() {
+    // Without stop() (a crash in the simulation tier): the parts go in reverse order, nothing more
+    // is journaled. The table first forgets the floor that is about to go.
+    if (table_) {
+        table_->setTicketSystem(nullptr);
+        table_->setCommitObserver(nullptr);
+    }
+}
+
+void Daemon::start() {
+    openJournal();
+    if (!startup_->recovery.ok()) {
+        tilt(*startup_->recovery.tilt);
+        hooks_.ready("TILT: " + *startup_->recovery.tilt);
+        return;
+    }
+    scanIntegrity();
+}
+
+void Daemon::openJournal() {
+    startup_.emplace(app::openJournal(
+        config_, [this] { return clock_.nowMs(); }, world_.journalVfs));
+    const journal::RecoveryReport& recovery = startup_->recovery;
+    if (recovery.ok()) {
+        spdlog::info(
+            "journal {}: schema {}, state rebuilt from record {} ({} records checked, {} meter "
+            "snapshots compared); integrity scan running, no bets until it passes",
+            config_.journal.path.string(), startup_->store->schemaVersion(), recovery.chain.from,
+            recovery.chain.checked, recovery.snapshotsCompared);
+    }
+}
+
+void Daemon::scanIntegrity() {
+    if (hooks_.status) {
+        hooks_.status("journal integrity scan");
+    }
+    scan_.emplace(
+        config_.journal.path.string(), startup_->readOptions, config_.journal.fullChainCheckAtStart, world_.worker(),
+        [this](std::function<void()> done) { world_.executor.post(std::move(done)); },
+        [this](const journal::IntegrityResult& result) {
+            resume(result);
+            if (!table_) {
+                hooks_.ready("TILT: the table does not run");  // up, so not restarted in a loop
+            }
+        });
+}
+
+void Daemon::resume(const journal::IntegrityResult& scan) {
+    if (!scan.ok()) {
+        tilt(*scan.failure);
+        return;
+    }
+    spdlog::info("journal integrity scan passed in {:.2f} s: quick_check {}{}", scan.seconds, scan.quickCheck,
+                 scan.chain ? fmt::format(", whole chain ({} records)", scan.chain->checked) : "");
+    sas::SasResume sasResume = sas::resumeSas(*startup_->store);
+    clock_.setOffsetMs(sasResume.clockOffsetMs);
+    resumeJournal(*startup_, scan, config_, paytable_, configText_, [this] { return clock_.nowMs(); });
+    const journal::RecoveryReport& recovery = startup_->recovery;
+    for (const std::string& action : recovery.actions) {
+        spdlog::warn("recovery: {}", action);
+    }
+    if (!recovery.ok()) {
+        tilt(*recovery.tilt);
+        return;
+    }
+    startWriter();
+    startTable();
+    startModbus();
+    startSas(std::move(sasResume));
+    startEngineLink();
+    startControl();
+    startRounds();
+    hooks_.ready(fmt::format("table '{}' running ({} shoe, {} stations)", config_.table.name,
+                             config_.table.rngShoe ? "rng" : "reader", config_.table.stations));
+}
+
+void Daemon::startWriter() {
+    writer_.emplace(std::move(startup_->store), world_.worker(),
+                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    journal_.emplace(
+        *writer_, startup_->recovery.ledger, [this] { return clock_.nowMs(); }, config_.journal.snapshotEvery);
+}
+
+void Daemon::startTable() {
+    table_.emplace(*journal_, paytable_, tableSettings(config_), world_.executor, world_.random, startup_->resume,
+                   [this](const json& e) { onEvent(e); });
+    table_->setRoundLimit(roundLimit_);
+}
+
+void Daemon::startModbus() {
+    if (!config_.modbus.enabled) {
+        return;
+    }
+    // The module need not answer yet: the table runs without it.
+    modbusWorker_.emplace(world_.modbusDevice(), world_.worker(),
+                          [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    tableIo_.emplace(config_.modbus, *table_, *journal_, world_.executor,
+                     [this](modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
+                         modbusWorker_->submit(std::move(request), std::move(done));
+                     });
+    tableIo_->start();
+    spdlog::info("modbus: table I/O on {}: {} lamps, {} buttons, polled every {} ms",
+                 modbus::describe(config_.modbus.connection), config_.modbus.points.outputs.size(),
+                 config_.modbus.points.inputs.size(), config_.modbus.poll.count());
+}
+
+void Daemon::startSas(sas::SasResume resume) {
+    if (config_.sas.links.empty()) {
+        return;
+    }
+    sas_.emplace(config_.sas, machineInfo(config_, paytable_), *table_, *journal_, world_.executor, clock_,
+                 std::move(resume), world_.io, world_.sasOutputs);
+    table_->setTicketSystem(&*sas_);
+    table_->setCommitObserver(&*sas_);
+    try {
+        sas_->start();
+    } catch (const std::system_error& e) {
+        throw ConfigError(config_.file.string(), 0, 0, "sas.stations", e.what());
+    }
+    for (const sas::StationLinkSettings& link : config_.sas.links) {
+        spdlog::info("SAS: station {} at address {} on {} ({})", link.station, link.address, link.transport.device,
+                     sas::transportModeName(link.transport.mode));
+    }
+}
+
+void Daemon::startEngineLink() {
+    engine_.emplace(*table_);
+    if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
+        engineLink_ = std::make_unique<EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
+        spdlog::info("engine link listening on {}{}", config_.engine.socket.string(),
+                     config_.engine.tcpPort != 0 ? fmt::format(" and 127.0.0.1:{}", config_.engine.tcpPort) : "");
+    }
+}
+
+void Daemon::startControl() {
+    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(),
+                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
+    if (world_.io != nullptr && !config_.control.socket.empty()) {
+        controlServer_ = std::make_unique<control::ControlServer>(
+            *world_.io, config_.control.socket,
+            control::RoleGroups{config_.control.inspectorGroup, config_.control.operatorGroup}, *control_);
+        spdlog::info("control socket listening on {}", config_.control.socket.string());
+    }
+}
+
+void Daemon::startRounds() {
+    table_->start();
+}
+
+json Daemon::statusJson() const {
+    return json{{"version", PITLINK_VERSION},
+                {"journal", config_.journal.path.string()},
+                {"journal_commits", writer_ ? writer_->commits() : 0},
+                {"journal_transactions", writer_ ? writer_->transactions() : 0},
+                {"journal_in_flight", journal_ ? journal_->inFlight() : 0},
+                {"engine_clients", engineLink_ ? engineLink_->clients() : 0},
+                {"engine_requests", engine_ ? engine_->stats().requests : 0},
+                {"engine_bad_requests", engine_ ? engine_->stats().badRequests : 0},
+                {"sas", sas_ ? sas_->statusJson() : json(nullptr)},
+                {"modbus", tableIo_ ? tableIo_->statusJson() : json(nullptr)}};
+}
+
+void Daemon::onEvent(const json& e) {
+    if (engineLink_) {
+        engineLink_->publish(e);
+    }
+    if (control_) {
+        control_->remember(e);
+    }
+    const std::string kind = e.value("event", "");
+    if (kind == "tilt" && e.value("tilted", false)) {
+        tilt(e.value("message", std::string("unknown")));
+    }
+    if (kind == "result") {
+        if (e.value("voided", false)) {
+            spdlog::warn("round #{} voided: {}", e.value("round", 0), e.value("reason", ""));
+        } else {
+            logResult(e);
+        }
+        if (e.value("cut_card_out", false) && e.contains("statistics")) {
+            const json& st = e["statistics"];
+            spdlog::info(
+                "shoe {}: cut card out after round {}, {} cards left; Banker {}, Player {}, Tie {}, "
+                "Banker pairs {}, Player pairs {}, naturals {}",
+                e.value("shoe", 0), e.value("round_in_shoe", 0), e.value("cards_left", 0), st.value("banker", 0),
+                st.value("player", 0), st.value("tie", 0), st.value("banker_pairs", 0), st.value("player_pairs", 0),
+                st.value("naturals", 0));
+        }
+    }
+    if (hooks_.event) {
+        hooks_.event(e);
+    }
+}
+
+void Daemon::tilt(const std::string& why) {
+    spdlog::critical("TILT: {}; the table takes no bets until this is cleared", why);
+    if (hooks_.tilt) {
+        hooks_.tilt(why);
+    }
+}
+
+void Daemon::shutdown(std::function<void(const std::string& verdict)> done) {
+    if (!table_) {
+        done("the table was not running");
+        return;
+    }
+    engine_->stopTaking();
+    table_->shutdown(std::move(done));
+}
+
+void Daemon::reload(const Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText) {
+    spdlog::set_level(spdlog::level::from_str(fresh.log.level));
+    if (!table_) {
+        return;
+    }
+    table_->reconfigure(tableSettings(fresh),
+                        json{{"file", fresh.file.string()}, {"sha256", journal::toHex(journal::sha256(freshText))}},
+                        restartNeeded(config_, paytable_, fresh, freshPaytable), [](const table::Reply& reply) {
+                            if (!reply.ok) {
+                                spdlog::error("SIGHUP: not applied: {}", reply.message);
+                                return;
+                            }
+                            spdlog::info("SIGHUP: applied from the next round: {}; needs a restart: {}",
+                                         reply.data["applied"].dump(), reply.data["restart_needed"].dump());
+                        });
+}
+
+void Daemon::stop() {
+    if (stopped_) {
+        return;
+    }
+    stopped_ = true;
+    scan_.reset();  // interrupts a scan still running
+    controlServer_.reset();
+    engineLink_.reset();
+    if (table_) {
+        table_->stop();
+    }
+    if (tableIo_) {
+        tableIo_->stop();
+        modbusWorker_.reset();  // waits for the cycle under way
+        tableIo_.reset();
+    }
+    if (sas_) {
+        if (journal_ && !journal_->failed()) {
+            sas_->stop();  // every station's queue journaled as it stands
+        }
+        table_->setTicketSystem(nullptr);
+        table_->setCommitObserver(nullptr);
+        sas_.reset();
+    }
+    if (journal_ && !journal_->failed()) {
+        journal_->snapshot();
+    }
+    if (writer_) {
+        writer_->stop();  // commits what was submitted, the snapshot last
+        spdlog::info("pitlinkd stopped after {} journal commits", writer_->commits());
+    }
+}
+
+}  // namespace pitlink::app

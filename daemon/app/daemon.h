@@ -1,0 +1,140 @@
+#pragma once
+// pitlinkd's composition root: every part of the daemon, started in the order of DESIGN.md and
+// stopped in reverse. pitlinkd runs it on Asio with threads and sockets (main.cpp); the
+// simulation tier (tests/sim) runs the very same parts on a simulated executor, with simulated
+// workers, SAS hosts and Modbus module, and no sockets.
+//
+// Start-up: configuration (given) -> journal opened, state rebuilt from its snapshots -> integrity
+// scan on a worker (nothing is written until it passed) -> unfinished round finished, start-up
+// journaled -> writer -> table -> Modbus table I/O -> SAS floor -> engine link -> journal reader
+// and control -> rounds -> ready. Stop: Modbus, SAS (queues journaled), meters snapshot, writer.
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/app/config.h"
+#include "daemon/app/engine_requests.h"
+#include "daemon/app/journal_startup.h"
+#include "daemon/control/control_commands.h"
+#include "daemon/game/paytable.h"
+#include "daemon/game/random_source.h"
+#include "daemon/journal/integrity_scan.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/journal_reader.h"
+#include "daemon/journal/journal_writer.h"
+#include "daemon/modbus/modbus_worker.h"
+#include "daemon/modbus/table_io.h"
+#include "daemon/platform/executor.h"
+#include "daemon/platform/worker.h"
+#include "daemon/sas/sas_floor.h"
+#include "daemon/sas/table_clock.h"
+#include "daemon/table/table.h"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace pitlink::app {
+
+class EngineLink;
+}
+namespace pitlink::control {
+class ControlServer;
+}
+
+namespace pitlink::app {
+
+// What the daemon gets from the machine it runs on; the simulation tier gives its own.
+struct DaemonWorld {
+    platform::Executor& executor;
+    game::RandomSource& random;                                 // the RNG shoe's (getrandom in pitlinkd)
+    boost::asio::io_context* io = nullptr;                      // sockets and SAS ports; null: none (simulation)
+    std::function<std::unique_ptr<platform::Worker>()> worker;  // for blocking work: a thread each
+    std::function<std::unique_ptr<modbus::ModbusDevice>()> modbusDevice;  // the table's I/O module
+    std::vector<sas::LinkOutput*> sasOutputs;  // one per configured link instead of its port (simulation)
+    const char* journalVfs = nullptr;          // SQLite VFS of every journal connection (simulation)
+};
+
+// What the daemon tells whoever runs it.
+struct DaemonHooks {
+    std::function<void(const std::string& why)> tilt;        // the table does not run, or stopped
+    std::function<void(const std::string& status)> status;   // systemd STATUS=
+    std::function<void(const std::string& status)> ready;    // up (READY=1), even in tilt
+    std::function<void(const nlohmann::json& event)> event;  // every table event
+};
+
+class Daemon {
+public:
+    Daemon(Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks);
+    ~Daemon();
+    Daemon(const Daemon&) = delete;
+    Daemon& operator=(const Daemon&) = delete;
+
+    // The RNG shoe deals at most `rounds` rounds (pitlinkd --rounds N); 0: no limit. Before start().
+    void setRoundLimit(std::uint64_t rounds) { roundLimit_ = rounds; }
+    // Opens the journal and starts its integrity scan; the rest follows when the scan has passed.
+    void start();
+    // SIGTERM: the round in progress ends safely (Table::shutdown); `done` once everything
+    // submitted has committed. At once when the table never ran.
+    void shutdown(std::function<void(const std::string& verdict)> done);
+    // SIGHUP with the configuration and paytable read again.
+    void reload(const Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText);
+    // The orderly stop, in reverse: Modbus, SAS (queues journaled), meters snapshot, writer. Idempotent.
+    void stop();
+
+    // The parts, once made (null before, or when the table does not run).
+    [[nodiscard]] table::Table* table() { return table_ ? &*table_ : nullptr; }
+    [[nodiscard]] journal::Journal* journal() { return journal_ ? &*journal_ : nullptr; }
+    [[nodiscard]] EngineRequests* engine() { return engine_ ? &*engine_ : nullptr; }
+    [[nodiscard]] control::ControlCommands* control() { return control_ ? &*control_ : nullptr; }
+    [[nodiscard]] sas::SasFloor* sas() { return sas_ ? &*sas_ : nullptr; }
+    [[nodiscard]] modbus::TableIo* tableIo() { return tableIo_ ? &*tableIo_ : nullptr; }
+    [[nodiscard]] const Config& config() const { return config_; }
+    [[nodiscard]] nlohmann::json statusJson() const;
+
+private:
+    // The start-up steps, in order.
+    void openJournal();
+    void scanIntegrity();
+    void resume(const journal::IntegrityResult& scan);
+    void startWriter();
+    void startTable();
+    void startModbus();
+    void startSas(sas::SasResume resume);
+    void startEngineLink();
+    void startControl();
+    void startRounds();
+
+    void onEvent(const nlohmann::json& event);
+    void tilt(const std::string& why);
+
+    Config config_;
+    game::Paytable paytable_;
+    std::string configText_;
+    DaemonWorld world_;
+    DaemonHooks hooks_;
+    sas::TableClock clock_;  // the journal's: the system clock corrected by the host (LP 7F)
+    bool stopped_ = false;
+    std::uint64_t roundLimit_ = 0;
+
+    // In start-up order: destroyed in reverse.
+    std::optional<JournalStartup> startup_;
+    std::optional<journal::IntegrityScan> scan_;
+    std::optional<journal::JournalWriter> writer_;
+    std::optional<journal::Journal> journal_;
+    std::optional<table::Table> table_;
+    std::optional<modbus::ModbusWorker> modbusWorker_;
+    std::optional<modbus::TableIo> tableIo_;
+    std::optional<sas::SasFloor> sas_;
+    std::optional<EngineRequests> engine_;
+    std::unique_ptr<EngineLink> engineLink_;
+    std::optional<journal::JournalReader> reader_;
+    std::optional<control::ControlCommands> control_;
+    std::unique_ptr<control::ControlServer> controlServer_;
+};
+
+}  // namespace pitlink::app

@@ -1,0 +1,61 @@
+#pragma once
+// The control socket's commands without the socket (pitlinkctl talks to them through
+// ControlServer; the simulation tier calls them directly): read commands need the inspector role,
+// operator actions the operator role (roles.h); every operator action reaches the journal with
+// the user who asked for it. Reads of the journal file run on the journal reader.
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <functional>
+#include <set>
+#include <string>
+
+#include "daemon/app/ordered_replies.h"
+#include "daemon/control/roles.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/journal_reader.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::control {
+
+struct ControlStats {
+    std::uint64_t requests = 0;
+    std::uint64_t badRequests = 0;
+    std::uint64_t refusedByRole = 0;
+};
+
+// Scoreboard marks as the control socket sends them (pitlinkctl roads draws from them).
+[[nodiscard]] nlohmann::json beadsJson(const std::vector<game::RoundMarks>& marks);
+
+class ControlCommands {
+public:
+    // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
+    // recall, audit and re-settlement off the logic thread.
+    ControlCommands(table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
+                    std::function<nlohmann::json()> info);
+    // One request line from a caller with `role`, known as `user`; its reply goes to `reply`
+    // exactly once.
+    void handle(const std::string& line, Role role, const std::string& user, const app::OrderedReplies::Fill& reply);
+    // A line over the limit: answered (the socket then closes the connection).
+    void oversize(const app::OrderedReplies::Fill& reply);
+    // Keeps the last events for `pitlinkctl events`.
+    void remember(const nlohmann::json& event);
+    [[nodiscard]] const ControlStats& stats() const { return stats_; }
+
+private:
+    void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
+    void recall(const nlohmann::json& request, table::Respond respond);
+    void audit(table::Respond respond);
+    void roadsOfShoe(std::int64_t shoe, table::Respond respond);
+    void resettle(const nlohmann::json& request, const std::string& user, table::Respond respond);
+
+    table::Table& table_;
+    const journal::Journal& journal_;
+    journal::JournalReader& reader_;
+    std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
+    std::function<nlohmann::json()> info_;
+    std::deque<nlohmann::json> events_;
+    ControlStats stats_;
+};
+
+}  // namespace pitlink::control
