@@ -1,0 +1,44 @@
+#pragma once
+// The simulation tier's own reading of the journal (schema/README.md), sharing nothing with the
+// daemon but the file: its own SQL through the sqlite3 C API, its own baccarat rules and its own
+// sums over the standard paytable's ratios. What a gaming inspector would reconcile:
+// - every round ends at most once (exactly once unless it is the one in progress), and a settled
+//   round is never voided;
+// - every accepted bet is settled, withdrawn or returned by a void exactly once;
+// - each station's credit records chain (balance = previous + amount) and never go below zero;
+// - each settled bet returned what the round's journaled cards say (own evaluation), and each
+//   re-settled round's credits come to what its last corrected cards say;
+// - money is conserved per station: tickets in - tickets out - hand-pays - tips - stakes + what
+//   the bets returned (withdrawn, voided, settled, re-settled) = the credits held.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pitlink::sim {
+
+struct CheckReport {
+    std::vector<std::string> problems;  // empty: every invariant holds
+    std::int64_t records = 0;
+    std::int64_t rounds = 0;
+    std::int64_t settledRounds = 0;
+    std::int64_t voidedRounds = 0;
+    std::int64_t bets = 0;
+    std::map<std::int64_t, std::int64_t> credits;  // station -> credits held, by the checker's own sums
+    [[nodiscard]] bool ok() const { return problems.empty(); }
+};
+
+// `vfs`: the SQLite VFS to open the file with (the simulation's power-loss VFS), or null. The
+// last round opened may lack its ending (it is in progress, or its ending is still committing).
+[[nodiscard]] CheckReport checkJournal(const std::string& path, const char* vfs);
+
+// Cards in deal order ("9S", "TD", ...) that make exactly one complete coup by the drawing rules.
+[[nodiscard]] bool isCompleteCoup(const std::vector<std::string>& cards);
+
+// The hash stored for record `seq`, or empty when there is none (the chain's link, to prove that
+// a record acknowledged before a crash is still there after it, unchanged).
+[[nodiscard]] std::string recordHash(const std::string& path, const char* vfs, std::int64_t seq);
+[[nodiscard]] std::int64_t lastSeq(const std::string& path, const char* vfs);
+
+}  // namespace pitlink::sim

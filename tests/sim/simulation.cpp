@@ -1,0 +1,615 @@
+#include "tests/sim/simulation.h"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <vector>
+
+#include "daemon/app/config.h"
+#include "daemon/app/daemon.h"
+#include "daemon/app/ordered_replies.h"
+#include "daemon/app/paytable_loader.h"
+#include "daemon/game/random_source.h"
+#include "tests/sim/journal_checker.h"
+#include "tests/sim/sim_executor.h"
+#include "tests/sim/sim_modbus_device.h"
+#include "tests/sim/sim_worker.h"
+#include "tests/support/power_loss_vfs.h"
+
+namespace pitlink::sim {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr int kStations = 8;
+constexpr const char* kSpots[] = {"player", "banker", "tie", "player_pair", "banker_pair", "any_pair", "big", "small"};
+constexpr std::uint16_t kDealButton = 0;
+constexpr std::uint16_t kVoidButton = 1;
+constexpr std::uint16_t kKeyButton = 2;
+
+// The simulated table: a reader (the dealer connection reports the cards) with a one-deck shoe,
+// so that shoes end often and a card seen before is impossible; a low ticket limit, so that
+// cash-outs become hand-pays; the lamps and buttons on a Modbus module.
+std::string configYaml(const std::filesystem::path& dir) {
+    return "table:\n"
+           "  name: sim-table\n"
+           "  source: reader\n"
+           "  stations: " +
+           std::to_string(kStations) +
+           "\n"
+           "  decks: 1\n"
+           "  rescan_attempts: 2\n"
+           "  paytable: " PITLINK_SOURCE_DIR
+           "/etc/paytables/standard.yaml\n"
+           "rounds:\n"
+           "  bets_open_ms: 3000\n"
+           "  last_bets_ms: 1000\n"
+           "cashier:\n"
+           "  ticket_limit: 30000\n"
+           "  jackpot_limit: 120000\n"
+           "  ticket_in_local: true\n"
+           "  ticket_in_max: 1000000\n"
+           "journal:\n"
+           "  path: " +
+           (dir / "journal.db").string() +
+           "\n"
+           "  snapshot_every: 500\n"
+           "engine:\n"
+           "  socket: \"\"\n"
+           "control:\n"
+           "  socket: \"\"\n"
+           "log:\n"
+           "  level: critical\n"
+           "modbus:\n"
+           "  device: {transport: tcp, port: 1502}\n"
+           "  poll_ms: 50\n"
+           "  debounce_ms: 30\n"
+           "  lamps:\n"
+           "    - {name: candle, coil: 0, when: {tilt: fast_flash, handpay: slow_flash, call_attendant: on}}\n"
+           "  buttons:\n"
+           "    - {name: deal, discrete_input: 0, action: close_bets}\n"
+           "    - {name: void, discrete_input: 1, action: void_round}\n"
+           "    - {name: key, discrete_input: 2, action: attendant_key}\n";
+}
+
+// One connection to the engine link or the control socket, as the simulation sees it: the ids
+// it wrote, in order, and the replies it must get, exactly once and in that order.
+struct Connection {
+    std::string name;
+    bool control = false;
+    std::vector<std::int64_t> stations;  // the stations whose ops it writes
+    std::shared_ptr<app::OrderedReplies> replies;
+    std::deque<std::pair<std::int64_t, std::string>> awaiting;  // id, op
+    std::int64_t nextId = 1;
+};
+
+class Simulation {
+public:
+    explicit Simulation(const SimOptions& options)
+        : options_(options), random_(options.seed), tableRandom_(options.seed * 7919 + 1) {
+        test::registerPowerLossVfs();
+        test::PowerLoss::reset();
+        std::filesystem::create_directories(options_.dir);
+        std::filesystem::remove(options_.dir / "journal.db");
+        std::filesystem::remove(options_.dir / "journal.db-wal");
+        std::filesystem::remove(options_.dir / "journal.db-shm");
+        std::istringstream yaml(configYaml(options_.dir));
+        config_ = app::loadConfig(yaml, options_.dir / "pitlink.yaml");
+        paytable_ = app::loadPaytableFile(config_.table.paytableFile);
+        spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
+    }
+
+    ~Simulation() {
+        powerOff();  // nothing more of this run reaches the file
+        daemon_.reset();
+        executor_.reset();
+        test::PowerLoss::reset();
+    }
+
+    SimResult run() {
+        boot();
+        while (result_.ok && result_.requests < options_.requests) {
+            ++result_.step;
+            step();
+            if (result_.ok && result_.step % options_.checkEvery == 0) {
+                checkpoint("checkpoint");
+            }
+        }
+        if (result_.ok) {
+            finish();
+        }
+        result_.simulatedMs = clockMs_;
+        return result_;
+    }
+
+private:
+    // --- the daemon's life ---
+
+    void boot() {
+        executor_ = std::make_unique<SimExecutor>(clockMs_);
+        powerOff_ = std::make_shared<bool>(false);
+        inputs_.clear();
+        pressed_.clear();
+        app::DaemonWorld world{
+            *executor_,
+            tableRandom_,
+            nullptr,
+            [this] { return std::make_unique<SimWorker>(*executor_, random_, WorkerLatency{}, powerOff_); },
+            [this] {
+                auto device = std::make_unique<SimModbusDevice>();
+                device->inputs = &inputs_;
+                return device;
+            },
+            {},
+            test::kPowerLossVfs};
+        app::DaemonHooks hooks{{}, {}, [this](const std::string&) { ready_ = true; }, {}};
+        ready_ = false;
+        daemon_ = std::make_unique<app::Daemon>(config_, paytable_, "sim", std::move(world), std::move(hooks));
+        daemon_->start();
+        while (!ready_ && executor_->runOne()) {
+        }
+        clockMs_ = executor_->nowMs();
+        if (daemon_->table() == nullptr) {
+            fail("the daemon did not start: its table does not run");
+            return;
+        }
+        connections_.clear();
+        connections_.push_back(connection("dealer", false, {}));
+        connections_.push_back(connection("stations 1-4", false, {1, 2, 3, 4}));
+        connections_.push_back(connection("stations 5-8", false, {5, 6, 7, 8}));
+        connections_.push_back(connection("stations 1,3,5,7", false, {1, 3, 5, 7}));
+        connections_.push_back(connection("operator", true, {}));
+        dealerRound_ = 0;
+    }
+
+    std::shared_ptr<Connection> connection(std::string name, bool control, std::vector<std::int64_t> stations) {
+        auto c = std::make_shared<Connection>();
+        c->name = std::move(name);
+        c->control = control;
+        c->stations = std::move(stations);
+        std::weak_ptr<Connection> weak = c;
+        c->replies = app::OrderedReplies::create([this, weak](const std::string& line) {
+            if (const auto alive = weak.lock()) {
+                onReply(*alive, line);
+            }
+        });
+        return c;
+    }
+
+    void powerOff() {
+        if (powerOff_) {
+            *powerOff_ = true;
+        }
+    }
+
+    // The process dies: its memory and whatever was not yet committed go; the file stays (with
+    // what a power cut lost). Then a new process recovers from it and the workload goes on.
+    void crash(const std::string& how, double keep) {
+        ++result_.crashes;
+        journal::Journal* journal = daemon_->journal();
+        // What was acknowledged, and the link of a record known to be committed (the last one,
+        // or, when the power went during a commit, the one read at the last checkpoint).
+        const std::int64_t acked = journal != nullptr ? journal->lastCommittedSeq() : 0;
+        std::int64_t hashSeq = committedSeq_;
+        std::string hash = committedHash_;
+        if (!test::PowerLoss::powerIsOff()) {
+            if (acked > 0) {
+                hashSeq = acked;
+                hash = recordHash(path(), test::kPowerLossVfs, acked);
+            }
+            test::PowerLoss::cutNow(random_(), keep);
+        }
+        powerOff();
+        daemon_.reset();
+        executor_.reset();
+        connections_.clear();
+        test::PowerLoss::reset();
+        if (options_.verbose) {
+            spdlog::set_level(spdlog::level::info);
+            spdlog::info("sim: step {}: {}; record {} was acknowledged", result_.step, how, acked);
+        }
+        boot();
+        if (!result_.ok) {
+            return;
+        }
+        if (acked > 0) {
+            const std::int64_t last = lastSeq(path(), test::kPowerLossVfs);
+            if (last < acked) {
+                fail(how + ": record " + std::to_string(acked) + " was acknowledged, the journal ends at " +
+                     std::to_string(last));
+                return;
+            }
+            if (hashSeq > 0 && recordHash(path(), test::kPowerLossVfs, hashSeq) != hash) {
+                fail(how + ": committed record " + std::to_string(hashSeq) + " changed or vanished");
+                return;
+            }
+        }
+        checkpoint("after " + how + " and recovery");
+    }
+
+    // --- one step of the workload ---
+
+    void step() {
+        // Time passes: commits complete, timers fire, the module is polled.
+        clockMs_ += std::uniform_int_distribution<std::int64_t>(0, 12)(random_);
+        executor_->runUntil(clockMs_);
+        releaseButtons();
+        if (!result_.ok) {
+            return;
+        }
+        if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {
+            // A power cut struck a commit, or the disk is full: the table has tilted and wants a
+            // restart; the process is killed as systemd would restart it.
+            crash(test::PowerLoss::powerIsOff() ? "power cut during a commit" : "restart after a failed commit", 1.0);
+            return;
+        }
+        const int roll = std::uniform_int_distribution<int>(0, 9999)(random_);
+        if (options_.faults && roll < 6) {
+            crash("process killed", 1.0);
+        } else if (options_.faults && roll < 10) {
+            test::PowerLoss::cutAfterWrites(std::uniform_int_distribution<int>(0, 12)(random_), random_(), 0.5);
+        } else if (options_.faults && roll < 13) {
+            ++result_.diskFull;
+            test::PowerLoss::failWritesAfter(std::uniform_int_distribution<int>(0, 12)(random_), SQLITE_FULL);
+        } else if (roll < 3000) {
+            dealer();
+        } else if (roll < 9000) {
+            stations();
+        } else if (roll < 9700) {
+            operatorAction();
+        } else {
+            pressButton();
+        }
+    }
+
+    void send(Connection& c, json request) {
+        const std::int64_t id = c.nextId++;
+        request["id"] = id;
+        const std::string op =
+            request.contains("op") ? request["op"].get<std::string>() : request["cmd"].get<std::string>();
+        c.awaiting.emplace_back(id, op);
+        ++result_.requests;
+        const app::OrderedReplies::Fill fill = c.replies->next();
+        const std::string line = request.dump();
+        if (c.control) {
+            daemon_->control()->handle(line, control::Role::Root, "sim operator", fill);
+        } else {
+            daemon_->engine()->handle(line, fill);
+        }
+    }
+
+    void onReply(Connection& c, const std::string& line) {
+        ++result_.replies;
+        const json reply = json::parse(line, nullptr, false);
+        if (reply.is_discarded() || !reply.contains("id") || !reply["id"].is_number_integer()) {
+            fail(c.name + ": a reply without its id: " + line);
+            return;
+        }
+        const std::int64_t id = reply["id"].get<std::int64_t>();
+        if (c.awaiting.empty() || c.awaiting.front().first != id) {
+            fail(c.name + ": reply to request " + std::to_string(id) + " out of order (expected " +
+                 (c.awaiting.empty() ? std::string("none") : std::to_string(c.awaiting.front().first)) + ")");
+            return;
+        }
+        const std::string op = c.awaiting.front().second;
+        c.awaiting.pop_front();
+        if (!reply.value("ok", false)) {
+            ++result_.refused;
+            const std::string error = reply.value("error", "");
+            if (error == "bad_request" || error == "bad_field" || error == "missing_field" || error == "unknown_op" ||
+                error == "malformed_json") {
+                fail(c.name + ": the simulation wrote a request the daemon could not read (" + op + "): " + line);
+            }
+        }
+    }
+
+    // The dealer: a round opened, its bets closed and its coup dealt, from its own one-deck shoe,
+    // each as a pipelined burst; with a card too many, an impossible card, an unreadable card or
+    // a void racing the last card now and then.
+    void dealer() {
+        Connection& d = *connections_[0];
+        table::Table& t = *daemon_->table();
+        std::uniform_int_distribution<int> percent(0, 99);
+        switch (t.phase()) {
+            case table::RoundPhase::Idle:
+                if (shoe_.size() - next_ < 12 || t.shoeNumber() == 0) {
+                    newDealerShoe();
+                    send(d, json{{"op", "new_shoe"}});
+                }
+                send(d, json{{"op", "open_round"}});
+                return;
+            case table::RoundPhase::BetsOpen:
+            case table::RoundPhase::LastBets:
+                if (percent(random_) < 40) {
+                    return;  // the players are still betting
+                }
+                send(d, json{{"op", "close_bets"}});
+                dealCoup(d, t.roundId());
+                return;
+            case table::RoundPhase::Closed:
+            case table::RoundPhase::Dealing:
+                if (dealerRound_ != t.roundId()) {
+                    dealCoup(d, t.roundId());  // the window closed by itself, or a button did
+                } else if (percent(random_) < 10) {
+                    send(d, json{{"op", "void_round"}, {"reason", "dealer saw a problem"}});
+                }
+                return;
+        }
+    }
+
+    void newDealerShoe() {
+        shoe_.clear();
+        for (const char* suit : {"C", "D", "H", "S"}) {
+            for (const char* rank : {"A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"}) {
+                shoe_.push_back(std::string(rank) + suit);
+            }
+        }
+        std::shuffle(shoe_.begin(), shoe_.end(), random_);
+        next_ = 0;
+        seen_.clear();
+    }
+
+    void dealCoup(Connection& d, std::int64_t round) {
+        dealerRound_ = round;
+        std::uniform_int_distribution<int> percent(0, 99);
+        std::vector<std::string> coup;
+        while (next_ < shoe_.size() && coup.size() < 6) {
+            coup.push_back(shoe_[next_++]);
+            if (isCompleteCoup(coup)) {
+                break;
+            }
+        }
+        for (std::size_t i = 0; i < coup.size(); ++i) {
+            if (percent(random_) < 3) {
+                send(d, json{{"op", "card_unreadable"}});
+            }
+            if (percent(random_) < 2 && !seen_.empty()) {
+                // A card already out of this one-deck shoe: impossible, a misdeal.
+                send(d, json{{"op", "card"}, {"card", *seen_.begin()}});
+            }
+            send(d, json{{"op", "card"}, {"card", coup[i]}});
+            seen_.insert(coup[i]);
+        }
+        const int roll = percent(random_);
+        if (roll < 8 && next_ < shoe_.size()) {
+            send(d, json{{"op", "card"}, {"card", shoe_[next_]}});  // one card too many
+        } else if (roll < 16) {
+            send(d, json{{"op", "void_round"}, {"reason", "void racing the last card"}});
+        }
+    }
+
+    // Station connections: bursts of station ops, pipelined.
+    void stations() {
+        std::uniform_int_distribution<std::size_t> which(1, 3);
+        Connection& c = *connections_[which(random_)];
+        const int burst = std::uniform_int_distribution<int>(1, 5)(random_);
+        for (int i = 0; i < burst; ++i) {
+            const std::int64_t station =
+                c.stations[std::uniform_int_distribution<std::size_t>(0, c.stations.size() - 1)(random_)];
+            stationOp(c, station);
+        }
+    }
+
+    void stationOp(Connection& c, std::int64_t station) {
+        const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
+        std::uniform_int_distribution<int> hundreds(1, 50);
+        if (roll < 45) {
+            const char* spot = kSpots[std::uniform_int_distribution<std::size_t>(0, std::size(kSpots) - 1)(random_)];
+            std::int64_t stake = hundreds(random_) * 100;
+            if (roll < 2) {
+                stake = 15'000;  // a tie of 15,000 wins 120,000: the jackpot hand-pay
+                spot = "tie";
+            }
+            send(c, json{{"op", "bet"}, {"station", station}, {"spot", spot}, {"stake", stake}});
+        } else if (roll < 52) {
+            send(c, json{{"op", "clear"}, {"station", station}});
+        } else if (roll < 59) {
+            send(c, json{{"op", "undo"}, {"station", station}});
+        } else if (roll < 64) {
+            send(c, json{{"op", "repeat"}, {"station", station}});
+        } else if (roll < 68) {
+            send(c, json{{"op", "double"}, {"station", station}});
+        } else if (roll < 80) {
+            send(c, json{{"op", "ticket_in"},
+                         {"station", station},
+                         {"validation", std::to_string(1'000'000 + ++tickets_)},
+                         {"amount", hundreds(random_) * 400}});
+        } else if (roll < 88) {
+            send(c, json{{"op", "cash_out"}, {"station", station}});
+        } else if (roll < 94) {
+            send(c, json{{"op", "tip"}, {"station", station}, {"amount", hundreds(random_) * 10}});
+        } else if (roll < 97) {
+            send(c, json{{"op", "call_attendant"}, {"station", station}});
+        } else {
+            send(c, json{{"op", "status"}});
+        }
+    }
+
+    // The operator on the control commands.
+    void operatorAction() {
+        Connection& o = *connections_.back();
+        const std::int64_t station = std::uniform_int_distribution<std::int64_t>(1, kStations)(random_);
+        const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
+        table::Table& t = *daemon_->table();
+        if (roll < 30) {
+            send(o, json{{"cmd", "handpay_reset"}, {"station", station}});
+        } else if (roll < 55) {
+            send(o, json{{"cmd", "attendant_clear"}, {"station", station}});
+        } else if (roll < 65) {
+            send(o, json{{"cmd", "void_round"}, {"reason", "operator void"}});
+        } else if (roll < 72) {
+            send(o, json{{"cmd", "shoe_new"}});
+        } else if (t.roundId() > 1) {
+            // A re-settlement of a recent round with other cards, racing the round in play.
+            const std::int64_t round = std::uniform_int_distribution<std::int64_t>(
+                std::max<std::int64_t>(1, t.roundId() - 5), t.roundId())(random_);
+            send(o, json{{"cmd", "resettle"}, {"round", round}, {"cards", randomCoup()}, {"reason", "video review"}});
+        }
+    }
+
+    std::string randomCoup() {
+        std::vector<std::string> deck;
+        for (const char* suit : {"C", "D", "H", "S"}) {
+            for (const char* rank : {"A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"}) {
+                deck.push_back(std::string(rank) + suit);
+            }
+        }
+        std::shuffle(deck.begin(), deck.end(), random_);
+        std::vector<std::string> coup;
+        for (const auto& card : deck) {
+            coup.push_back(card);
+            if (isCompleteCoup(coup)) {
+                break;
+            }
+        }
+        std::string text;
+        for (const auto& card : coup) {
+            text += (text.empty() ? "" : " ") + card;
+        }
+        return text;
+    }
+
+    // A dealer button held for a few polls, then released.
+    void pressButton() {
+        static constexpr std::uint16_t kButtons[] = {kDealButton, kVoidButton, kKeyButton, kKeyButton};
+        const std::uint16_t button = kButtons[std::uniform_int_distribution<std::size_t>(0, 3)(random_)];
+        if (inputs_[button]) {
+            return;
+        }
+        inputs_[button] = true;
+        pressed_[button] = clockMs_ + std::uniform_int_distribution<std::int64_t>(120, 300)(random_);
+    }
+
+    void releaseButtons() {
+        for (auto it = pressed_.begin(); it != pressed_.end();) {
+            if (it->second <= clockMs_) {
+                inputs_[it->first] = false;
+                it = pressed_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+
+    // --- checks ---
+
+    std::string path() const { return (options_.dir / "journal.db").string(); }
+
+    void checkpoint(const std::string& where) {
+        if (!result_.ok || daemon_->journal() == nullptr) {
+            return;
+        }
+        for (const auto& c : connections_) {
+            if (c->replies->duplicates() != 0) {
+                fail(where + ": " + c->name + " got a reply twice");
+                return;
+            }
+        }
+        const CheckReport report = checkJournal(path(), test::kPowerLossVfs);
+        if (!report.ok()) {
+            std::string all;
+            for (const auto& p : report.problems) {
+                all += "\n    " + p;
+            }
+            fail(where + ": the journal does not reconcile:" + all);
+            return;
+        }
+        result_.records = report.records;
+        result_.roundsSettled = report.settledRounds;
+        result_.roundsVoided = report.voidedRounds;
+        const journal::Journal& j = *daemon_->journal();
+        if (j.lastCommittedSeq() > 0 && !test::PowerLoss::powerIsOff()) {
+            committedSeq_ = j.lastCommittedSeq();
+            committedHash_ = recordHash(path(), test::kPowerLossVfs, committedSeq_);
+        }
+        if (j.inFlight() == 0 && !j.failed()) {
+            // Nothing on its way: the daemon's credits are the checker's.
+            for (std::int64_t s = 1; s <= kStations; ++s) {
+                const auto it = report.credits.find(s);
+                const std::int64_t mine = it == report.credits.end() ? 0 : it->second;
+                if (j.committed().credits(s) != mine) {
+                    fail(where + ": station " + std::to_string(s) + " holds " +
+                         std::to_string(j.committed().credits(s)) + " credits in the daemon, " + std::to_string(mine) +
+                         " by the journal's own sums");
+                    return;
+                }
+            }
+        }
+    }
+
+    // The end: every request answered once everything has committed, then the journal checked.
+    void finish() {
+        for (int i = 0; i < 2000 && result_.ok; ++i) {
+            clockMs_ += 10;
+            executor_->runUntil(clockMs_);
+            releaseButtons();
+            bool answered = true;
+            for (const auto& c : connections_) {
+                // A host-validated ticket or a re-settlement read may take longer; nothing here does.
+                answered = answered && c->awaiting.empty();
+            }
+            if (answered && daemon_->journal()->inFlight() == 0) {
+                break;
+            }
+        }
+        for (const auto& c : connections_) {
+            if (!c->awaiting.empty()) {
+                fail(c->name + ": request " + std::to_string(c->awaiting.front().first) + " (" +
+                     c->awaiting.front().second + ") never answered");
+                return;
+            }
+        }
+        checkpoint("end");
+    }
+
+    void fail(const std::string& what) {
+        if (!result_.ok) {
+            return;
+        }
+        result_.ok = false;
+        result_.failure = "seed " + std::to_string(options_.seed) + ", step " + std::to_string(result_.step) + " (" +
+                          std::to_string(clockMs_) + " ms simulated): " + what;
+    }
+
+    SimOptions options_;
+    std::mt19937_64 random_;
+    game::SeededRandom tableRandom_;
+    app::Config config_;
+    game::Paytable paytable_;
+    std::unique_ptr<SimExecutor> executor_;
+    std::shared_ptr<bool> powerOff_;
+    std::unique_ptr<app::Daemon> daemon_;
+    bool ready_ = false;
+    std::int64_t clockMs_ = 0;
+    std::vector<std::shared_ptr<Connection>> connections_;
+    std::map<std::uint16_t, bool> inputs_;
+    std::map<std::uint16_t, std::int64_t> pressed_;  // button -> when it is released
+    std::vector<std::string> shoe_;
+    std::size_t next_ = 0;
+    std::set<std::string> seen_;
+    std::int64_t dealerRound_ = 0;
+    std::int64_t tickets_ = 0;
+    std::int64_t committedSeq_ = 0;
+    std::string committedHash_;
+    SimResult result_;
+};
+
+}  // namespace
+
+SimResult runSimulation(const SimOptions& options) {
+    Simulation simulation(options);
+    return simulation.run();
+}
+
+}  // namespace pitlink::sim

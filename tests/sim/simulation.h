@@ -1,0 +1,49 @@
+#pragma once
+// The deterministic simulation tier (DESIGN.md rule 7; in the spirit of FoundationDB's
+// simulation, TigerBeetle's VOPR and chrony's simulation tests): the whole daemon (app::Daemon:
+// journal on a real SQLite file through the power-loss VFS, writer, table, Modbus table I/O,
+// engine requests, control commands) in one process on a simulated clock and executor, driven
+// by a seeded workload with faults:
+// - a dealer connection writing pipelined bursts: legal coups from its own one-deck shoe, with
+//   cards too many, impossible cards, unreadable cards and voids racing the last card;
+// - station connections writing bursts of every station op at random moments;
+// - an operator on the control commands (void, attendant clear, hand-pay reset, new shoe,
+//   re-settlement) and dealer buttons pressed on the Modbus module;
+// - commits completing after random latencies, in batches; disks filling up; the process killed
+//   or its power cut at random points, then recovery and the workload going on.
+// Every reply is checked as it arrives (exactly once, in order per connection); the journal is
+// checked by the simulation's own code (journal_checker.h) at checkpoints, before and after every
+// crash and at the end. One seed reproduces one run exactly.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace pitlink::sim {
+
+struct SimOptions {
+    std::uint64_t seed = 1;
+    std::int64_t requests = 5'000;  // engine and control requests to send
+    bool faults = true;             // crashes, power cuts, full disks
+    bool verbose = false;
+    std::filesystem::path dir;      // where the journal file goes (tmpfs, for speed)
+    std::int64_t checkEvery = 400;  // steps between journal checkpoints
+};
+
+struct SimResult {
+    bool ok = true;
+    std::string failure;  // what broke, with the step
+    std::int64_t step = 0;
+    std::int64_t requests = 0;
+    std::int64_t replies = 0;
+    std::int64_t refused = 0;
+    std::int64_t crashes = 0;  // kills and power cuts
+    std::int64_t diskFull = 0;
+    std::int64_t roundsSettled = 0;
+    std::int64_t roundsVoided = 0;
+    std::int64_t records = 0;
+    std::int64_t simulatedMs = 0;
+};
+
+SimResult runSimulation(const SimOptions& options);
+
+}  // namespace pitlink::sim
