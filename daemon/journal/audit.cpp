@@ -4,6 +4,8 @@
 #include <optional>
 #include <set>
 
+#include "daemon/game/wide_int.h"
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/record_kinds.h"
 
@@ -13,13 +15,16 @@ using nlohmann::json;
 
 namespace {
 
+// Sums of a round's money by station, on 128 bits: a forged journal may hold any number of records.
+using Sums = std::map<std::int64_t, game::Int128>;
+
 // What the auditor follows of the round in progress.
 struct Track {
     std::int64_t id = 0;
     std::map<std::int64_t, std::pair<std::int64_t, Money>> stakes;  // bet -> (station, stake)
     std::set<std::int64_t> settled;
-    std::map<std::int64_t, Money> expectedByStation;
-    std::map<std::int64_t, Money> creditedByStation;
+    Sums expectedByStation;
+    Sums creditedByStation;
     int endings = 0;
     bool voided = false;
 };
@@ -47,22 +52,22 @@ public:
             problem(t, std::string(k) + " record " + std::to_string(record.seq) + " without a station");
         }
         if (k == kind::kBetAccepted) {
-            t.stakes[body.at("bet").get<std::int64_t>()] = {station, body.at("stake").get<Money>()};
+            t.stakes[betIndex(body)] = {station, integerField(body, "stake", 1, kMaxBodyStake)};
         } else if (k == kind::kBetWithdrawn) {
-            t.stakes.erase(body.at("bet").get<std::int64_t>());
+            t.stakes.erase(betIndex(body));
         } else if (k == kind::kRoundSettled || k == kind::kRoundVoided) {
             ++t.endings;
             t.voided = k == kind::kRoundVoided;
         } else if (k == kind::kBetSettled) {
-            const auto bet = body.at("bet").get<std::int64_t>();
+            const auto bet = betIndex(body);
             if (!t.settled.insert(bet).second) {
                 problem(t, "bet " + std::to_string(bet) + " settled twice");
             }
-            t.expectedByStation[station] += body.at("returned").get<Money>();
+            t.expectedByStation[station] += integerField(body, "returned", 0, kMaxBodyMoney);
         } else if (k == kind::kCredit && t.endings > 0) {
-            const auto why = body.at("reason").get<std::string>();
+            const std::string& why = stringField(body, "reason");
             if (why == reason::kSettlement || why == reason::kBetReturn) {
-                t.creditedByStation[station] += body.at("amount").get<Money>();
+                t.creditedByStation[station] += integerField(body, "amount", -kMaxBodyMoney, kMaxBodyMoney);
             }
         }
     }
@@ -80,7 +85,7 @@ public:
         } else if (t.endings > 1) {
             problem(t, "ended " + std::to_string(t.endings) + " times");
         } else if (t.voided) {
-            std::map<std::int64_t, Money> stakes;
+            Sums stakes;
             for (const auto& [bet, stake] : t.stakes) {
                 stakes[stake.first] += stake.second;
             }
@@ -110,6 +115,7 @@ public:
     std::vector<std::string> problems;
 
 private:
+    static std::int64_t betIndex(const json& body) { return integerField(body, "bet", 1, kMaxInt64); }
     void problem(const Track& t, const std::string& what) {
         problems.push_back("round " + std::to_string(t.id) + ": " + what);
     }

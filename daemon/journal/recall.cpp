@@ -1,5 +1,8 @@
 #include "daemon/journal/recall.h"
 
+#include <utility>
+
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::journal {
@@ -12,9 +15,10 @@ RecalledRound recallRound(JournalStore& store, std::int64_t roundId) {
         if (record.kind != kind::kCredit || !record.station) {
             continue;
         }
-        const json body = json::parse(record.body);
-        const game::Money amount = body.at("amount").get<game::Money>();
-        const game::Money balance = body.at("balance").get<game::Money>();
+        const auto [amount, balance] = readRecordBody(record.seq, record.kind, record.body, [](const json& body) {
+            return std::pair{integerField(body, "amount", -kMaxBodyMoney, kMaxBodyMoney),
+                             integerField(body, "balance", -kMaxBodyMoney, kMaxBodyMoney)};
+        });
         auto [it, first] = recalled.credits.try_emplace(*record.station);
         if (first) {
             it->second.before = balance - amount;

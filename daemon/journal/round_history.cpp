@@ -1,9 +1,11 @@
 #include "daemon/journal/round_history.h"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "daemon/game/third_card_rule.h"
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::journal {
@@ -24,66 +26,68 @@ std::string_view roundStateName(RoundState state) {
 namespace {
 
 BetOutcome outcomeOf(const json& body) {
-    return BetOutcome{body.at("result").get<std::string>(), body.at("tier").get<std::int64_t>(),
-                      body.at("win").get<game::Money>(), body.at("returned").get<game::Money>(),
-                      body.at("breakage").get<std::string>()};
+    return BetOutcome{stringField(body, "result"), integerField(body, "tier", 0, game::kMaxPayTiers - 1),
+                      integerField(body, "win", 0, kMaxBodyMoney), integerField(body, "returned", 0, kMaxBodyMoney),
+                      stringField(body, "breakage")};
+}
+
+std::int64_t betIndex(const json& body) {
+    return integerField(body, "bet", 1, kMaxInt64);
 }
 
 void applyRecord(RoundHistory& round, const JournalRecord& record, const json& body) {
     const std::string_view k = record.kind;
     if (k == kind::kRoundOpened) {
-        round.shoe = body.at("shoe").get<std::int64_t>();
-        round.roundInShoe = body.at("round_in_shoe").get<std::int64_t>();
-        round.paytableId = body.at("paytable").get<std::string>();
-        round.paytableSha = body.at("paytable_sha256").get<std::string>();
+        round.shoe = integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max());
+        round.roundInShoe = integerField(body, "round_in_shoe", 0, std::numeric_limits<int>::max());
+        round.paytableId = stringField(body, "paytable");
+        round.paytableSha = stringField(body, "paytable_sha256");
         round.openedAtMs = record.atMs;
         round.state = RoundState::Open;
     } else if (k == kind::kBetAccepted) {
-        const auto spot = game::parseBetType(body.at("spot").get<std::string>());
+        const auto spot = game::parseBetType(stringField(body, "spot"));
         if (!spot || !record.station) {
             throw std::invalid_argument("bet.accepted " + std::to_string(record.seq) + " without station or spot");
         }
-        round.bets.push_back(RoundBet{body.at("bet").get<std::int64_t>(), *record.station, *spot,
-                                      body.at("stake").get<game::Money>()});
+        round.bets.push_back(
+            RoundBet{betIndex(body), *record.station, *spot, integerField(body, "stake", 1, kMaxBodyStake)});
     } else if (k == kind::kBetWithdrawn) {
-        const auto index = body.at("bet").get<std::int64_t>();
+        const auto index = betIndex(body);
         std::erase_if(round.bets, [&](const RoundBet& bet) { return bet.index == index; });
     } else if (k == kind::kRoundClosed) {
         round.state = RoundState::Closed;
     } else if (k == kind::kCardDealt) {
-        const auto card = game::parseCard(body.at("card").get<std::string>());
+        const auto card = game::parseCard(stringField(body, "card"));
         if (!card) {
             throw std::invalid_argument("card.dealt " + std::to_string(record.seq) + " with an unknown card");
         }
-        round.cards.push_back(DealtCard{body.at("position").get<std::int64_t>(), *card});
+        round.cards.push_back(DealtCard{integerField(body, "position", 1, kMaxInt64), *card});
         round.state = RoundState::Dealing;
     } else if (k == kind::kRoundSettled || k == kind::kRoundResettled) {
         // Recall, roads and re-settlement read the hands and outcome in force from this body.
         for (const char* side : {"player", "banker"}) {
-            const json& hand = body.at(side);
-            if (!hand.is_array() || hand.size() < 2 || hand.size() > 3) {
+            const json& hand = arrayField(body, side);
+            if (hand.size() < 2 || hand.size() > 3) {
                 throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + ": the " + side +
                                             " hand must be 2 or 3 cards");
             }
             for (const json& card : hand) {
-                if (!game::parseCard(card.get<std::string>())) {
-                    throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + " with an unknown " +
-                                                side + " card");
+                if (!game::parseCard(stringValue(card, std::string("a ") + side + " card"))) {
+                    throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) +
+                                                " with an unknown " + side + " card");
                 }
             }
         }
-        if (!body.at("outcome").is_object()) {
-            throw std::invalid_argument(std::string(k) + " " + std::to_string(record.seq) + " without an outcome");
-        }
+        (void)objectField(body, "outcome");
         round.settlement = body;
         round.state = RoundState::Settled;
         round.endedAtMs = k == kind::kRoundSettled ? record.atMs : round.endedAtMs;
         round.resettlements += k == kind::kRoundResettled ? 1 : 0;
     } else if (k == kind::kBetSettled || k == kind::kBetAdjusted) {
-        round.outcomes[body.at("bet").get<std::int64_t>()] = outcomeOf(body);
+        round.outcomes[betIndex(body)] = outcomeOf(body);
     } else if (k == kind::kRoundVoided) {
         round.state = RoundState::Voided;
-        round.voidReason = body.at("reason").get<std::string>();
+        round.voidReason = stringField(body, "reason");
         round.endedAtMs = record.atMs;
     }
 }

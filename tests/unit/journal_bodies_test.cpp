@@ -5,16 +5,27 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <stdexcept>
 #include <string>
 
+#include "daemon/journal/audit.h"
 #include "daemon/journal/body_fields.h"
+#include "daemon/journal/recall.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/recovery.h"
+#include "daemon/journal/round_history.h"
+#include "tests/unit/journal_fixture.h"
 
 namespace pitlink::journal {
 namespace {
 
+using game::BetType;
 using nlohmann::json;
+using test::JournalFixture;
 
 constexpr std::int64_t kMaxUint32 = std::numeric_limits<std::uint32_t>::max();
+constexpr const char* kBankerWins = "2S 9H 4D KC";
+constexpr const char* kBadShoe = R"({"paytable":"standard","paytable_sha256":"ab","round_in_shoe":2,"shoe":1e107})";
 
 // What reading `key` as an integer from `min` to `max` is refused with, or "" if it is not.
 std::string integerRefusal(const json& body, std::string_view key, std::int64_t min, std::int64_t max) {
@@ -87,6 +98,87 @@ TEST(BodyFields, TextBooleansArraysAndObjectsAreCheckedAndTheRefusalIsAJsonExcep
                                        [](const json& b) { return integerField(b, "amount", 0, 10); });
               }),
               R"(record 12 (credit): "amount" must be an integer from 0 to 10, not 1.5)");
+}
+
+TEST(RoundHistory, TheFuzzersRoundOpenedWithShoe1e107IsRefusedNamingTheRecordAndTheField) {
+    // The reproducer's first line, as fuzz_journal_records hands it to the reconstruction.
+    const std::vector<JournalRecord> records{{1, 0, std::string(kind::kRoundOpened), 1, std::nullopt, kBadShoe, {}}};
+    try {
+        (void)reconstructRound(records);
+        FAIL() << "a shoe of 1e107 was accepted";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_STREQ(error.what(),
+                     R"(record 1 (round.opened): "shoe" must be an integer from 0 to 4294967295, not 1e+107)");
+    }
+    // Each field of each kind the reconstruction reads, one at a time.
+    const auto refused = [](std::string_view k, std::string body) {
+        std::vector<JournalRecord> round{
+            {1,
+             0,
+             std::string(kind::kRoundOpened),
+             1,
+             std::nullopt,
+             R"({"paytable":"standard","paytable_sha256":"ab","round_in_shoe":1,"shoe":1})",
+             {}},
+            {2, 0, std::string(k), 1, 3, std::move(body), {}}};
+        try {
+            (void)reconstructRound(round);
+        } catch (const std::invalid_argument& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(refused(kind::kBetAccepted, R"({"bet":1,"spot":"banker","stake":1e3})"),
+              R"(record 2 (bet.accepted): "stake" must be an integer from 1 to 1000000000000, not 1000.0)");
+    EXPECT_EQ(refused(kind::kBetAccepted, R"({"bet":-4,"spot":"banker","stake":100})"),
+              R"(record 2 (bet.accepted): "bet" must be an integer from 1 to 9223372036854775807, not -4)");
+    EXPECT_EQ(refused(kind::kBetWithdrawn, R"({"bet":"1"})"),
+              R"(record 2 (bet.withdrawn): "bet" must be an integer from 1 to 9223372036854775807, not text)");
+    EXPECT_EQ(refused(kind::kCardDealt, R"({"card":"9H","position":18446744073709551615})"),
+              "record 2 (card.dealt): \"position\" must be an integer from 1 to 9223372036854775807, not "
+              "18446744073709551615");
+    EXPECT_EQ(refused(kind::kRoundSettled, R"({"player":["9H",9],"banker":["2S","3S"],"outcome":{}})"),
+              R"(record 2 (round.settled): a player card must be text, not 9)");
+    EXPECT_EQ(refused(kind::kBetSettled, R"({"bet":1,"result":"win","tier":7,"win":1,"returned":2,"breakage":"0"})"),
+              R"(record 2 (bet.settled): "tier" must be an integer from 0 to 6, not 7)");
+    EXPECT_EQ(refused(kind::kBetSettled, R"({"bet":1,"result":"win","tier":0,"win":-1,"returned":2,"breakage":"0"})"),
+              R"(record 2 (bet.settled): "win" must be an integer from 0 to 1000000000000000, not -1)");
+    EXPECT_EQ(refused(kind::kRoundVoided, R"({"reason":false})"),
+              R"(record 2 (round.voided): "reason" must be text, not false)");
+}
+
+TEST(Recovery, ALastRoundWhoseBodyDoesNotFitTiltsTheTableAndNothingRecordedIsLost) {
+    JournalFixture f;
+    f.table->ticketIn(1, 5000, "T1");
+    const std::int64_t settled = f.playRound({{1, BetType::Banker, 1000}}, kBankerWins);
+    const Ledger live = f.journal->committed();
+    // A forged or damaged record, chained like any other: the next round opened with shoe 1e107.
+    const std::int64_t forged = settled + 1;
+    f.store->append(
+        std::vector<PendingRecord>{{f.clockMs, std::string(kind::kRoundOpened), forged, std::nullopt, kBadShoe}});
+    const std::int64_t tip = f.store->tipSeq();
+
+    const RecoveryReport report = recover(*f.store, RecoveryOptions{true, true}, [&] { return f.clockMs; });
+    ASSERT_FALSE(report.ok());
+    EXPECT_EQ(*report.tilt, "recovery of the last round failed: record " + std::to_string(tip) +
+                                " (round.opened): \"shoe\" must be an integer from 0 to 4294967295, not 1e+107");
+    // Nothing was written, every record is still there and still reads as before.
+    EXPECT_EQ(f.store->tipSeq(), tip);
+    EXPECT_EQ(report.ledger.differenceFrom(live), "");
+    EXPECT_EQ(report.ledger.credits(1), 5000 - 1000 + 1950);
+    const RecalledRound before = recallRound(*f.store, settled);
+    EXPECT_EQ(before.round.state, RoundState::Settled);
+    EXPECT_EQ(before.round.outcomes.at(1).returned, 1950);
+    const AuditReport audit = auditJournal(*f.store);
+    EXPECT_TRUE(audit.ok()) << audit.chain.problem;
+    EXPECT_EQ(audit.chain.checked, tip);
+    // Recall of the forged round refuses it with the same words.
+    try {
+        (void)recallRound(*f.store, forged);
+        FAIL() << "the forged round was recalled";
+    } catch (const std::invalid_argument& error) {
+        EXPECT_NE(std::string(error.what()).find(R"("shoe" must be an integer)"), std::string::npos) << error.what();
+    }
 }
 
 }  // namespace
