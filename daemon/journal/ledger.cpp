@@ -7,31 +7,12 @@
 #include <numeric>
 
 #include "daemon/game/wide_int.h"
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::journal {
 
-namespace {
-
 using nlohmann::json;
-
-std::int64_t integerField(const json& body, const char* key, std::string_view kindName) {
-    const auto it = body.find(key);
-    if (it == body.end() || !it->is_number_integer()) {
-        throw LedgerError(std::string(kindName) + " record without integer \"" + key + "\"");
-    }
-    return it->get<std::int64_t>();
-}
-
-std::string stringField(const json& body, const char* key, std::string_view kindName) {
-    const auto it = body.find(key);
-    if (it == body.end() || !it->is_string()) {
-        throw LedgerError(std::string(kindName) + " record without text \"" + key + "\"");
-    }
-    return it->get<std::string>();
-}
-
-}  // namespace
 
 game::Fraction addFractions(game::Fraction a, game::Fraction b) {
     const game::Int128 num = static_cast<game::Int128>(a.num) * b.den + static_cast<game::Int128>(b.num) * a.den;
@@ -95,9 +76,9 @@ Money Ledger::totalCredits() const {
 
 void Ledger::applyCredit(std::int64_t station, const json& body) {
     StationAccount& acc = stations_[station];
-    const Money amount = integerField(body, "amount", kind::kCredit);
-    const Money balance = integerField(body, "balance", kind::kCredit);
-    const std::string why = stringField(body, "reason", kind::kCredit);
+    const Money amount = integerField(body, "amount", -kMaxBodyMoney, kMaxBodyMoney);
+    const Money balance = integerField(body, "balance", -kMaxBodyMoney, kMaxBodyMoney);
+    const std::string why = stringField(body, "reason");
     if (acc.credits + amount != balance) {
         throw LedgerError("station " + std::to_string(station) + " credit of " + std::to_string(amount) +
                           " leaves balance " + std::to_string(balance) + " but the credits held were " +
@@ -113,50 +94,62 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
-    const Money wagered = why == reason::kSettlement ? integerField(body, "wagered", kind::kCredit) : 0;
-    const bool paidOut = why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot ||
-                         why == reason::kTip;
+    const Money wagered = why == reason::kSettlement ? integerField(body, "wagered", -kMaxBodyMoney, kMaxBodyMoney) : 0;
+    const bool paidOut =
+        why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot || why == reason::kTip;
     if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||
         (why == reason::kSettlement && amount < 0) || (why == reason::kBetReturn && amount < 0) ||
         (why == reason::kBet && amount > 0)) {
         throw LedgerError("credit record with reason " + why + " moves credits the wrong way");
     }
-    acc.credits = balance;
+    // The meters change on a copy: one that would overflow refuses the record with nothing changed.
+    MeterSet meters = acc.meters;
     if (why == reason::kSettlement) {
-        acc.meters.add(Meter::CoinIn, wagered);
-        acc.meters.add(Meter::CoinOut, amount);
-        acc.meters.add(Meter::GamesPlayed, 1);
+        meters.add(Meter::CoinIn, wagered);
+        meters.add(Meter::CoinOut, amount);
+        meters.add(Meter::GamesPlayed, 1);
         if (amount > wagered) {
-            acc.meters.add(Meter::GamesWon, 1);
+            meters.add(Meter::GamesWon, 1);
         } else if (amount < wagered) {
-            acc.meters.add(Meter::GamesLost, 1);
+            meters.add(Meter::GamesLost, 1);
         }
     } else if (why == reason::kTicketIn) {
-        acc.meters.add(Meter::TicketInCashable, amount);
+        meters.add(Meter::TicketInCashable, amount);
     } else if (why == reason::kTicketOut) {
-        acc.meters.add(Meter::TicketOutCashable, -amount);
-        acc.meters.add(Meter::CancelledCredits, -amount);
+        meters.add(Meter::TicketOutCashable, -amount);
+        meters.add(Meter::CancelledCredits, -amount);
     } else if (why == reason::kHandpay) {
-        acc.meters.add(Meter::HandpaidCancelledCredits, -amount);
-        acc.meters.add(Meter::CancelledCredits, -amount);
+        meters.add(Meter::HandpaidCancelledCredits, -amount);
+        meters.add(Meter::CancelledCredits, -amount);
     } else if (why == reason::kJackpot) {
-        acc.meters.add(Meter::Jackpots, -amount);
+        meters.add(Meter::Jackpots, -amount);
     } else if (why == reason::kTip) {
-        acc.meters.add(Meter::Tips, -amount);
+        meters.add(Meter::Tips, -amount);
     } else if (why == reason::kResettlement) {
-        acc.meters.add(amount >= 0 ? Meter::ResettlementPaid : Meter::ResettlementRecovered, amount >= 0 ? amount : -amount);
+        meters.add(amount >= 0 ? Meter::ResettlementPaid : Meter::ResettlementRecovered,
+                   amount >= 0 ? amount : -amount);
     } else if (why == reason::kBetReturn) {
-        acc.meters.add(Meter::BetsReturned, amount);
+        meters.add(Meter::BetsReturned, amount);
     }
+    acc.credits = balance;
+    acc.meters = meters;
 }
 
 void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+    try {
+        applyKind(kindName, station, body);
+    } catch (const BodyError& error) {
+        throw LedgerError(std::string(kindName) + " record: " + error.what());
+    }
+}
+
+void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
     if (kindName == kind::kCredit) {
         account(station, kindName);
         applyCredit(*station, body);
     } else if (kindName == kind::kBetSettled) {
         StationAccount& acc = account(station, kindName);
-        const auto breakage = parseFraction(stringField(body, "breakage", kindName));
+        const auto breakage = parseFraction(stringField(body, "breakage"));
         if (!breakage) {
             throw LedgerError("bet.settled record with malformed breakage");
         }
@@ -223,32 +216,36 @@ json Ledger::toJson() const {
 Ledger Ledger::fromJson(const json& snapshot) {
     Ledger ledger;
     try {
-        for (const auto& [number, entry] : snapshot.at("stations").items()) {
-            StationAccount& acc = ledger.stations_[std::stoll(number)];
-            acc.credits = entry.at("credits").get<Money>();
-            const auto breakage = parseFraction(entry.at("breakage").get<std::string>());
+        for (const auto& [number, entry] : objectField(snapshot, "stations").items()) {
+            // Keys are written by toJson: a station number in decimal, nothing else ("01", "1e5" and "-0" are refused).
+            std::int64_t station = 0;
+            const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), station);
+            if (error != std::errc{} || end != number.data() + number.size() || std::to_string(station) != number) {
+                throw LedgerError("snapshot with malformed station number \"" + number + "\"");
+            }
+            StationAccount& acc = ledger.stations_[station];
+            acc.credits = integerField(entry, "credits", 0, kMaxBodyMoney);
+            const auto breakage = parseFraction(stringField(entry, "breakage"));
             if (!breakage) {
                 throw LedgerError("snapshot with malformed breakage for station " + number);
             }
             acc.breakage = *breakage;
-            for (const auto& [name, value] : entry.at("meters").items()) {
+            for (const auto& [name, value] : objectField(entry, "meters").items()) {
                 const auto meter = parseMeter(name);
                 if (!meter) {
                     throw LedgerError("snapshot with unknown meter " + name);
                 }
-                acc.meters.add(*meter, value.get<std::int64_t>());
+                acc.meters.add(*meter, integerValue(value, "station " + number + " meter " + name, 0, kMaxInt64));
             }
         }
-        for (const auto& [name, value] : snapshot.at("table").items()) {
+        for (const auto& [name, value] : objectField(snapshot, "table").items()) {
             const auto meter = parseMeter(name);
             if (!meter) {
                 throw LedgerError("snapshot with unknown meter " + name);
             }
-            ledger.table_.add(*meter, value.get<std::int64_t>());
+            ledger.table_.add(*meter, integerValue(value, "table meter " + name, 0, kMaxInt64));
         }
     } catch (const json::exception& error) {
-        throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
-    } catch (const std::logic_error& error) {
         throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
     }
     return ledger;

@@ -56,6 +56,7 @@ public:
     [[nodiscard]] std::string differenceFrom(const Ledger& other) const;
 
 private:
+    void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
     void applyCredit(std::int64_t station, const nlohmann::json& body);
     StationAccount& account(std::optional<std::int64_t> station, std::string_view kind);
 

@@ -1,5 +1,7 @@
 #include "daemon/journal/meters.h"
 
+#include <limits>
+
 #include "daemon/journal/ledger.h"
 
 namespace pitlink::journal {
@@ -31,7 +33,11 @@ void MeterSet::add(Meter meter, std::int64_t amount) {
     if (amount < 0) {
         throw LedgerError("meter " + std::string(meterName(meter)) + " would decrease by " + std::to_string(-amount));
     }
-    values_[static_cast<std::size_t>(meter)] += amount;
+    std::int64_t& value = values_[static_cast<std::size_t>(meter)];
+    if (amount > std::numeric_limits<std::int64_t>::max() - value) {
+        throw LedgerError("meter " + std::string(meterName(meter)) + " would overflow");
+    }
+    value += amount;
 }
 
 }  // namespace pitlink::journal

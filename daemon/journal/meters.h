@@ -52,7 +52,8 @@ inline constexpr std::int64_t kMeterRollover = 10'000'000'000;  // 10^10
 class MeterSet {
 public:
     [[nodiscard]] std::int64_t operator[](Meter meter) const { return values_[static_cast<std::size_t>(meter)]; }
-    // Meters only count up: a negative amount is a programming error (LedgerError).
+    // Meters only count up: a negative amount is a programming error (LedgerError), and so is
+    // one that would take the meter past 2^63 - 1 (only a forged journal can hold one).
     void add(Meter meter, std::int64_t amount);
     friend bool operator==(const MeterSet&, const MeterSet&) = default;
 

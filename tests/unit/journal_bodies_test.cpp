@@ -10,6 +10,7 @@
 
 #include "daemon/journal/audit.h"
 #include "daemon/journal/body_fields.h"
+#include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
@@ -179,6 +180,65 @@ TEST(Recovery, ALastRoundWhoseBodyDoesNotFitTiltsTheTableAndNothingRecordedIsLos
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find(R"("shoe" must be an integer)"), std::string::npos) << error.what();
     }
+}
+
+TEST(Ledger, CreditsWhoseNumbersDoNotFitAreRefusedAndChangeNothing) {
+    LedgerReplay replay;
+    const auto visit = [&](std::int64_t seq, std::string body) {
+        return replay.visit(JournalRecord{seq, 0, std::string(kind::kCredit), std::nullopt, 1, std::move(body), {}});
+    };
+    ASSERT_EQ(visit(1, R"({"amount":500,"balance":500,"reason":"ticket_in"})"), "");
+    EXPECT_EQ(visit(2, R"({"amount":1e107,"balance":500,"reason":"ticket_in"})"),
+              "record 2: credit record: \"amount\" must be an integer from -1000000000000000 to 1000000000000000, "
+              "not 1e+107");
+    EXPECT_EQ(visit(3, R"({"amount":-18446744073709551615,"balance":500,"reason":"bet"})").rfind("record 3: ", 0), 0U);
+    EXPECT_EQ(visit(4, R"({"amount":18446744073709551615,"balance":0,"reason":"ticket_in"})"),
+              "record 4: credit record: \"amount\" must be an integer from -1000000000000000 to 1000000000000000, "
+              "not 18446744073709551615");
+    EXPECT_EQ(visit(5, R"({"amount":"100","balance":600,"reason":"ticket_in"})"),
+              "record 5: credit record: \"amount\" must be an integer from -1000000000000000 to 1000000000000000, "
+              "not text");
+    EXPECT_EQ(visit(6, R"({"amount":0,"balance":500,"reason":"settlement","wagered":2.5})"),
+              "record 6: credit record: \"wagered\" must be an integer from -1000000000000000 to 1000000000000000, "
+              "not 2.5");
+    EXPECT_EQ(visit(7, R"({"amount":100,"balance":600,"reason":7})"),
+              R"(record 7: credit record: "reason" must be text, not 7)");
+    EXPECT_EQ(replay.ledger().credits(1), 500);
+    EXPECT_EQ(replay.ledger().stations().at(1).meters[Meter::TicketInCashable], 500);
+}
+
+TEST(Ledger, ASnapshotThatDoesNotFitIsRefusedAndAMeterNeverOverflows) {
+    const auto snapshotRefusal = [](const std::string& text) {
+        try {
+            (void)Ledger::fromJson(json::parse(text));
+        } catch (const LedgerError& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(
+        snapshotRefusal(R"({"stations":{"1":{"breakage":"0","credits":5,"meters":{"coin_in":1e107}}},"table":{}})"),
+        "malformed meters snapshot: station 1 meter coin_in must be an integer from 0 to 9223372036854775807, "
+        "not 1e+107");
+    EXPECT_EQ(snapshotRefusal(R"({"stations":{"1":{"breakage":"0","credits":-5,"meters":{}}},"table":{}})"),
+              "malformed meters snapshot: \"credits\" must be an integer from 0 to 1000000000000000, not -5");
+    EXPECT_EQ(snapshotRefusal(R"({"stations":{"01":{"breakage":"0","credits":5,"meters":{}}},"table":{}})"),
+              R"(snapshot with malformed station number "01")");
+    EXPECT_EQ(snapshotRefusal(R"({"stations":[],"table":{}})"),
+              R"(malformed meters snapshot: "stations" must be an object, not an array)");
+    EXPECT_EQ(snapshotRefusal(R"({"stations":{},"table":{"power_ups":true}})"),
+              "malformed meters snapshot: table meter power_ups must be an integer from 0 to 9223372036854775807, "
+              "not true");
+
+    // A meter at the top of its range: the credit that would take it past refuses, changing nothing.
+    Ledger ledger = Ledger::fromJson(json::parse(
+        R"({"stations":{"1":{"breakage":"0","credits":100,"meters":{"coin_in":9223372036854775000}}},"table":{}})"));
+    EXPECT_THROW(ledger.apply(kind::kCredit, 1,
+                              json{{"amount", 0}, {"balance", 100}, {"reason", "settlement"}, {"wagered", 1000}}),
+                 LedgerError);
+    EXPECT_EQ(ledger.credits(1), 100);
+    EXPECT_EQ(ledger.stations().at(1).meters[Meter::GamesPlayed], 0);
+    EXPECT_EQ(ledger.stations().at(1).meters[Meter::CoinIn], 9223372036854775000);
 }
 
 }  // namespace
