@@ -1,5 +1,8 @@
 #include "daemon/app/journal_startup.h"
 
+#include <limits>
+
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
@@ -12,8 +15,15 @@ namespace {
 
 std::uint32_t nextShoeNumber(journal::JournalStore& store) {
     auto last = store.connection().prepare(
-        "SELECT json_extract(body, '$.shoe') FROM record WHERE kind = 'shoe.started' ORDER BY seq DESC LIMIT 1");
-    return last.step() ? static_cast<std::uint32_t>(last.integer(0)) + 1 : 1;
+        "SELECT seq, body FROM record WHERE kind = 'shoe.started' ORDER BY seq DESC LIMIT 1");
+    if (!last.step()) {
+        return 1;
+    }
+    return journal::readRecordBody(last.integer(0), journal::kind::kShoeStarted, last.text(1), [](const json& body) {
+        return static_cast<std::uint32_t>(
+                   journal::integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1)) +
+               1;
+    });
 }
 
 std::int64_t nextTicketNumber(journal::JournalStore& store) {
@@ -24,14 +34,16 @@ std::int64_t nextTicketNumber(journal::JournalStore& store) {
 // an attendant not yet cleared stay raised.
 void restoreStations(journal::JournalStore& store, table::TableStart& start) {
     auto handpays = store.connection().prepare(
-        "SELECT r.station, r.kind, r.body FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
+        "SELECT r.station, r.kind, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
         "WHERE kind IN ('handpay.pending', 'handpay.reset') AND station IS NOT NULL GROUP BY station) last "
         "ON r.seq = last.seq");
     while (handpays.step()) {
         if (handpays.text(1) == journal::kind::kHandpayPending) {
-            const json body = json::parse(handpays.text(2));
-            start.handpays[handpays.integer(0)] =
-                table::PendingHandpay{body.at("amount").get<game::Money>(), body.at("kind").get<std::string>()};
+            start.handpays[handpays.integer(0)] = journal::readRecordBody(
+                handpays.integer(3), journal::kind::kHandpayPending, handpays.text(2), [](const json& body) {
+                    return table::PendingHandpay{journal::integerField(body, "amount", 0, journal::kMaxBodyMoney),
+                                                 journal::stringField(body, "kind")};
+                });
         }
     }
     auto calls = store.connection().prepare(

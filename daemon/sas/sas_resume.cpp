@@ -1,8 +1,15 @@
 #include "daemon/sas/sas_resume.h"
 
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/sas/ticket_setup_json.h"
 
 namespace pitlink::sas {
 
@@ -25,14 +32,48 @@ json exceptionJson(const SasException& e) {
 
 SasException exceptionFromJson(const json& j) {
     SasException e;
-    e.code = j.at("code").get<std::uint8_t>();
-    e.serial = j.at("serial").get<std::uint64_t>();
-    const std::string data = j.value("data", std::string());
-    for (std::size_t i = 0; i + 1 < data.size(); i += 2) {
-        e.eventData.push_back(static_cast<std::uint8_t>(std::stoul(data.substr(i, 2), nullptr, 16)));
+    e.code = static_cast<std::uint8_t>(journal::integerField(j, "code", 0, 0xFF));
+    e.serial = static_cast<std::uint64_t>(journal::integerField(j, "serial", 0, journal::kMaxInt64));
+    const std::string data = journal::optionalStringField(j, "data").value_or(std::string());
+    const auto nibble = [](char c) {
+        static constexpr std::string_view kHex = "0123456789ABCDEF";
+        return kHex.find(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    };
+    const auto notHex = [&](char c) { return nibble(c) == std::string_view::npos; };
+    if (data.size() % 2 != 0 || std::any_of(data.begin(), data.end(), notHex)) {
+        throw journal::BodyError("\"data\" must be bytes in hexadecimal, not \"" + data.substr(0, 40) + "\"");
+    }
+    for (std::size_t i = 0; i < data.size(); i += 2) {
+        e.eventData.push_back(static_cast<std::uint8_t>(nibble(data[i]) << 4U | nibble(data[i + 1])));
     }
     return e;
 }
+
+namespace {
+
+ValidationId validationIdOf(const json& body) {
+    constexpr std::int64_t kMax = std::numeric_limits<std::uint32_t>::max();
+    return ValidationId{static_cast<std::uint32_t>(journal::integerField(body, "machine_id", 0, kMax)),
+                        static_cast<std::uint32_t>(journal::integerField(body, "sequence", 0, kMax))};
+}
+
+// The clock offset of the last clock.set, 0 when there is none. Like a malformed body, one whose
+// offset does not fit stops the start-up (journal::BodyError naming the record).
+std::int64_t clockOffsetMs(journal::JournalStore& store) {
+    // A hundred years either way: far beyond what the host's clock settings can add up to, and
+    // the table clock's arithmetic cannot overflow.
+    constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
+    auto clock =
+        store.connection().prepare("SELECT seq, body FROM record WHERE kind = 'clock.set' ORDER BY seq DESC LIMIT 1");
+    if (!clock.step()) {
+        return 0;
+    }
+    return journal::readRecordBody(clock.integer(0), kind::kClockSet, clock.text(1), [](const json& body) {
+        return journal::integerField(body, "offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
+    });
+}
+
+}  // namespace
 
 SasResume resumeSas(journal::JournalStore& store) {
     SasResume resume;
@@ -53,7 +94,7 @@ SasResume resumeSas(journal::JournalStore& store) {
             if (k == kind::kSasQueue) {
                 ExceptionQueue fresh;
                 std::vector<SasException> pending;
-                for (const json& e : body.at("pending")) {
+                for (const json& e : journal::arrayField(body, "pending")) {
                     pending.push_back(exceptionFromJson(e));
                 }
                 fresh.restore(pending);
@@ -63,7 +104,7 @@ SasResume resumeSas(journal::JournalStore& store) {
                 queues[station].raise(e.code, e.eventData, e.serial);
             } else if (k == kind::kSasAcked) {
                 ExceptionQueue& q = queues[station];
-                for (const json& entry : body.at("acked")) {
+                for (const json& entry : journal::arrayField(body, "acked")) {
                     const SasException acked = exceptionFromJson(entry);
                     if (q.remove(acked.serial) || acked.code != kBufferOverflow) {
                         continue;
@@ -77,16 +118,17 @@ SasResume resumeSas(journal::JournalStore& store) {
                     }
                 }
             } else if (k == kind::kSasValidationId) {
-                resume.validation[station] =
-                    ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
+                resume.validation[station] = validationIdOf(body);
             } else if (k == kind::kSasHostEnabled) {
-                resume.hostEnabled[station] = body.at("enabled").get<bool>();
+                resume.hostEnabled[station] = journal::booleanField(body, "enabled");
             } else if (k == kind::kSasTicketSetup) {
+                (void)ticketSetupFromJson(body, {});  // refuses a field that does not fit
                 resume.ticketSetup[station] = body;
             } else if (k == kind::kSasRecordRead) {
                 std::size_t& unread = resume.unreadRecords[station];
                 unread = unread > 0 ? unread - 1 : 0;
             } else if (k == kind::kTicketIssued) {
+                (void)validationRecordOf(body);  // refuses a field that does not fit
                 auto& issued = resume.issued[station];
                 issued.emplace_back(body, records.integer(3));
                 if (issued.size() > kRecordsKept) {
@@ -95,22 +137,17 @@ SasResume resumeSas(journal::JournalStore& store) {
                 std::size_t& unread = resume.unreadRecords[station];
                 unread = std::min(unread + 1, kRecordsKept);
                 if (body.contains("sequence") && body.contains("machine_id")) {
-                    resume.validation[station] =
-                        ValidationId{body.at("machine_id").get<std::uint32_t>(), body.at("sequence").get<std::uint32_t>()};
+                    resume.validation[station] = validationIdOf(body);
                 }
             }
         } catch (const json::exception&) {
-            continue;  // a malformed SAS body loses that entry only
+            continue;  // a malformed SAS body, or one whose fields do not fit, loses that entry only
         }
     }
     for (const auto& [station, q] : queues) {
         resume.exceptions[station] = q.pending();
     }
-    auto clock = store.connection().prepare(
-        "SELECT json_extract(body, '$.offset_ms') FROM record WHERE kind = 'clock.set' ORDER BY seq DESC LIMIT 1");
-    if (clock.step()) {
-        resume.clockOffsetMs = clock.integer(0);
-    }
+    resume.clockOffsetMs = clockOffsetMs(store);
     return resume;
 }
 

@@ -1,7 +1,9 @@
 #include "daemon/sas/station_tickets.h"
 
 #include <cstdio>
+#include <limits>
 
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/ticket_setup_json.h"
@@ -148,17 +150,25 @@ void StationTickets::setTicketSetup(const TicketSetup& setup) {
     journal_(journal::kind::kSasTicketSetup, ticketSetupJson(setup_));
 }
 
-void StationTickets::addRecord(const json& body, const SasDateTime& when) {
+ValidationRecord validationRecordOf(const json& body) {
     ValidationRecord r;
     r.type = 0x00;
+    const std::string number = digits18(journal::optionalStringField(body, "validation").value_or(std::string()));
+    r.number = number.substr(2);
+    r.systemId = static_cast<std::uint8_t>(journal::optionalIntegerField(body, "system_id", 0, 0xFF).value_or(0));
+    r.amountCents = static_cast<std::uint64_t>(
+        journal::optionalIntegerField(body, "amount", 0, journal::kMaxBodyMoney).value_or(0));
+    r.ticketNumber = static_cast<std::uint16_t>(
+        journal::optionalIntegerField(body, "sequence", 0, std::numeric_limits<std::uint32_t>::max()).value_or(0) %
+        10'000);
+    return r;
+}
+
+void StationTickets::addRecord(const json& body, const SasDateTime& when) {
+    ValidationRecord r = validationRecordOf(body);
     r.index = nextIndex_;
     nextIndex_ = static_cast<std::uint8_t>(nextIndex_ % kRecordsKept + 1);
     r.time = when;
-    const std::string number = digits18(body.value("validation", std::string()));
-    r.number = number.substr(2);
-    r.systemId = static_cast<std::uint8_t>(body.value("system_id", 0));
-    r.amountCents = static_cast<std::uint64_t>(body.value("amount", game::Money{0}));
-    r.ticketNumber = static_cast<std::uint16_t>(body.value("sequence", 0U) % 10'000);
     records_.push_back(r);
     if (records_.size() > kRecordsKept) {
         records_.pop_front();

@@ -35,6 +35,10 @@ struct ValidationId {
     std::uint32_t sequence = 0;   // the last one used
 };
 
+// The LP 4D record of a ticket.issued body, without its index and time. A field that does not
+// fit (a journal read at start) is refused with journal::BodyError.
+[[nodiscard]] ValidationRecord validationRecordOf(const nlohmann::json& body);
+
 class StationTickets final : public TicketHost {
 public:
     using Raise = std::function<void(std::uint8_t code)>;

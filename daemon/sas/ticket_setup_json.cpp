@@ -1,5 +1,7 @@
 #include "daemon/sas/ticket_setup_json.h"
 
+#include "daemon/journal/body_fields.h"
+
 namespace pitlink::sas {
 
 nlohmann::json ticketSetupJson(const TicketSetup& s) {
@@ -13,13 +15,19 @@ nlohmann::json ticketSetupJson(const TicketSetup& s) {
 }
 
 TicketSetup ticketSetupFromJson(const nlohmann::json& j, TicketSetup base) {
-    base.statusBits = j.value("status_bits", base.statusBits);
-    base.cashableExpirationDays = j.value("cashable_expiration_days", base.cashableExpirationDays);
-    base.restrictedExpirationDays = j.value("restricted_expiration_days", base.restrictedExpirationDays);
-    base.hostId = j.value("host_id", base.hostId);
-    base.location = j.value("location", base.location);
-    base.address1 = j.value("address1", base.address1);
-    base.address2 = j.value("address2", base.address2);
+    const auto number = [&j](std::string_view key, std::uint16_t kept) {
+        return static_cast<std::uint16_t>(journal::optionalIntegerField(j, key, 0, 0xFFFF).value_or(kept));
+    };
+    const auto text = [&j](std::string_view key, const std::string& kept) {
+        return journal::optionalStringField(j, key).value_or(kept);
+    };
+    base.statusBits = number("status_bits", base.statusBits);
+    base.cashableExpirationDays = number("cashable_expiration_days", base.cashableExpirationDays);
+    base.restrictedExpirationDays = number("restricted_expiration_days", base.restrictedExpirationDays);
+    base.hostId = number("host_id", base.hostId);
+    base.location = text("location", base.location);
+    base.address1 = text("address1", base.address1);
+    base.address2 = text("address2", base.address2);
     return base;
 }
 

@@ -8,7 +8,8 @@
 namespace pitlink::sas {
 
 [[nodiscard]] nlohmann::json ticketSetupJson(const TicketSetup& setup);
-// Keys missing from `j` keep their value in `base` (bodies written by older versions).
+// Keys missing from `j` keep their value in `base` (bodies written by older versions); a key
+// that does not fit its field is refused (journal::BodyError).
 [[nodiscard]] TicketSetup ticketSetupFromJson(const nlohmann::json& j, TicketSetup base);
 
 }  // namespace pitlink::sas

@@ -3,6 +3,7 @@
 // mode's idea of a wakeup byte.
 #include <gtest/gtest.h>
 
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/sas_resume.h"
@@ -109,6 +110,55 @@ TEST(SasResume, AnAcknowledgedOverflowLeavesEvenWithTheReplaysOwnSerial) {
     const SasResume resume = resumeSas(*f.store);
     ASSERT_EQ(resume.exceptions.at(1).size(), 20U);
     EXPECT_EQ(resume.exceptions.at(1).front().serial, 2U);  // the oldest was dropped, no 70 left
+}
+
+TEST(SasResume, ABodyWhoseFieldsDoNotFitLosesItsEntryOnly) {
+    test::JournalFixture f;
+    std::vector<journal::PendingRecord> records;
+    const auto add = [&](std::string_view k, std::int64_t station, std::string body) {
+        records.push_back(journal::PendingRecord{f.clockMs, std::string(k), std::nullopt, station, std::move(body)});
+    };
+    add(kind::kSasException, 1, R"({"code":17,"serial":1})");
+    add(kind::kSasException, 1, R"({"code":18,"serial":2,"data":"zz"})");  // std::stoul threw past the catch
+    add(kind::kSasException, 1, R"({"code":300,"serial":3})");
+    add(kind::kSasException, 1, R"({"code":19,"serial":1e107})");
+    add(kind::kSasValidationId, 1, R"({"machine_id":1193046,"sequence":5})");
+    add(kind::kSasValidationId, 2, R"({"machine_id":1e107,"sequence":5})");
+    add(kind::kSasValidationId, 3, R"({"machine_id":4294967296,"sequence":5})");
+    add(kind::kTicketIssued, 1, R"({"validation":"a","amount":5})");
+    add(kind::kTicketIssued, 1, R"({"validation":"b","amount":1e107})");
+    add(kind::kTicketIssued, 1, R"({"validation":"c","amount":6,"system_id":256})");
+    add(kind::kSasTicketSetup, 1, R"({"location":"PIT 9","status_bits":3})");
+    add(kind::kSasTicketSetup, 1, R"({"location":"PIT 8","status_bits":70000})");
+    add(kind::kSasHostEnabled, 1, R"({"enabled":false})");
+    add(kind::kSasHostEnabled, 1, R"({"enabled":1})");
+    f.store->append(records);
+
+    const SasResume resume = resumeSas(*f.store);
+    ASSERT_EQ(resume.exceptions.at(1).size(), 1U);
+    EXPECT_EQ(resume.exceptions.at(1)[0].code, 17);
+    ASSERT_EQ(resume.validation.size(), 1U);
+    EXPECT_EQ(resume.validation.at(1).machineId, 1193046U);
+    ASSERT_EQ(resume.issued.at(1).size(), 1U);
+    EXPECT_EQ(resume.issued.at(1)[0].first.at("validation"), "a");
+    EXPECT_EQ(ticketSetupFromJson(resume.ticketSetup.at(1), TicketSetup{}).location, "PIT 9");
+    EXPECT_FALSE(resume.hostEnabled.at(1));
+}
+
+TEST(SasResume, AClockOffsetThatDoesNotFitStopsTheStartLikeAMalformedBody) {
+    test::JournalFixture f;
+    f.store->append(std::vector<journal::PendingRecord>{
+        {f.clockMs, std::string(kind::kClockSet), std::nullopt, 1, R"({"offset_ms":-9.3e18})"}});
+    try {
+        (void)resumeSas(*f.store);
+        FAIL() << "an offset of -9.3e18 ms was resumed";
+    } catch (const journal::BodyError& error) {
+        EXPECT_EQ(std::string(error.what())
+                      .find("record " + std::to_string(f.store->tipSeq()) +
+                            " (clock.set): \"offset_ms\" must be an integer from"),
+                  0U)
+            << error.what();
+    }
 }
 
 TEST(WireDecoder, GapModeTakesTheFirstByteAfterSilenceAsTheWakeupByte) {
