@@ -148,6 +148,11 @@ int play(const Options& o) {
 
     table.record(journal::kind::kDaemonStarted, nlohmann::json{{"seed", o.seed}});
     acknowledge("daemon.started");
+    // Recovery replays from the second-to-last meters snapshot. A run here dies long before
+    // snapshotEvery records, so without a snapshot at each start there would be none at all, and
+    // every start-up (and the driver's recovery after each death) would replay the whole journal.
+    table.snapshot();
+    acknowledge("snapshot");
     table.loadPaytable();
     acknowledge("paytable");
     game::SeededRandom shoeRandom(o.seed);
