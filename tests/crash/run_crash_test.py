@@ -7,17 +7,29 @@ thread) and kills it in every way a table controller can die:
   * a power cut inside the power-loss VFS: writes not yet fsynced are each kept or lost;
   * a full disk: writes fail after a random number of them (the table must tilt, exit 4);
   * a real file-size limit (RLIMIT_FSIZE): the kernel refuses the write (EFBIG).
-After every death it restarts recovery and checks the journal with its own code (it shares
-nothing with the daemon: its own SHA-256 chain check, its own sums with sqlite3):
+After every death it recovers the journal as pitlinkd starts (crash_child --recover: from the
+last snapshots, the unfinished round finished) and checks it with its own code (it shares nothing with the daemon: its own SHA-256 chain check, its own
+sums with sqlite3):
   * the chain is whole and every acknowledged step is in the journal;
   * every round has ended, exactly once; each bet was settled or returned exactly once;
   * each station's credit records follow one from the other, never below zero;
   * everything that came in (tickets) plus the game's net equals the credits held plus what
     left the table (tickets out, hand-pays, tips);
-  * the daemon's own audit (chain, meters against snapshots, rounds) agrees.
+  * the credits the daemon recovered are the ones summed here.
+The check is incremental, so that a death costs the same however long the journal: the checker
+keeps what it has found (the chain hash of the last record checked, the stations' balances, the
+money sums, each round's tally) and reads only the records after the last one checked, once it
+has made sure that one is still there with the hash it had. Every --full-check-every deaths and
+at the end, the whole journal is checked: by the daemon (crash_child --check: integrity scan of
+every page, the chain from the first record, its full audit of meters against every snapshot
+and of every round), and by a new checker from the first record, which must come to the same
+state as the incremental one. An old record changed or removed behind the last one checked is
+found there.
 Usage: run_crash_test.py BUILD_DIR SOURCE_DIR [--kills N] [--power-cuts N] [--disk-full N] [--seed S]
+                         [--full-check-every N]
 """
 import argparse
+import dataclasses
 import hashlib
 import json
 import os
@@ -30,6 +42,8 @@ import sys
 import tempfile
 import time
 
+COLUMNS = "seq, at_ms, kind, round_id, station, body, hash"
+
 
 def canonical(row):
     seq, at_ms, kind, round_id, station, body, _hash = row
@@ -38,96 +52,171 @@ def canonical(row):
     return text.encode("utf-8")
 
 
+@dataclasses.dataclass
+class RoundTally:
+    """What the checker has seen of one round, from every record that names it."""
+    bets: dict = dataclasses.field(default_factory=dict)      # bet -> (station, stake)
+    withdrawn: set = dataclasses.field(default_factory=set)
+    ends: list = dataclasses.field(default_factory=list)      # round.settled / round.voided
+    settled: dict = dataclasses.field(default_factory=dict)   # bet -> (station, returned)
+    credits: dict = dataclasses.field(default_factory=dict)   # station -> credited once ended
+
+    def add(self, kind, station, body):
+        """Takes one record of the round; returns a problem, or None."""
+        if kind == "bet.accepted":
+            self.bets[body["bet"]] = (station, body["stake"])
+        elif kind == "bet.withdrawn":
+            self.withdrawn.add(body["bet"])
+        elif kind in ("round.settled", "round.voided"):
+            self.ends.append(kind)
+        elif kind == "bet.settled":
+            if body["bet"] in self.settled:
+                return f"bet {body['bet']} settled twice"
+            self.settled[body["bet"]] = (station, body["returned"])
+        elif kind == "credit" and body["reason"] in ("settlement", "bet_return") and self.ends:
+            self.credits[station] = self.credits.get(station, 0) + body["amount"]
+        return None
+
+    def problem(self):
+        """Ended exactly once; each standing bet settled or returned once, and credited so."""
+        if len(self.ends) != 1:
+            return f"ended {len(self.ends)} times after recovery"
+        standing = {b: v for b, v in self.bets.items() if b not in self.withdrawn}
+        expected = {}
+        if self.ends[0] == "round.settled":
+            if set(self.settled) != set(standing):
+                return f"settled bets {sorted(self.settled)} != standing {sorted(standing)}"
+            for station, returned in self.settled.values():
+                expected[station] = expected.get(station, 0) + returned
+        else:
+            if self.settled:
+                return "voided with settled bets"
+            for station, stake in standing.values():
+                expected[station] = expected.get(station, 0) + stake
+        if expected != self.credits:
+            return f"credited {self.credits} != due {expected}"
+        return None
+
+
 class Checker:
+    """Checks the journal from the last record it checked on; a new Checker checks all of it."""
+
     def __init__(self, db_path, ack_path):
         self.db_path = db_path
         self.ack_path = ack_path
+        self.checked = 0          # seq of the last record checked
+        self.link = bytes(32)     # its chain hash, recomputed here
+        self.ack_offset = 0       # bytes of the ack log checked, whole lines only
+        self.acked = 0
+        self.rounds = {}          # round_id -> RoundTally
+        self.balance = {}         # station -> its credits after its last credit record
+        self.totals = {}          # credit reason -> sum of the amounts
+        self.stakes = 0           # sum of the stakes of the bets accepted
+
+    def state(self):
+        """What the checker carries from one check to the next."""
+        return {name: value for name, value in vars(self).items() if name not in ("db_path", "ack_path")}
 
     def fail(self, message):
         raise AssertionError(message)
 
     def check(self):
         db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
-        rows = db.execute("SELECT seq, at_ms, kind, round_id, station, body, hash FROM record ORDER BY seq").fetchall()
-        # 1. The chain, recomputed here.
-        previous = bytes(32)
-        for expected, row in enumerate(rows, start=1):
+        try:
+            self.check_unchanged(db)
+            rows = db.execute(f"SELECT {COLUMNS} FROM record WHERE seq > ? ORDER BY seq", (self.checked,)).fetchall()
+        finally:
+            db.close()
+        self.check_chain(rows)
+        self.check_acks()
+        records = [(seq, kind, round_id, station, json.loads(body))
+                   for seq, _at_ms, kind, round_id, station, body, _hash in rows]
+        self.check_rounds(records)
+        self.check_credits(records)
+        return {"records": self.checked, "acked": self.acked, "rounds": len(self.rounds),
+                "held": sum(self.balance.values()), "balances": dict(self.balance)}
+
+    def check_unchanged(self, db):
+        """The last record checked is still there with the hash it had: a recovery may append
+        records, never change or remove one. (A change further back leaves that hash as it is;
+        the check of the whole journal every --full-check-every deaths and at the end finds it.)"""
+        if self.checked == 0:
+            return
+        last = db.execute("SELECT hash FROM record WHERE seq = ?", (self.checked,)).fetchone()
+        if last is None:
+            self.fail(f"the journal shrank: record {self.checked}, checked before, is gone")
+        if last[0] != self.link:
+            self.fail(f"record {self.checked} changed since it was checked")
+
+    def check_chain(self, rows):
+        """1. The chain, recomputed here from the last link checked."""
+        previous = self.link
+        for expected, row in enumerate(rows, start=self.checked + 1):
             if row[0] != expected:
                 self.fail(f"record {expected} missing")
             link = hashlib.sha256(previous + canonical(row)).digest()
             if link != row[6]:
                 self.fail(f"record {row[0]} breaks the chain")
-            previous = row[6]
-        tip = rows[-1][0] if rows else 0
-        # 2. Every acknowledged step is there, as the kind of record it acknowledged.
-        acked = 0
-        if os.path.exists(self.ack_path):
-            with open(self.ack_path) as f:
-                for line in f:
-                    if not line.endswith("\n"):
-                        continue  # a line cut by SIGKILL was never acknowledged in full
-                    seq = int(line.split()[0])
-                    if seq > tip:
-                        self.fail(f"acknowledged record {seq} lost (journal ends at {tip})")
-                    acked += 1
-        bodies = [(r[0], r[2], r[3], r[4], json.loads(r[5])) for r in rows]
-        # 3. Rounds: each ended once; bets settled or returned once.
-        rounds = {}
-        for seq, kind, round_id, station, body in bodies:
+            previous = link
+        if rows:
+            self.checked, self.link = rows[-1][0], previous
+
+    def check_acks(self):
+        """2. Every step acknowledged since the last check is in the journal (the ones before
+        were checked against records that are still there)."""
+        if not os.path.exists(self.ack_path):
+            return
+        with open(self.ack_path, "rb") as f:
+            f.seek(self.ack_offset)
+            added = f.read()
+        # A line cut by SIGKILL was never acknowledged in full; the next run's line completes it.
+        whole = added[:added.rfind(b"\n") + 1]
+        for line in whole.decode().split("\n")[:-1]:
+            seq = int(line.split()[0])
+            if seq > self.checked:
+                self.fail(f"acknowledged record {seq} lost (journal ends at {self.checked})")
+            self.acked += 1
+        self.ack_offset += len(whole)
+
+    def check_rounds(self, records):
+        """3. Rounds: each ended once; bets settled or returned once. Only the rounds with new
+        records can have changed."""
+        touched = set()
+        for seq, kind, round_id, station, body in records:
             if round_id is None:
                 continue
-            r = rounds.setdefault(round_id, {"bets": {}, "ends": [], "settled": {}, "credits": {}, "withdrawn": set()})
+            tally = self.rounds.setdefault(round_id, RoundTally())
             if kind == "bet.accepted":
-                r["bets"][body["bet"]] = (station, body["stake"])
-            elif kind == "bet.withdrawn":
-                r["withdrawn"].add(body["bet"])
-            elif kind in ("round.settled", "round.voided"):
-                r["ends"].append(kind)
-            elif kind == "bet.settled":
-                if body["bet"] in r["settled"]:
-                    self.fail(f"round {round_id} bet {body['bet']} settled twice")
-                r["settled"][body["bet"]] = (station, body["returned"])
-            elif kind == "credit" and body["reason"] in ("settlement", "bet_return") and r["ends"]:
-                r["credits"][station] = r["credits"].get(station, 0) + body["amount"]
-        for round_id, r in rounds.items():
-            if len(r["ends"]) != 1:
-                self.fail(f"round {round_id} ended {len(r['ends'])} times after recovery")
-            standing = {b: v for b, v in r["bets"].items() if b not in r["withdrawn"]}
-            expected = {}
-            if r["ends"][0] == "round.settled":
-                if set(r["settled"]) != set(standing):
-                    self.fail(f"round {round_id}: settled bets {sorted(r['settled'])} != standing {sorted(standing)}")
-                for station, returned in r["settled"].values():
-                    expected[station] = expected.get(station, 0) + returned
-            else:
-                if r["settled"]:
-                    self.fail(f"round {round_id} voided with settled bets")
-                for station, stake in standing.values():
-                    expected[station] = expected.get(station, 0) + stake
-            if expected != r["credits"]:
-                self.fail(f"round {round_id}: credited {r['credits']} != due {expected}")
-        # 4. Credits: each record follows the one before; 5. conservation.
-        balance = {}
-        totals = {}
-        for seq, kind, round_id, station, body in bodies:
+                replaced = tally.bets.get(body["bet"])  # a bet number accepted again replaces its stake
+                self.stakes += body["stake"] - (replaced[1] if replaced else 0)
+            problem = tally.add(kind, station, body)
+            if problem:
+                self.fail(f"round {round_id} {problem}")
+            touched.add(round_id)
+        for round_id in sorted(touched):
+            problem = self.rounds[round_id].problem()
+            if problem:
+                self.fail(f"round {round_id}: {problem}")
+
+    def check_credits(self, records):
+        """4. Credits: each record follows the one before; 5. conservation."""
+        for seq, kind, round_id, station, body in records:
             if kind != "credit":
                 continue
-            before = balance.get(station, 0)
+            before = self.balance.get(station, 0)
             if before + body["amount"] != body["balance"] or body["balance"] < 0:
                 self.fail(f"credit record {seq} of station {station}: {before} + {body['amount']} != {body['balance']}")
-            balance[station] = body["balance"]
-            totals[body["reason"]] = totals.get(body["reason"], 0) + body["amount"]
+            self.balance[station] = body["balance"]
+            self.totals[body["reason"]] = self.totals.get(body["reason"], 0) + body["amount"]
+        totals = self.totals
         came_in = totals.get("ticket_in", 0)
         game_net = sum(totals.get(k, 0) for k in ("bet", "settlement", "bet_return", "resettlement"))
         left = -sum(totals.get(k, 0) for k in ("ticket_out", "handpay", "jackpot", "tip"))
-        held = sum(balance.values())
+        held = sum(self.balance.values())
         if came_in + game_net != held + left:
             self.fail(f"money not conserved: in {came_in} + game {game_net} != held {held} + left {left}")
-        stakes = sum(stake for r in rounds.values() for stake in [v[1] for v in r["bets"].values()])
-        if -totals.get("bet", 0) != stakes:
-            self.fail(f"bets debited {-totals.get('bet', 0)} != stakes accepted {stakes}")
-        db.close()
-        return {"records": tip, "acked": acked, "rounds": len(rounds), "held": held, "balances": balance}
+        if -totals.get("bet", 0) != self.stakes:
+            self.fail(f"bets debited {-totals.get('bet', 0)} != stakes accepted {self.stakes}")
 
 
 def run(cmd, **kwargs):
@@ -142,7 +231,11 @@ def main():
     parser.add_argument("--power-cuts", type=int, default=15)
     parser.add_argument("--disk-full", type=int, default=4)
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--full-check-every", type=int, default=20, metavar="N",
+                        help="check the whole journal after every Nth death (and always at the end)")
     args = parser.parse_args()
+    if args.full_check_every < 1:
+        parser.error("--full-check-every must be at least 1")
     child = os.path.join(args.build_dir, "tests", "crash", "crash_child")
     paytable = os.path.join(args.source_dir, "etc", "paytables", "standard.yaml")
     rng = random.Random(args.seed)
@@ -157,13 +250,30 @@ def main():
         def base():
             return [child, "--journal", db, "--ack-log", ack, "--paytable", paytable, "--seed", str(next(seeds))]
 
-        def after_death(label):
-            result = run([child, "--journal", db, "--check"])
+        def check_whole_journal():
+            # A new checker, from the first record on, must come to what the incremental one has.
+            whole = Checker(db, ack)
+            whole.check()
+            kept = checker.state()
+            differ = [name for name, value in whole.state().items() if kept[name] != value]
+            if differ:
+                raise AssertionError(f"the incremental check and a check of the whole journal differ in {differ}")
+
+        def after_death(label, full):
+            # The daemon recovers the journal as it would start (or checks all of it when `full`),
+            # then the checker here reads what it has not checked yet.
+            result = run([child, "--journal", db, "--check" if full else "--recover"])
             if result.returncode != 0:
-                raise AssertionError(f"{label}: daemon audit failed ({result.returncode}): {result.stdout} {result.stderr}")
+                what = "audit" if full else "recovery"
+                raise AssertionError(f"{label}: daemon {what} failed ({result.returncode}): {result.stdout} {result.stderr}")
             report = json.loads(result.stdout)
-            state = checker.check()
-            # The daemon's meters, recomputed by its audit, against the sums made here.
+            try:
+                state = checker.check()
+                if full:
+                    check_whole_journal()
+            except AssertionError as error:
+                raise AssertionError(f"{label}: {error}") from None
+            # The daemon's meters, recomputed by its recovery or audit, against the sums made here.
             daemon_credits = {int(k): v["credits"] for k, v in report["meters"]["stations"].items()}
             if {k: v for k, v in daemon_credits.items() if v or k in state["balances"]} != state["balances"]:
                 raise AssertionError(f"{label}: daemon credits {daemon_credits} != {state['balances']}")
@@ -175,9 +285,12 @@ def main():
         deaths += [("full", i) for i in range(args.disk_full)]
         rng.shuffle(deaths)
         deaths.append(("fsize", 0))
-        last = None
-        for how, i in deaths:
-            label = f"{how} #{i}"
+        # The pace is printed for each quarter of the deaths: apart from the checks of the whole
+        # journal, it must not fall as the journal grows.
+        quarter_ends = {len(deaths) * q // 4 for q in range(1, 5)} - {0}
+        quarter_from, quarter_started, full_seconds = 0, time.monotonic(), 0.0
+        for number, (how, i) in enumerate(deaths, start=1):
+            label = f"death {number} ({how} #{i})"
             if how == "kill":
                 proc = subprocess.Popen(base() + ["--rounds", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                 time.sleep(rng.uniform(0.05, 0.6))
@@ -203,16 +316,24 @@ def main():
                 result = run(base() + ["--rounds", "1000000"], preexec_fn=limit_file_size)
                 if result.returncode != 4 or "tilt" not in result.stderr:
                     raise AssertionError(f"{label}: the file-size limit must tilt (exit 4), got {result.returncode}: {result.stderr}")
-            state, report = after_death(label)
-            if last is not None and state["records"] < last["records"]:
-                raise AssertionError(f"{label}: the journal shrank")
-            last = state
+            full = number % args.full_check_every == 0
+            checking = time.monotonic()
+            state, report = after_death(label, full)
+            if full:
+                full_seconds += time.monotonic() - checking
+            if number in quarter_ends:
+                now = time.monotonic()
+                print(f"deaths {quarter_from + 1}-{number} of {len(deaths)}: "
+                      f"{(number - quarter_from) * 60 / (now - quarter_started):.1f} per minute "
+                      f"({full_seconds:.1f} s of {now - quarter_started:.1f} s in checks of the whole journal), "
+                      f"journal at {state['records']} records", flush=True)
+                quarter_from, quarter_started, full_seconds = number, now, 0.0
         # A clean finish on the same journal: the table goes on after all of it.
         result = run(base() + ["--rounds", str(report["meters"]["table"]["rounds_settled"] +
                                                report["meters"]["table"]["rounds_voided"] + 20)])
         if result.returncode != 0:
             raise AssertionError(f"final run failed: {result.stderr}")
-        state, report = after_death("final")
+        state, report = after_death("final", full=True)
         print(f"ok: {len(deaths)} deaths, {state['rounds']} rounds, {state['records']} records, "
               f"{state['acked']} acknowledged steps, {report['snapshots_compared']} snapshots compared, "
               f"credits held {state['held']}")
