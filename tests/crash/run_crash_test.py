@@ -292,10 +292,13 @@ def main():
         for number, (how, i) in enumerate(deaths, start=1):
             label = f"death {number} ({how} #{i})"
             if how == "kill":
-                proc = subprocess.Popen(base() + ["--rounds", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                proc = subprocess.Popen(base() + ["--rounds", "1000000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True)
                 time.sleep(rng.uniform(0.05, 0.6))
                 proc.send_signal(signal.SIGKILL)
-                proc.wait()
+                _, stderr = proc.communicate()
+                if proc.returncode != -signal.SIGKILL:
+                    raise AssertionError(f"{label}: the child ended before it was killed, exit {proc.returncode}: {stderr}")
             elif how == "power":
                 result = run(base() + ["--rounds", "1000000", "--power-cut-after-writes", str(rng.randint(1, 400)),
                                        "--keep", str(rng.choice([0.0, 0.3, 0.7, 1.0]))])
