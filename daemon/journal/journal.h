@@ -60,6 +60,10 @@ public:
     // and sends it to be committed. If the journal has failed, `done` is called at once with the
     // failure and nothing is written.
     void submit(JournalTransaction transaction, JournalSink::Done done = {});
+    // At start: the records the journal already holds after its last snapshot, so that a daemon
+    // restarted more often than every `snapshotEvery` records still writes snapshots (and its
+    // start-up replay does not grow with the journal).
+    void countSinceSnapshot(std::int64_t records) { sinceSnapshot_ = records; }
     // Adds a meters snapshot now (clean shutdown, end of a shoe).
     void snapshot(JournalSink::Done done = {});
     // Runs `then` once every transaction submitted so far has completed, committed or failed

@@ -172,5 +172,19 @@ TEST(Journal, SnapshotsAreAddedEveryNRecordsWithTheMetersAtThatPoint) {
     EXPECT_EQ(stored.credits(1), 20);
 }
 
+TEST(Journal, AfterARestartTheRecordsSinceTheLastSnapshotCountTowardsTheNext) {
+    test::TempDir dir;
+    JournalStore store((dir.path() / "j.db").string(), StoreOptions{});
+    StoreSink sink(store);
+    Journal journal(sink, Ledger{}, [] { return 1; }, 4);
+    journal.countSinceSnapshot(3);  // the journal held 3 records after its last snapshot
+    JournalTransaction tx = journal.begin();
+    tx.add(kind::kTicketRedeemed, std::nullopt, 1, json{{"amount", 10}});
+    tx.credit(1, 10, reason::kTicketIn);
+    journal.submit(std::move(tx));
+    // Without the count, 2 records of 4 would not yet call for one.
+    EXPECT_EQ(store.lastSeqOfKind(kind::kMetersSnapshot, store.tipSeq() + 1), std::optional<std::int64_t>(3));
+}
+
 }  // namespace
 }  // namespace pitlink::journal
