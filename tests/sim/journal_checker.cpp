@@ -207,6 +207,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
     std::map<std::int64_t, Round> rounds;
     std::map<std::int64_t, std::int64_t> balance;  // the credit records' chain
     std::map<std::int64_t, std::int64_t> sums;     // the checker's own sums of money in and out
+    std::set<std::int64_t> handpayPending;         // stations locked for a hand-pay
     for (const Row& r : rows) {
         const std::string& k = r.kind;
         const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
@@ -269,6 +270,13 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             Round& round = atRound();
             round.resettled = true;
             round.finalCoup = Coup{cardsOf(r.body.at("player")), cardsOf(r.body.at("banker"))};
+        } else if (k == "handpay.pending") {
+            handpayPending.insert(*r.station);
+        } else if (k == "handpay.reset") {
+            if (handpayPending.erase(*r.station) == 0) {
+                problem("station " + std::to_string(*r.station) + ": hand-pay reset at record " +
+                        std::to_string(r.seq) + " with none pending (paid twice?)");
+            }
         } else if (k == "credit") {
             const std::int64_t s = *r.station;
             const std::int64_t amount = r.body.at("amount").get<std::int64_t>();

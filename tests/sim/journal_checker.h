@@ -5,6 +5,7 @@
 // - every round ends at most once (exactly once unless it is the one in progress), and a settled
 //   round is never voided;
 // - every accepted bet is settled, withdrawn or returned by a void exactly once;
+// - a hand-pay is reset (paid) once per lock;
 // - each station's credit records chain (balance = previous + amount) and never go below zero;
 // - each settled bet returned what the round's journaled cards say (own evaluation), and each
 //   re-settled round's credits come to what its last corrected cards say;

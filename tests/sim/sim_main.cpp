@@ -77,8 +77,9 @@ int main(int argc, char** argv) {
         } else if (options.verbose || seeds <= 3) {
             std::cout << "seed " << options.seed << ": " << r.requests << " requests, " << r.refused << " refused, "
                       << r.crashes << " crashes, " << r.diskFull << " full disks, " << r.roundsSettled
-                      << " rounds settled, " << r.roundsVoided << " voided, " << r.records << " records, "
-                      << r.simulatedMs / 1000 << " s simulated\n";
+                      << " rounds settled, " << r.roundsVoided << " voided, " << r.records << " records, " << r.sasPolls
+                      << " SAS long polls (" << r.meterChecks << " meters checked), " << r.simulatedMs / 1000
+                      << " s simulated\n";
         }
     }
     if (keep.empty()) {

@@ -23,6 +23,7 @@
 #include "tests/sim/journal_checker.h"
 #include "tests/sim/sim_executor.h"
 #include "tests/sim/sim_modbus_device.h"
+#include "tests/sim/sim_sas_line.h"
 #include "tests/sim/sim_worker.h"
 #include "tests/support/power_loss_vfs.h"
 
@@ -37,6 +38,7 @@ constexpr const char* kSpots[] = {"player", "banker", "tie", "player_pair", "ban
 constexpr std::uint16_t kDealButton = 0;
 constexpr std::uint16_t kVoidButton = 1;
 constexpr std::uint16_t kKeyButton = 2;
+constexpr std::int64_t kSasStations[] = {1, 2, 3};  // on SAS links to the simulated host (address = station)
 
 // The simulated table: a reader (the dealer connection reports the cards) with a one-deck shoe,
 // so that shoes end often and a card seen before is impossible; a low ticket limit, so that
@@ -71,6 +73,12 @@ std::string configYaml(const std::filesystem::path& dir) {
            "  socket: \"\"\n"
            "log:\n"
            "  level: critical\n"
+           "sas:\n"
+           "  system_validation_timeout_ms: 1000\n"
+           "  stations:\n"
+           "    - {station: 1, address: 1, port: sas-1, transport: pty}\n"
+           "    - {station: 2, address: 2, port: sas-2, transport: pty}\n"
+           "    - {station: 3, address: 3, port: sas-3, transport: pty}\n"
            "modbus:\n"
            "  device: {transport: tcp, port: 1502}\n"
            "  poll_ms: 50\n"
@@ -151,7 +159,7 @@ private:
                 device->inputs = &inputs_;
                 return device;
             },
-            {},
+            sasOutputs(),
             test::kPowerLossVfs};
         app::DaemonHooks hooks{{}, {}, [this](const std::string&) { ready_ = true; }, {}};
         ready_ = false;
@@ -266,8 +274,10 @@ private:
             dealer();
         } else if (roll < 9000) {
             stations();
-        } else if (roll < 9700) {
+        } else if (roll < 9500) {
             operatorAction();
+        } else if (roll < 9750) {
+            accountingHost();
         } else {
             pressButton();
         }
@@ -443,7 +453,11 @@ private:
         const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
         table::Table& t = *daemon_->table();
         if (roll < 30) {
-            send(o, json{{"cmd", "handpay_reset"}, {"station", station}});
+            const std::int64_t locked = lockedOr(station, 1, kStations);
+            send(o, json{{"cmd", "handpay_reset"}, {"station", locked}});
+            if (locked <= static_cast<std::int64_t>(std::size(kSasStations)) && random_() % 2 == 0) {
+                remoteHandpayReset(locked);  // the host's LP 94 at the same moment
+            }
         } else if (roll < 55) {
             send(o, json{{"cmd", "attendant_clear"}, {"station", station}});
         } else if (roll < 65) {
@@ -502,6 +516,93 @@ private:
         }
     }
 
+    // --- the accounting host (SAS) ---
+
+    std::vector<sas::LinkOutput*> sasOutputs() {
+        std::vector<sas::LinkOutput*> outputs;
+        for (auto& line : lines_) {
+            outputs.push_back(&line);
+        }
+        return outputs;
+    }
+
+    // Writes one poll into the station's port and returns what it answered.
+    std::vector<std::uint8_t> poll(std::int64_t station, const std::vector<std::uint8_t>& frame) {
+        SimSasLine& line = lines_[static_cast<std::size_t>(station - 1)];
+        line.answer.clear();
+        bool first = true;
+        for (const std::uint8_t b : frame) {
+            daemon_->sas()->port(station)->receive(sas::WireByte{b, first}, first);
+            first = false;
+        }
+        return line.answer;
+    }
+
+    // A long poll as a host sends it: a poll to another machine (the station resynchronises
+    // after a start or a loop break), a general poll (reads one exception; also the implied
+    // ACK of the station's last answer), then the long poll itself.
+    std::vector<std::uint8_t> longPoll(std::int64_t station, const std::vector<std::uint8_t>& frame) {
+        const auto address = static_cast<std::uint8_t>(station);
+        poll(station, {static_cast<std::uint8_t>(0x80U | (address % 100U + 1U))});
+        poll(station, {static_cast<std::uint8_t>(0x80U | address)});
+        return poll(station, frame);
+    }
+
+    // The host on a linked station: LP 94 (remote hand-pay reset, racing the attendant's reset
+    // on the control socket) or LP 1A (current credits).
+    void accountingHost() {
+        const std::int64_t station =
+            lockedOr(kSasStations[std::uniform_int_distribution<std::size_t>(0, std::size(kSasStations) - 1)(random_)],
+                     1, static_cast<std::int64_t>(std::size(kSasStations)));
+        if (random_() % 2 == 0) {
+            remoteHandpayReset(station);
+            if (random_() % 3 == 0) {
+                send(*connections_.back(), json{{"cmd", "handpay_reset"}, {"station", station}});  // the attendant too
+            }
+            return;
+        }
+        currentCredits(station);
+    }
+
+    // LP 94: answered 00 (reset), 01 (unable) or 02 (not in a hand-pay).
+    void remoteHandpayReset(std::int64_t station) {
+        ++result_.sasPolls;
+        const auto address = static_cast<std::uint8_t>(station);
+        const auto answer = longPoll(station, withCrc({address, 0x94}));
+        if (answer.size() != 5 || answer[0] != address || answer[1] != 0x94 || !crcHolds(answer) || answer[2] > 2) {
+            fail("station " + std::to_string(station) + ": LP 94 answered wrongly (" + std::to_string(answer.size()) +
+                 " bytes)");
+        }
+    }
+
+    // Mostly a station locked for a hand-pay among first..last, so that the attendant's reset and
+    // the host's LP 94 race for it; else `fallback`.
+    std::int64_t lockedOr(std::int64_t fallback, std::int64_t first, std::int64_t last) {
+        std::vector<std::int64_t> locked;
+        for (std::int64_t n = first; n <= last; ++n) {
+            if (daemon_->table()->station(n).handpay) {
+                locked.push_back(n);
+            }
+        }
+        if (locked.empty() || random_() % 10 < 3) {
+            return fallback;
+        }
+        return locked[std::uniform_int_distribution<std::size_t>(0, locked.size() - 1)(random_)];
+    }
+
+    // LP 1A: the current credits meter (4 BCD, in credits; the denomination is 1 minor unit).
+    std::optional<std::int64_t> currentCredits(std::int64_t station) {
+        ++result_.sasPolls;
+        const auto address = static_cast<std::uint8_t>(station);
+        const auto answer = longPoll(station, {address, 0x1A});
+        if (answer.size() != 8 || answer[0] != address || answer[1] != 0x1A || !crcHolds(answer)) {
+            fail("station " + std::to_string(station) + ": LP 1A answered wrongly (" + std::to_string(answer.size()) +
+                 " bytes)");
+            return std::nullopt;
+        }
+        return fromBcd(std::span(answer.data() + 2, 4));
+    }
+
     // --- checks ---
 
     std::string path() const { return (options_.dir / "journal.db").string(); }
@@ -516,7 +617,22 @@ private:
                 return;
             }
         }
-        const CheckReport report = checkJournal(path(), test::kPowerLossVfs);
+        // A quiet moment (what is in flight commits), so that the daemon's committed state can be
+        // compared with the journal's; the workload waits meanwhile, as if nobody played.
+        for (int i = 0; i < 100 && daemon_->journal()->inFlight() > 0 && !test::PowerLoss::powerIsOff(); ++i) {
+            clockMs_ += 2;
+            executor_->runUntil(clockMs_);
+        }
+        if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {
+            return;  // the next step restarts the daemon, and checks the journal after its recovery
+        }
+        CheckReport report;
+        try {
+            report = checkJournal(path(), test::kPowerLossVfs);
+        } catch (const std::exception& error) {
+            fail(where + ": the journal cannot be read: " + error.what());
+            return;
+        }
         if (!report.ok()) {
             std::string all;
             for (const auto& p : report.problems) {
@@ -542,6 +658,18 @@ private:
                     fail(where + ": station " + std::to_string(s) + " holds " +
                          std::to_string(j.committed().credits(s)) + " credits in the daemon, " + std::to_string(mine) +
                          " by the journal's own sums");
+                    return;
+                }
+            }
+            // What the accounting host reads is what the journal says (8 BCD digits).
+            for (const std::int64_t s : kSasStations) {
+                const auto it = report.credits.find(s);
+                const std::int64_t mine = it == report.credits.end() ? 0 : it->second;
+                const auto meter = currentCredits(s);
+                ++result_.meterChecks;
+                if (meter && *meter != mine % 100'000'000) {
+                    fail(where + ": station " + std::to_string(s) + "'s SAS current credits meter reads " +
+                         std::to_string(*meter) + ", the journal's own sums say " + std::to_string(mine));
                     return;
                 }
             }
@@ -594,6 +722,7 @@ private:
     std::int64_t clockMs_ = 0;
     std::vector<std::shared_ptr<Connection>> connections_;
     std::map<std::uint16_t, bool> inputs_;
+    std::vector<SimSasLine> lines_ = std::vector<SimSasLine>(std::size(kSasStations));
     std::map<std::uint16_t, std::int64_t> pressed_;  // button -> when it is released
     std::vector<std::string> shoe_;
     std::size_t next_ = 0;

@@ -9,6 +9,8 @@
 // - station connections writing bursts of every station op at random moments;
 // - an operator on the control commands (void, attendant clear, hand-pay reset, new shoe,
 //   re-settlement) and dealer buttons pressed on the Modbus module;
+// - an accounting host on three stations' SAS links: LP 94 remote hand-pay resets racing the
+//   operator's, LP 1A current credits compared with the journal's own sums at checkpoints;
 // - commits completing after random latencies, in batches; disks filling up; the process killed
 //   or its power cut at random points, then recovery and the workload going on.
 // Every reply is checked as it arrives (exactly once, in order per connection); the journal is
@@ -38,6 +40,8 @@ struct SimResult {
     std::int64_t refused = 0;
     std::int64_t crashes = 0;  // kills and power cuts
     std::int64_t diskFull = 0;
+    std::int64_t sasPolls = 0;     // long polls of the simulated accounting host
+    std::int64_t meterChecks = 0;  // SAS current credits compared with the journal's own sums
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;
