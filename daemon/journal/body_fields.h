@@ -4,13 +4,13 @@
 // integer (undefined behaviour), wrap an integer above the type's range, or take `true` for 1.
 // Every reader of journal bodies reads its fields here. A field that does not fit is refused with
 // BodyError, a json::exception: the error every reader already refuses a malformed body with.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace pitlink::journal {
 

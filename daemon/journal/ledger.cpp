@@ -88,9 +88,9 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
         throw LedgerError("station " + std::to_string(station) + " credits would go below zero");
     }
     // Everything that can refuse the record is checked before anything changes.
-    static constexpr std::string_view kKnown[] = {reason::kBet,       reason::kBetReturn, reason::kSettlement,
-                                                  reason::kTicketIn,  reason::kTicketOut, reason::kHandpay,
-                                                  reason::kJackpot,   reason::kTip,       reason::kResettlement};
+    static constexpr std::string_view kKnown[] = {reason::kBet,      reason::kBetReturn, reason::kSettlement,
+                                                  reason::kTicketIn, reason::kTicketOut, reason::kHandpay,
+                                                  reason::kJackpot,  reason::kTip,       reason::kResettlement};
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
@@ -280,7 +280,8 @@ std::string Ledger::differenceFrom(const Ledger& other) const {
     }
     for (const Meter meter : kTableMeters) {
         if (table_[meter] != other.table_[meter]) {
-            return describe("table", meterName(meter), std::to_string(table_[meter]), std::to_string(other.table_[meter]));
+            return describe("table", meterName(meter), std::to_string(table_[meter]),
+                            std::to_string(other.table_[meter]));
         }
     }
     return {};

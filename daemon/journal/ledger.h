@@ -2,14 +2,14 @@
 // Credits and meters of every station and of the table, computed from journal records and only
 // from them: the live table applies each record as it is journaled, start-up and audit replay
 // the journal through the same apply(), so the two can never disagree about what a record means.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/fraction.h"
 #include "daemon/game/settlement.h"

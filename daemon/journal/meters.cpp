@@ -9,16 +9,32 @@ namespace pitlink::journal {
 namespace {
 
 constexpr std::array<std::string_view, kMeterCount> kNames{
-    "coin_in",           "coin_out",          "games_played",   "games_won",
-    "games_lost",        "cancelled_credits", "handpaid_cancelled_credits",
-    "jackpots",          "ticket_in_cashable", "ticket_out_cashable", "tips",
-    "resettlement_paid", "resettlement_recovered", "bets_returned", "door_opens",
-    "power_ups",         "rounds_settled",    "rounds_voided",  "rounds_resettled",
+    "coin_in",
+    "coin_out",
+    "games_played",
+    "games_won",
+    "games_lost",
+    "cancelled_credits",
+    "handpaid_cancelled_credits",
+    "jackpots",
+    "ticket_in_cashable",
+    "ticket_out_cashable",
+    "tips",
+    "resettlement_paid",
+    "resettlement_recovered",
+    "bets_returned",
+    "door_opens",
+    "power_ups",
+    "rounds_settled",
+    "rounds_voided",
+    "rounds_resettled",
 };
 
 }  // namespace
 
-std::string_view meterName(Meter meter) { return kNames[static_cast<std::size_t>(meter)]; }
+std::string_view meterName(Meter meter) {
+    return kNames[static_cast<std::size_t>(meter)];
+}
 
 std::optional<Meter> parseMeter(std::string_view name) {
     for (std::size_t i = 0; i < kNames.size(); ++i) {

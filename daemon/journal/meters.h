@@ -26,18 +26,29 @@ enum class Meter : std::uint8_t {
     ResettlementRecovered,     // credits taken back by re-settlements
     BetsReturned,              // stakes returned by voided rounds and withdrawn bets
     DoorOpens,
-    PowerUps,        // table: daemon starts
-    RoundsSettled,   // table
-    RoundsVoided,    // table
-    RoundsResettled, // table: re-settlement steps
+    PowerUps,         // table: daemon starts
+    RoundsSettled,    // table
+    RoundsVoided,     // table
+    RoundsResettled,  // table: re-settlement steps
 };
 inline constexpr int kMeterCount = 19;
 
 inline constexpr std::array<Meter, 15> kStationMeters{
-    Meter::CoinIn,           Meter::CoinOut,           Meter::GamesPlayed,       Meter::GamesWon,
-    Meter::GamesLost,        Meter::CancelledCredits,  Meter::HandpaidCancelledCredits,
-    Meter::Jackpots,         Meter::TicketInCashable,  Meter::TicketOutCashable, Meter::Tips,
-    Meter::ResettlementPaid, Meter::ResettlementRecovered, Meter::BetsReturned,  Meter::DoorOpens,
+    Meter::CoinIn,
+    Meter::CoinOut,
+    Meter::GamesPlayed,
+    Meter::GamesWon,
+    Meter::GamesLost,
+    Meter::CancelledCredits,
+    Meter::HandpaidCancelledCredits,
+    Meter::Jackpots,
+    Meter::TicketInCashable,
+    Meter::TicketOutCashable,
+    Meter::Tips,
+    Meter::ResettlementPaid,
+    Meter::ResettlementRecovered,
+    Meter::BetsReturned,
+    Meter::DoorOpens,
 };
 inline constexpr std::array<Meter, 5> kTableMeters{
     Meter::DoorOpens, Meter::PowerUps, Meter::RoundsSettled, Meter::RoundsVoided, Meter::RoundsResettled,
@@ -47,7 +58,9 @@ inline constexpr std::array<Meter, 5> kTableMeters{
 [[nodiscard]] std::optional<Meter> parseMeter(std::string_view name);
 
 inline constexpr std::int64_t kMeterRollover = 10'000'000'000;  // 10^10
-[[nodiscard]] constexpr std::int64_t reportedMeter(std::int64_t lifetime) { return lifetime % kMeterRollover; }
+[[nodiscard]] constexpr std::int64_t reportedMeter(std::int64_t lifetime) {
+    return lifetime % kMeterRollover;
+}
 
 class MeterSet {
 public:

@@ -57,8 +57,8 @@ json recalledRoundJson(const RecalledRound& recalled) {
     const RoundHistory& round = recalled.round;
     json bets = json::array();
     for (const RoundBet& bet : round.bets) {
-        json entry{{"bet", bet.index}, {"station", bet.station}, {"spot", game::betTypeName(bet.spot)},
-                   {"stake", bet.stake}};
+        json entry{
+            {"bet", bet.index}, {"station", bet.station}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}};
         if (const auto it = round.outcomes.find(bet.index); it != round.outcomes.end()) {
             entry["result"] = it->second.result;
             entry["tier"] = it->second.tier;

@@ -14,11 +14,16 @@ using nlohmann::json;
 
 std::string_view roundStateName(RoundState state) {
     switch (state) {
-    case RoundState::Open: return "open";
-    case RoundState::Closed: return "closed";
-    case RoundState::Dealing: return "dealing";
-    case RoundState::Settled: return "settled";
-    case RoundState::Voided: return "voided";
+        case RoundState::Open:
+            return "open";
+        case RoundState::Closed:
+            return "closed";
+        case RoundState::Dealing:
+            return "dealing";
+        case RoundState::Settled:
+            return "settled";
+        case RoundState::Voided:
+            return "voided";
     }
     return "?";
 }

@@ -1,11 +1,11 @@
 #include "daemon/sas/sas_resume.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
