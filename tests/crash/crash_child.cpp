@@ -8,6 +8,7 @@
 //   crash_child --journal FILE --recover    recovery from the last snapshots, meters as JSON on stdout
 //   crash_child --journal FILE --check      integrity scan, recovery over the whole chain, full audit
 #include <fcntl.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -19,17 +20,15 @@
 #include <random>
 #include <string>
 
-#include <sqlite3.h>
-
 #include "daemon/app/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
 #include "daemon/journal/audit.h"
 #include "daemon/journal/journal_writer.h"
-#include "tests/support/completion_queue.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
+#include "tests/support/completion_queue.h"
 #include "tests/support/power_loss_vfs.h"
 #include "tests/support/scenario_table.h"
 
@@ -68,17 +67,28 @@ Options parse(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--journal") o.journal = next();
-        else if (a == "--ack-log") o.ackLog = next();
-        else if (a == "--paytable") o.paytable = next();
-        else if (a == "--rounds") o.rounds = std::stoll(next());
-        else if (a == "--seed") o.seed = std::stoull(next());
-        else if (a == "--power-cut-after-writes") o.cutAfterWrites = std::stoll(next());
-        else if (a == "--keep") o.keep = std::stod(next());
-        else if (a == "--fail-writes-after") o.failAfterWrites = std::stoll(next());
-        else if (a == "--recover") o.mode = Mode::Recover;
-        else if (a == "--check") o.mode = Mode::Check;
-        else throw std::invalid_argument("unknown argument " + a);
+        if (a == "--journal")
+            o.journal = next();
+        else if (a == "--ack-log")
+            o.ackLog = next();
+        else if (a == "--paytable")
+            o.paytable = next();
+        else if (a == "--rounds")
+            o.rounds = std::stoll(next());
+        else if (a == "--seed")
+            o.seed = std::stoull(next());
+        else if (a == "--power-cut-after-writes")
+            o.cutAfterWrites = std::stoll(next());
+        else if (a == "--keep")
+            o.keep = std::stod(next());
+        else if (a == "--fail-writes-after")
+            o.failAfterWrites = std::stoll(next());
+        else if (a == "--recover")
+            o.mode = Mode::Recover;
+        else if (a == "--check")
+            o.mode = Mode::Check;
+        else
+            throw std::invalid_argument("unknown argument " + a);
     }
     return o;
 }
@@ -124,7 +134,8 @@ int play(const Options& o) {
         test::registerPowerLossVfs();
         vfs = test::kPowerLossVfs;
     }
-    auto store = std::make_unique<journal::JournalStore>(o.journal, journal::StoreOptions{std::nullopt, vfs, false, nowMs()});
+    auto store =
+        std::make_unique<journal::JournalStore>(o.journal, journal::StoreOptions{std::nullopt, vfs, false, nowMs()});
     // No integrity scan (PRAGMA quick_check reads every page): the driver runs it with its check
     // of the whole journal (--check) every few deaths and at the end.
     const auto report = journal::recover(*store, journal::RecoveryOptions{false, false}, nowMs);
@@ -167,7 +178,9 @@ int play(const Options& o) {
             std::_Exit(2);
         }
     };
-    auto uniform = [&](std::int64_t lo, std::int64_t hi) { return std::uniform_int_distribution<std::int64_t>(lo, hi)(random); };
+    auto uniform = [&](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(random);
+    };
 
     table.record(journal::kind::kDaemonStarted, nlohmann::json{{"seed", o.seed}});
     acknowledge("daemon.started");
@@ -192,8 +205,8 @@ int play(const Options& o) {
         for (std::int64_t station = 1; station <= kStations; ++station) {
             if (journal.projected().credits(station) < 2000) {
                 char validation[40];
-                std::snprintf(validation, sizeof validation, "%016llx%02lld",
-                              static_cast<unsigned long long>(random()), static_cast<long long>(station));
+                std::snprintf(validation, sizeof validation, "%016llx%02lld", static_cast<unsigned long long>(random()),
+                              static_cast<long long>(station));
                 table.ticketIn(station, uniform(2000, 20000), validation);
                 acknowledge("ticket_in");
             }
@@ -218,7 +231,8 @@ int play(const Options& o) {
         table.close();
         acknowledge("round.closed");
         if (shoe->cutCardOut()) {
-            shoe = std::make_unique<game::Shoe>(game::ShoeConfig{}, shoeRandom, static_cast<std::uint32_t>(++shoeNumber));
+            shoe =
+                std::make_unique<game::Shoe>(game::ShoeConfig{}, shoeRandom, static_cast<std::uint32_t>(++shoeNumber));
         }
         if (uniform(0, 29) == 0) {
             table.voidRound("misdeal");
@@ -229,7 +243,7 @@ int play(const Options& o) {
         for (int i = 0; i < coup.cardCount(); ++i) {
             // Deal order: P1 B1 P2 B2, then Player's third, then Banker's third.
             const game::Card card = i < 4 ? (i % 2 == 0 ? coup.player[i / 2] : coup.banker[i / 2])
-                                   : (i == 4 && coup.player.size() == 3 ? coup.player[2] : coup.banker[2]);
+                                          : (i == 4 && coup.player.size() == 3 ? coup.player[2] : coup.banker[2]);
             table.deal(card);
             acknowledge("card");
         }
@@ -238,25 +252,26 @@ int play(const Options& o) {
         const std::int64_t station = uniform(1, kStations);
         const game::Money credits = journal.projected().credits(station);
         switch (uniform(0, 9)) {
-        case 0:
-            if (credits > 0) {
-                table.tip(station, std::min<game::Money>(credits, 100));
-                acknowledge("tip");
-            }
-            break;
-        case 1:
-            if (credits > 0) {
-                table.ticketOut(station, credits, std::to_string(random()));
-                acknowledge("ticket_out");
-            }
-            break;
-        case 2:
-            if (credits > 0) {
-                table.handpay(station, credits);
-                acknowledge("handpay");
-            }
-            break;
-        default: break;
+            case 0:
+                if (credits > 0) {
+                    table.tip(station, std::min<game::Money>(credits, 100));
+                    acknowledge("tip");
+                }
+                break;
+            case 1:
+                if (credits > 0) {
+                    table.ticketOut(station, credits, std::to_string(random()));
+                    acknowledge("ticket_out");
+                }
+                break;
+            case 2:
+                if (credits > 0) {
+                    table.handpay(station, credits);
+                    acknowledge("handpay");
+                }
+                break;
+            default:
+                break;
         }
     }
     table.snapshot();

@@ -1,14 +1,14 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
+#include "daemon/journal/ledger.h"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
-
 #include "daemon/journal/journal_writer.h"
-#include "tests/support/completion_queue.h"
-#include "daemon/journal/ledger.h"
 #include "daemon/journal/record_kinds.h"
+#include "tests/support/completion_queue.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink::journal {
@@ -89,7 +89,8 @@ TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsR
     test::CompletionQueue completions;
     auto store = std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{});
     JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
-    Journal journal(writer, Ledger{}, [] { return 1; }, 0);
+    Journal journal(
+        writer, Ledger{}, [] { return 1; }, 0);
     std::vector<std::int64_t> seqs;
     constexpr int kCommits = 40;
     for (int i = 0; i < kCommits; ++i) {
@@ -120,7 +121,8 @@ TEST(JournalWriter, CommitsQueuedWhileACommitWaitsGoTogetherInOneTransaction) {
     test::CompletionQueue completions;
     JournalWriter writer(std::make_unique<JournalStore>(path, StoreOptions{}),
                          [&](std::function<void()> f) { completions.post(std::move(f)); });
-    Journal journal(writer, Ledger{}, [] { return 1; }, 0);
+    Journal journal(
+        writer, Ledger{}, [] { return 1; }, 0);
     // Another connection holds the write lock: the writer's first transaction waits for it
     // (busy timeout) while the rest are queued behind it.
     SqliteConnection other(path, SqliteConnection::Mode::ReadWrite);
@@ -158,7 +160,8 @@ TEST(Journal, SnapshotsAreAddedEveryNRecordsWithTheMetersAtThatPoint) {
     test::TempDir dir;
     JournalStore store((dir.path() / "j.db").string(), StoreOptions{});
     StoreSink sink(store);
-    Journal journal(sink, Ledger{}, [] { return 1; }, 4);
+    Journal journal(
+        sink, Ledger{}, [] { return 1; }, 4);
     for (int i = 0; i < 3; ++i) {
         JournalTransaction tx = journal.begin();
         tx.add(kind::kTicketRedeemed, std::nullopt, 1, json{{"amount", 10}});
@@ -176,7 +179,8 @@ TEST(Journal, AfterARestartTheRecordsSinceTheLastSnapshotCountTowardsTheNext) {
     test::TempDir dir;
     JournalStore store((dir.path() / "j.db").string(), StoreOptions{});
     StoreSink sink(store);
-    Journal journal(sink, Ledger{}, [] { return 1; }, 4);
+    Journal journal(
+        sink, Ledger{}, [] { return 1; }, 4);
     journal.countSinceSnapshot(3);  // the journal held 3 records after its last snapshot
     JournalTransaction tx = journal.begin();
     tx.add(kind::kTicketRedeemed, std::nullopt, 1, json{{"amount", 10}});

@@ -24,9 +24,11 @@ journal::Fact fact(std::string_view k, std::optional<std::int64_t> station, json
 TEST(SasExceptionEvents, ASettledRoundRaisesGameStartedAndEndedWithTheirData) {
     journal::Ledger before;  // station 2 has wagered 1,000 minor units before
     before.apply(kind::kCredit, 2, json{{"amount", 5'000}, {"balance", 5'000}, {"reason", "ticket_in"}});
-    before.apply(kind::kCredit, 2, json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 1'000}});
+    before.apply(kind::kCredit, 2,
+                 json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 1'000}});
     const std::vector<journal::Fact> facts{
-        fact(kind::kCredit, 2, json{{"amount", 1'950}, {"balance", 6'950}, {"reason", "settlement"}, {"wagered", 1'000}}),
+        fact(kind::kCredit, 2,
+             json{{"amount", 1'950}, {"balance", 6'950}, {"reason", "settlement"}, {"wagered", 1'000}}),
         fact(kind::kCredit, 3, json{{"amount", 0}, {"balance", 0}, {"reason", "settlement"}, {"wagered", 200}}),
     };
     // Denomination 10: credits are tenths of the minor units; station 3 has no SAS link.
@@ -49,8 +51,8 @@ TEST(SasExceptionEvents, TableFactsReachEveryLinkedStationAndStationFactsTheirOw
     for (const RaisedException& r : exceptionsOf(facts, journal::Ledger{}, 1, {1, 2})) {
         got.emplace_back(r.station, r.code);
     }
-    const std::vector<std::pair<std::int64_t, std::uint8_t>> expected{
-        {1, 0x11}, {2, 0x11}, {1, 0x66}, {1, 0x51}, {2, 0x66}, {2, 0x3D}, {1, 0x68}, {2, 0x71}};
+    const std::vector<std::pair<std::int64_t, std::uint8_t>> expected{{1, 0x11}, {2, 0x11}, {1, 0x66}, {1, 0x51},
+                                                                      {2, 0x66}, {2, 0x3D}, {1, 0x68}, {2, 0x71}};
     EXPECT_EQ(got, expected);
 }
 
@@ -62,7 +64,7 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
         f.journal->submit(std::move(tx));
     };
     const auto e = [](std::uint8_t c, std::uint64_t serial) { return exceptionJson(SasException{c, {}, serial}); };
-    add(kind::kSasException, 1, e(0x11, 1));                          // before the snapshot: superseded
+    add(kind::kSasException, 1, e(0x11, 1));  // before the snapshot: superseded
     add(kind::kSasQueue, 1, json{{"pending", json::array({e(0x12, 2), e(0x71, 3)})}});
     add(kind::kSasException, 1, exceptionJson(SasException{0x7F, {0x00, 0x00, 0x01, 0x95}, 4}));
     add(kind::kSasAcked, 1, json{{"acked", json::array({e(0x12, 2)})}});
@@ -92,7 +94,7 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     ASSERT_EQ(resume.issued.at(1).size(), 3U);
     EXPECT_EQ(resume.issued.at(1).back().first.at("validation"), "c");
     EXPECT_EQ(resume.issued.at(1).back().second, f.clockMs);  // when it was journaled
-    EXPECT_EQ(resume.unreadRecords.at(1), 2U);  // b and c: a was read
+    EXPECT_EQ(resume.unreadRecords.at(1), 2U);                // b and c: a was read
     const TicketSetup setup = ticketSetupFromJson(resume.ticketSetup.at(1), TicketSetup{});
     EXPECT_EQ(setup.location, "PIT 9");
     EXPECT_EQ(setup.statusBits, 3U);
@@ -102,7 +104,8 @@ TEST(SasResume, AnAcknowledgedOverflowLeavesEvenWithTheReplaysOwnSerial) {
     test::JournalFixture f;
     journal::JournalTransaction tx = f.journal->begin();
     for (int i = 1; i <= 21; ++i) {  // one more than the FIFO holds: 70
-        tx.add(kind::kSasException, std::nullopt, 1, exceptionJson(SasException{0x11, {}, static_cast<std::uint64_t>(i)}));
+        tx.add(kind::kSasException, std::nullopt, 1,
+               exceptionJson(SasException{0x11, {}, static_cast<std::uint64_t>(i)}));
     }
     // The host took the 70, which the live queue had numbered differently from the replay (22).
     tx.add(kind::kSasAcked, std::nullopt, 1, json{{"acked", json::array({exceptionJson(SasException{0x70, {}, 99})})}});

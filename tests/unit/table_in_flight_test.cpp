@@ -41,6 +41,11 @@ struct InFlight {
         f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, start,
                                           [this](const json& e) { f.events.push_back(e); });
     }
+    // A new shoe and a round open for bets, both pipelined (replies "shoe" and "open").
+    void openRound() {
+        f.table->newShoe(ask("shoe"));
+        f.table->openRound(ask("open"));
+    }
     // Sends a request without waiting; its reply is appended to `replies` under `id`.
     Respond ask(std::string id) {
         return [this, id = std::move(id)](const Reply& r) { replies.emplace_back(id, r); };
@@ -80,8 +85,7 @@ TEST(TableInFlight, ACardTooManyAndAVoidAfterTheCoupAreRefusedAndTheWinIsPaidOnc
     InFlight t(CardSource::Reader);
     t.f.fund(1, 10'000);
     t.deferFromNow();
-    t.f.table->newShoe(t.ask("shoe"));
-    t.f.table->openRound(t.ask("open"));
+    t.openRound();
     t.f.table->placeBet(1, BetType::Player, 1'000, t.ask("bet"));
     t.f.table->closeBets(t.ask("close"));
     t.deferred.flush();
@@ -112,8 +116,7 @@ TEST(TableInFlight, ABetBehindACloseStillCommittingIsRefusedAndAnsweredAfterIt) 
     InFlight t(CardSource::Reader);
     t.f.fund(2, 5'000);
     t.deferFromNow();
-    t.f.table->newShoe(t.ask("shoe"));
-    t.f.table->openRound(t.ask("open"));
+    t.openRound();
     t.f.table->placeBet(2, BetType::Banker, 1'000, t.ask("bet1"));
     t.f.table->closeBets(t.ask("close"));
     t.f.table->placeBet(2, BetType::Banker, 500, t.ask("bet2"));
@@ -133,8 +136,7 @@ TEST(TableInFlight, ACashOutBehindASettlementStillCommittingTakesTheWinToo) {
     InFlight t(CardSource::Reader);
     t.f.fund(3, 10'000);
     t.deferFromNow();
-    t.f.table->newShoe(t.ask("shoe"));
-    t.f.table->openRound(t.ask("open"));
+    t.openRound();
     t.f.table->placeBet(3, BetType::Player, 1'000, t.ask("bet"));
     t.f.table->closeBets(t.ask("close"));
     for (const game::Card c : test::cards(kPlayerNatural)) {
