@@ -21,11 +21,6 @@ void WorkerThread::stop() {
     }
 }
 
-void WorkerThread::dropQueued() {
-    const std::lock_guard lock(mutex_);
-    jobs_.clear();
-}
-
 void WorkerThread::loop() {
     for (;;) {
         std::function<void()> job;

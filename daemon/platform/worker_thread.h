@@ -20,8 +20,6 @@ public:
 
     void run(std::function<void()> job) override;
     void stop() override;  // finishes the jobs given, then joins
-    // Jobs given but not started; the owner may drop them (a reader stopping does).
-    void dropQueued();
 
 private:
     void loop();
