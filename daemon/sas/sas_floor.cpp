@@ -2,6 +2,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 
@@ -55,6 +56,13 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
         if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {
             port->tickets().restoreSetup(ticketSetupFromJson(setup->second, port->tickets().ticketSetup()));
         }
+        if (const auto last = resume.lastRedemption.find(link.station); last != resume.lastRedemption.end()) {
+            const auto& queued = resume.exceptions[link.station];
+            const bool unread = std::any_of(queued.begin(), queued.end(), [](const SasException& e) {
+                return e.code == code::kTicketTransferComplete;
+            });
+            port->tickets().restoreRedemption(last->second.first, last->second.second, unread);
+        }
         if (const auto issued = resume.issued.find(link.station); issued != resume.issued.end()) {
             port->tickets().restoreRecords(issued->second, resume.unreadRecords[link.station]);
         }
@@ -89,6 +97,13 @@ void SasFloor::start() {
     std::vector<RaisedException> power;
     for (const std::int64_t station : linked_) {
         power.push_back(RaisedException{station, code::kPowerApplied, {}});
+    }
+    for (auto& port : ports_) {
+        // Records the host had read without the read reaching the journal are unread again, and
+        // their 3D is long acknowledged: one 3D more sends the host back to LP 4D.
+        if (port->tickets().unreadRecords() > 0) {
+            power.push_back(RaisedException{port->station(), code::kTicketPrinted, {}});
+        }
     }
     submitRaises(power);
     scheduleTick();

@@ -82,7 +82,7 @@ SasResume resumeSas(journal::JournalStore& store) {
     auto records = store.connection().prepare(
         "SELECT kind, station, body, at_ms FROM record WHERE station IS NOT NULL AND kind IN "
         "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued', 'sas.host_enabled', "
-        "'sas.ticket_setup', 'sas.record_read') ORDER BY seq");
+        "'sas.ticket_setup', 'sas.record_read', 'ticket.redeemed') ORDER BY seq");
     while (records.step()) {
         const std::string k(records.text(0));
         const std::int64_t station = records.integer(1);
@@ -127,6 +127,11 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasRecordRead) {
                 std::size_t& unread = resume.unreadRecords[station];
                 unread = unread > 0 ? unread - 1 : 0;
+            } else if (k == kind::kTicketRedeemed) {
+                if (body.contains("host") && journal::booleanField(body, "host")) {
+                    resume.lastRedemption[station] = {journal::stringField(body, "validation"),
+                                                      journal::integerField(body, "amount", 0, journal::kMaxBodyMoney)};
+                }
             } else if (k == kind::kTicketIssued) {
                 (void)validationRecordOf(body);  // refuses a field that does not fit
                 auto& issued = resume.issued[station];

@@ -3,7 +3,8 @@
 // exceptions (its last sas.queue, then the raises and acknowledgements after it, replayed in
 // order), its secure enhanced validation ID and last sequence, whether the host has shut it down
 // (LP 01 until an LP 02), its LP 4D records and what the host has read of them, its ticket setup
-// (LP 7B/7C/7D), and the table clock's offset.
+// (LP 7B/7C/7D), its last redemption through the host (LP 71 FF answers it after a restart, as
+// an EGM keeps it in its non-volatile memory), and the table clock's offset.
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -23,6 +24,8 @@ struct SasResume {
     std::map<std::int64_t, IssuedTickets> issued;
     std::map<std::int64_t, std::size_t> unreadRecords;
     std::map<std::int64_t, nlohmann::json> ticketSetup;  // the last sas.ticket_setup body
+    // The last ticket.redeemed with `host`: (validation, amount).
+    std::map<std::int64_t, std::pair<std::string, game::Money>> lastRedemption;
     std::int64_t clockOffsetMs = 0;
 };
 

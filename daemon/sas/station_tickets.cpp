@@ -1,5 +1,6 @@
 #include "daemon/sas/station_tickets.h"
 
+#include <chrono>
 #include <cstdio>
 #include <limits>
 
@@ -16,6 +17,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::uint32_t kMaxSequence = 0xFFFFFF;
+constexpr std::chrono::milliseconds kTransferCompleteRepeat{15'000};
 
 // A validation number as 18 digits (a shorter one is zero-filled on the left).
 std::string digits18(const std::string& number) {
@@ -45,6 +47,9 @@ StationTickets::~StationTickets() {
     if (escrow_) {
         timers_.cancel(escrow_->readTimer);
         timers_.cancel(escrow_->redeemTimer);
+    }
+    if (transferRepeat_ != 0) {
+        timers_.cancel(transferRepeat_);
     }
 }
 
@@ -199,6 +204,11 @@ void StationTickets::recordAcknowledged() {
     --unread_;
     // Journaled, so that a restart hands the host the records it has not read yet.
     journal_(journal::kind::kSasRecordRead, json{{"validation", number}});
+    if (unread_ > 0) {
+        // 3D is a flag: tickets printed before the host came round raised it once. Raised again
+        // while records wait, so that a host reading one record per 3D reads them all.
+        raise_(code::kTicketPrinted);
+    }
 }
 
 std::uint32_t StationTickets::assetNumber() const {
@@ -211,6 +221,11 @@ void StationTickets::redeemTicket(const std::string& validation,
                                   std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict) {
     if (escrow_) {
         verdict(table::RedeemVerdict{false, 0, "a ticket is already in escrow"});
+        return;
+    }
+    if (transferUnread_ || (redemption_ && redemption_->status == redemption::kPending)) {
+        // LP 71 FF reports the last transfer only: the host must learn how this one ended first.
+        verdict(table::RedeemVerdict{false, 0, "the host has not read the last ticket's transfer status yet"});
         return;
     }
     Escrow e;
@@ -260,7 +275,7 @@ RedemptionStatus StationTickets::redeem(const RedeemRequest& request) {
         const std::string validation = escrow_->validation;
         endEscrow(table::RedeemVerdict{false, 0, "the host answered for another ticket"},
                   redemption::kValidationMismatch);
-        raise_(code::kTicketTransferComplete);
+        transferComplete(true);
         return RedemptionStatus{redemption::kValidationMismatch, request.amountCents, 0, validation};
     }
     if (request.transferCode != 0x00) {
@@ -270,7 +285,7 @@ RedemptionStatus StationTickets::redeem(const RedeemRequest& request) {
         char why[64];
         std::snprintf(why, sizeof why, "rejected by the accounting host (transfer code %02X)", request.transferCode);
         endEscrow(table::RedeemVerdict{false, 0, why}, status);
-        raise_(code::kTicketTransferComplete);
+        transferComplete(true);
         return *redemption_;
     }
     Escrow& e = *escrow_;
@@ -291,7 +306,7 @@ RedemptionStatus StationTickets::redeem(const RedeemRequest& request) {
                                 : check == table::RedeemCheck::AboveLimit    ? redemption::kAmountExceedsLimit
                                                                              : redemption::kUnableToAccept;
     redemption_ = RedemptionStatus{status, request.amountCents, 0, validation};
-    raise_(code::kTicketTransferComplete);
+    transferComplete(true);
     return *redemption_;
 }
 
@@ -301,12 +316,43 @@ void StationTickets::redemptionCommitted(bool committed) {
     }
     // Committed: 68 was raised by the same transaction. Not: the ticket goes back.
     redemption_->status = committed ? redemption::kCashableRedeemed : redemption::kUnableToAccept;
-    if (!committed) {
+    transferComplete(!committed);
+}
+
+void StationTickets::transferComplete(bool raise) {
+    if (raise) {
         raise_(code::kTicketTransferComplete);
+    }
+    transferUnread_ = true;
+    if (transferRepeat_ == 0) {
+        repeatTransferComplete();
     }
 }
 
-RedemptionStatus StationTickets::redemptionStatus() const {
+void StationTickets::repeatTransferComplete() {
+    transferRepeat_ = timers_.after(kTransferCompleteRepeat, [this] {
+        transferRepeat_ = 0;
+        if (transferUnread_) {
+            raise_(code::kTicketTransferComplete);
+            repeatTransferComplete();
+        }
+    });
+}
+
+void StationTickets::restoreRedemption(const std::string& validation, game::Money amount, bool unread) {
+    redemption_ =
+        RedemptionStatus{redemption::kCashableRedeemed, static_cast<std::uint64_t>(amount), 0, digits18(validation)};
+    if (unread) {
+        transferComplete(false);  // its 68 is back in the queue
+    }
+}
+
+RedemptionStatus StationTickets::redemptionStatus() {
+    transferUnread_ = false;
+    if (transferRepeat_ != 0) {
+        timers_.cancel(transferRepeat_);
+        transferRepeat_ = 0;
+    }
     return redemption_.value_or(RedemptionStatus{});
 }
 

@@ -60,6 +60,13 @@ public:
     // At start, from the journal: the last ticket.issued records (`atMs`: when) of which the
     // newest `unread` were not yet read with LP 4D 00, and the last LP 7B/7C/7D setup.
     void restoreRecords(const IssuedTickets& issued, std::size_t unread);
+    // After a restart: the last ticket redeemed through the host, which LP 71 FF reports until
+    // another redemption starts; `unread` when its 68 is still queued (the replay raised it).
+    void restoreRedemption(const std::string& validation, game::Money amount, bool unread);
+    // A transfer ended (68) and the host has not asked its final status (LP 71 FF) yet: no
+    // other ticket is taken meanwhile, since LP 71 FF reports the last transfer only.
+    [[nodiscard]] bool transferStatusUnread() const { return transferUnread_; }
+    [[nodiscard]] std::size_t unreadRecords() const { return unread_; }
     void restoreSetup(const TicketSetup& setup) { setup_ = setup; }
 
     // --- TicketHost (the host's long polls) ---
@@ -70,7 +77,7 @@ public:
     void recordAcknowledged() override;                       // journaled (sas.record_read)
     std::optional<EscrowedTicket> escrowedTicket() override;  // marks it read
     RedemptionStatus redeem(const RedeemRequest& request) override;
-    [[nodiscard]] RedemptionStatus redemptionStatus() const override;
+    RedemptionStatus redemptionStatus() override;  // the host has read it: 68 stops repeating
     [[nodiscard]] std::uint32_t assetNumber() const override;
     [[nodiscard]] const TicketSetup& ticketSetup() const override { return setup_; }
     void setTicketSetup(const TicketSetup& setup) override;  // journaled when it changes
@@ -94,6 +101,10 @@ private:
     void finishCashout(std::optional<table::ValidatedTicket> ticket);
     void addRecord(const nlohmann::json& body, const SasDateTime& when);
     void endEscrow(table::RedeemVerdict verdict, std::uint8_t status);
+    // 68 raised (here, or by the transaction that credited the ticket): unread until LP 71 FF,
+    // and raised again every 15 s until then (SAS-NOTES.md).
+    void transferComplete(bool raise);
+    void repeatTransferComplete();
 
     std::int64_t station_;
     const FloorSettings& settings_;
@@ -106,7 +117,9 @@ private:
     std::optional<Cashout> cashout_;
     std::optional<Escrow> escrow_;
     std::optional<RedemptionStatus> redemption_;  // the last redemption, for LP 71 FF
-    std::deque<ValidationRecord> records_;        // newest last, at most kRecordsKept
+    bool transferUnread_ = false;
+    platform::Executor::TimerId transferRepeat_ = 0;
+    std::deque<ValidationRecord> records_;  // newest last, at most kRecordsKept
     std::uint8_t nextIndex_ = 1;
     std::size_t unread_ = 0;  // records not yet read with LP 4D 00 (the newest ones)
 };

@@ -19,10 +19,10 @@ enum class ValidationReceipt : std::uint8_t { Acknowledged = 0x00, NotInCashout 
 
 // LP 4D: one validation record (a ticket printed, or a hand-pay validated).
 struct ValidationRecord {
-    std::uint8_t type = 0x00;   // 00 cashable ticket from a cash-out, 80 hand-pay from a cash-out, 81 from a win
-    std::uint8_t index = 1;     // 1..31 in the station's buffer
+    std::uint8_t type = 0x00;  // 00 cashable ticket from a cash-out, 80 hand-pay from a cash-out, 81 from a win
+    std::uint8_t index = 1;    // 1..31 in the station's buffer
     SasDateTime time;
-    std::string number;         // 16 digits (without the 2-digit system ID)
+    std::string number;  // 16 digits (without the 2-digit system ID)
     std::uint64_t amountCents = 0;
     std::uint16_t ticketNumber = 0;
     std::uint8_t systemId = 0;  // 00: secure enhanced validation by the station
@@ -68,7 +68,7 @@ struct RedemptionStatus {
 
 // LP 7B / 7C / 7D: what tickets print and how validation behaves.
 struct TicketSetup {
-    std::uint16_t statusBits = 0;          // LP 7B validation status bits
+    std::uint16_t statusBits = 0;  // LP 7B validation status bits
     std::uint16_t cashableExpirationDays = 0;
     std::uint16_t restrictedExpirationDays = 0;
     std::uint16_t hostId = 0;
@@ -81,21 +81,22 @@ struct TicketSetup {
 class TicketHost {
 public:
     virtual ~TicketHost() = default;
-    [[nodiscard]] virtual std::optional<PendingCashout> pendingCashout() const = 0;                    // LP 57
+    [[nodiscard]] virtual std::optional<PendingCashout> pendingCashout() const = 0;                       // LP 57
     virtual ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) = 0;  // LP 58
     // LP 4C: ID 0 only reads the current values. Returns the ID and the last sequence used.
-    virtual std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) = 0;
+    virtual std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId,
+                                                                    std::uint32_t sequence) = 0;
     // LP 4D: 00 and FF the oldest unread record, 01-1F by index.
     virtual std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) = 0;
     // The host acknowledged (implied ACK) an LP 4D 00 answer that carried a record: it is read,
     // and the next 00 gives the one after it. A lost answer is therefore never skipped.
     virtual void recordAcknowledged() = 0;
-    virtual std::optional<EscrowedTicket> escrowedTicket() = 0;  // LP 70 (the host has read it)
-    virtual RedemptionStatus redeem(const RedeemRequest& request) = 0;                // LP 71
-    [[nodiscard]] virtual RedemptionStatus redemptionStatus() const = 0;              // LP 71 FF
-    [[nodiscard]] virtual std::uint32_t assetNumber() const = 0;                      // LP 7B
+    virtual std::optional<EscrowedTicket> escrowedTicket() = 0;         // LP 70 (the host has read it)
+    virtual RedemptionStatus redeem(const RedeemRequest& request) = 0;  // LP 71
+    virtual RedemptionStatus redemptionStatus() = 0;              // LP 71 FF: the host reads the last transfer's status
+    [[nodiscard]] virtual std::uint32_t assetNumber() const = 0;  // LP 7B
     [[nodiscard]] virtual const TicketSetup& ticketSetup() const = 0;
-    virtual void setTicketSetup(const TicketSetup& setup) = 0;                         // LPs 7B 7C 7D
+    virtual void setTicketSetup(const TicketSetup& setup) = 0;  // LPs 7B 7C 7D
 };
 
 }  // namespace pitlink::sas

@@ -208,6 +208,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
     std::map<std::int64_t, std::int64_t> balance;  // the credit records' chain
     std::map<std::int64_t, std::int64_t> sums;     // the checker's own sums of money in and out
     std::set<std::int64_t> handpayPending;         // stations locked for a hand-pay
+    std::set<std::string> redeemedTickets;
     for (const Row& r : rows) {
         const std::string& k = r.kind;
         const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
@@ -270,6 +271,16 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             Round& round = atRound();
             round.resettled = true;
             round.finalCoup = Coup{cardsOf(r.body.at("player")), cardsOf(r.body.at("banker"))};
+        } else if (k == "ticket.redeemed" || k == "ticket.issued") {
+            TicketRecord t{*r.station, r.body.at("validation").get<std::string>(),
+                           r.body.at("amount").get<std::int64_t>(), r.body.value("host", false)};
+            if (k == "ticket.issued") {
+                report.ticketsOut.push_back(std::move(t));
+            } else if (!redeemedTickets.insert(t.validation).second) {
+                problem("ticket " + t.validation + " redeemed twice (record " + std::to_string(r.seq) + ")");
+            } else {
+                report.ticketsIn.push_back(std::move(t));
+            }
         } else if (k == "handpay.pending") {
             handpayPending.insert(*r.station);
         } else if (k == "handpay.reset") {
@@ -291,6 +302,26 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             }
             balance[s] = after;
             const std::string why = r.body.at("reason").get<std::string>();
+            StationMeters& m = report.meters[s];
+            m.credits = after;
+            if (why == "settlement") {
+                const std::int64_t wagered = r.body.at("wagered").get<std::int64_t>();
+                m.coinIn += wagered;
+                m.coinOut += amount;
+                ++m.gamesPlayed;
+                m.gamesWon += amount > wagered ? 1 : 0;
+                m.gamesLost += amount < wagered ? 1 : 0;
+            } else if (why == "ticket_in") {
+                m.ticketIn += amount;
+            } else if (why == "ticket_out") {
+                m.ticketOut -= amount;
+                m.cancelled -= amount;
+            } else if (why == "handpay") {
+                m.handpaid -= amount;
+                m.cancelled -= amount;
+            } else if (why == "jackpot") {
+                m.jackpots -= amount;
+            }
             if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip") {
                 sums[s] += amount;  // money in and out of the table
             } else if (why == "settlement") {

@@ -5,7 +5,7 @@
 // - every round ends at most once (exactly once unless it is the one in progress), and a settled
 //   round is never voided;
 // - every accepted bet is settled, withdrawn or returned by a void exactly once;
-// - a hand-pay is reset (paid) once per lock;
+// - a hand-pay is reset (paid) once per lock; no ticket is redeemed twice;
 // - each station's credit records chain (balance = previous + amount) and never go below zero;
 // - each settled bet returned what the round's journaled cards say (own evaluation), and each
 //   re-settled round's credits come to what its last corrected cards say;
@@ -19,6 +19,30 @@
 
 namespace pitlink::sim {
 
+// A station's SAS meters as the schema's table of credit reasons defines them (schema/README.md),
+// summed by the checker: settlement -> coin in (its `wagered`), coin out, games played / won /
+// lost; ticket_in / ticket_out; handpay -> hand-paid cancelled credits; both -> cancelled credits.
+struct StationMeters {
+    std::int64_t credits = 0;
+    std::int64_t coinIn = 0;
+    std::int64_t coinOut = 0;
+    std::int64_t jackpots = 0;
+    std::int64_t handpaid = 0;
+    std::int64_t cancelled = 0;
+    std::int64_t gamesPlayed = 0;
+    std::int64_t gamesWon = 0;
+    std::int64_t gamesLost = 0;
+    std::int64_t ticketIn = 0;
+    std::int64_t ticketOut = 0;
+};
+
+struct TicketRecord {
+    std::int64_t station = 0;
+    std::string validation;
+    std::int64_t amount = 0;
+    bool host = false;  // redeemed through the accounting host
+};
+
 struct CheckReport {
     std::vector<std::string> problems;  // empty: every invariant holds
     std::int64_t records = 0;
@@ -27,6 +51,9 @@ struct CheckReport {
     std::int64_t voidedRounds = 0;
     std::int64_t bets = 0;
     std::map<std::int64_t, std::int64_t> credits;  // station -> credits held, by the checker's own sums
+    std::map<std::int64_t, StationMeters> meters;
+    std::vector<TicketRecord> ticketsIn;   // ticket.redeemed
+    std::vector<TicketRecord> ticketsOut;  // ticket.issued
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 

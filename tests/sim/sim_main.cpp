@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
     std::int64_t crashes = 0;
     std::int64_t rounds = 0;
     std::int64_t simulatedMs = 0;
+    std::int64_t hostExceptions = 0;
+    std::int64_t cashouts = 0;
+    std::int64_t tickets = 0;
+    std::int64_t meterChecks = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -70,6 +74,10 @@ int main(int argc, char** argv) {
         crashes += r.crashes;
         rounds += r.roundsSettled + r.roundsVoided;
         simulatedMs += r.simulatedMs;
+        hostExceptions += r.hostExceptions;
+        cashouts += r.cashoutsValidated;
+        tickets += r.ticketsRedeemed;
+        meterChecks += r.meterChecks;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -78,8 +86,10 @@ int main(int argc, char** argv) {
             std::cout << "seed " << options.seed << ": " << r.requests << " requests, " << r.refused << " refused, "
                       << r.crashes << " crashes, " << r.diskFull << " full disks, " << r.roundsSettled
                       << " rounds settled, " << r.roundsVoided << " voided, " << r.records << " records, " << r.sasPolls
-                      << " SAS long polls (" << r.meterChecks << " meters checked), " << r.simulatedMs / 1000
-                      << " s simulated\n";
+                      << " SAS long polls (" << r.meterChecks << " meter reads checked), host: " << r.hostExceptions
+                      << " exceptions, " << r.cashoutsValidated << " cash-outs validated, " << r.ticketsRedeemed
+                      << " tickets redeemed, " << r.clockSets << " clock sets, " << r.resends << " resends; "
+                      << r.simulatedMs / 1000 << " s simulated\n";
         }
     }
     if (keep.empty()) {
@@ -87,7 +97,9 @@ int main(int argc, char** argv) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << runs << " runs, " << failed << " failed: " << requests << " requests, " << rounds << " rounds, "
-              << crashes << " crashes, " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
+              << crashes << " crashes, host: " << hostExceptions << " exceptions, " << cashouts
+              << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked; "
+              << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
               << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -4,6 +4,7 @@
 // reads what the station answers here. CRC-16/KERMIT and BCD are the simulation's own.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "protocols/sas/station_link.h"
@@ -46,6 +47,28 @@ inline std::int64_t fromBcd(std::span<const std::uint8_t> bytes) {
         n = n * 100 + (b >> 4U) * 10 + (b & 0x0FU);
     }
     return n;
+}
+
+// Packed BCD of `value` in `bytes` bytes, most significant first.
+inline std::vector<std::uint8_t> toBcd(std::uint64_t value, std::size_t bytes) {
+    std::vector<std::uint8_t> out(bytes);
+    for (std::size_t i = bytes; i-- > 0;) {
+        const auto low = static_cast<std::uint8_t>(value % 10);
+        value /= 10;
+        out[i] = static_cast<std::uint8_t>((value % 10) << 4U | low);
+        value /= 10;
+    }
+    return out;
+}
+
+// BCD bytes as their digits ("0123..."): validation numbers keep their leading zeros.
+inline std::string bcdDigits(std::span<const std::uint8_t> bytes) {
+    std::string out;
+    for (const std::uint8_t b : bytes) {
+        out.push_back(static_cast<char>('0' + (b >> 4U)));
+        out.push_back(static_cast<char>('0' + (b & 0x0FU)));
+    }
+    return out;
 }
 
 struct SimSasLine final : sas::LinkOutput {

@@ -21,6 +21,7 @@
 #include "daemon/app/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "tests/sim/journal_checker.h"
+#include "tests/sim/sim_accounting_host.h"
 #include "tests/sim/sim_executor.h"
 #include "tests/sim/sim_modbus_device.h"
 #include "tests/sim/sim_sas_line.h"
@@ -38,12 +39,24 @@ constexpr const char* kSpots[] = {"player", "banker", "tie", "player_pair", "ban
 constexpr std::uint16_t kDealButton = 0;
 constexpr std::uint16_t kVoidButton = 1;
 constexpr std::uint16_t kKeyButton = 2;
-constexpr std::int64_t kSasStations[] = {1, 2, 3};  // on SAS links to the simulated host (address = station)
+constexpr std::int64_t kClockToleranceS = 3600;
+
+// The stations on SAS links to the accounting host (address = station). On even seeds the host
+// redeems every ticket (`cashier.ticket_in_local: false`) and six stations are linked; on odd
+// seeds tickets are redeemed locally and three are. The others cannot print tickets (hand-pays).
+std::vector<std::int64_t> sasStationsFor(bool hostRedeems) {
+    return hostRedeems ? std::vector<std::int64_t>{1, 2, 3, 4, 5, 6} : std::vector<std::int64_t>{1, 2, 3};
+}
 
 // The simulated table: a reader (the dealer connection reports the cards) with a one-deck shoe,
 // so that shoes end often and a card seen before is impossible; a low ticket limit, so that
 // cash-outs become hand-pays; the lamps and buttons on a Modbus module.
-std::string configYaml(const std::filesystem::path& dir) {
+std::string configYaml(const std::filesystem::path& dir, bool hostRedeems) {
+    std::string links;
+    for (const std::int64_t s : sasStationsFor(hostRedeems)) {
+        const std::string n = std::to_string(s);
+        links += "    - {station: " + n + ", address: " + n + ", port: sas-" + n + ", transport: pty}\n";
+    }
     return "table:\n"
            "  name: sim-table\n"
            "  source: reader\n"
@@ -60,7 +73,9 @@ std::string configYaml(const std::filesystem::path& dir) {
            "cashier:\n"
            "  ticket_limit: 30000\n"
            "  jackpot_limit: 120000\n"
-           "  ticket_in_local: true\n"
+           "  ticket_in_local: " +
+           std::string(hostRedeems ? "false" : "true") +
+           "\n"
            "  ticket_in_max: 1000000\n"
            "journal:\n"
            "  path: " +
@@ -75,10 +90,13 @@ std::string configYaml(const std::filesystem::path& dir) {
            "  level: critical\n"
            "sas:\n"
            "  system_validation_timeout_ms: 1000\n"
-           "  stations:\n"
-           "    - {station: 1, address: 1, port: sas-1, transport: pty}\n"
-           "    - {station: 2, address: 2, port: sas-2, transport: pty}\n"
-           "    - {station: 3, address: 3, port: sas-3, transport: pty}\n"
+           "  ticket_read_timeout_ms: 2000\n"
+           "  ticket_redeem_timeout_ms: 4000\n"
+           "  clock_tolerance_s: " +
+           std::to_string(kClockToleranceS) +
+           "\n"
+           "  stations:\n" +
+           links +
            "modbus:\n"
            "  device: {transport: tcp, port: 1502}\n"
            "  poll_ms: 50\n"
@@ -105,14 +123,23 @@ struct Connection {
 class Simulation {
 public:
     explicit Simulation(const SimOptions& options)
-        : options_(options), random_(options.seed), tableRandom_(options.seed * 7919 + 1) {
+        : options_(options),
+          random_(options.seed),
+          tableRandom_(options.seed * 7919 + 1),
+          hostRedeems_(options.seed % 2 == 0),
+          lines_(sasStationsFor(hostRedeems_).size()),
+          host_(
+              sasStationsFor(hostRedeems_), random_,
+              [this](std::int64_t station, const std::vector<std::uint8_t>& frame) { return poll(station, frame); },
+              [this](const std::string& what) { fail(what); }),
+          hostSkewMs_(std::uniform_int_distribution<std::int64_t>(-1'800'000, 1'800'000)(random_)) {
         test::registerPowerLossVfs();
         test::PowerLoss::reset();
         std::filesystem::create_directories(options_.dir);
         std::filesystem::remove(options_.dir / "journal.db");
         std::filesystem::remove(options_.dir / "journal.db-wal");
         std::filesystem::remove(options_.dir / "journal.db-shm");
-        std::istringstream yaml(configYaml(options_.dir));
+        std::istringstream yaml(configYaml(options_.dir, hostRedeems_));
         config_ = app::loadConfig(yaml, options_.dir / "pitlink.yaml");
         paytable_ = app::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
@@ -138,6 +165,12 @@ public:
             finish();
         }
         result_.simulatedMs = clockMs_;
+        const HostStats& host = host_.stats();
+        result_.hostExceptions = host.exceptions;
+        result_.cashoutsValidated = host.cashoutsValidated;
+        result_.ticketsRedeemed = host.ticketsRedeemed;
+        result_.clockSets = host.clockSets;
+        result_.resends = host.resends;
         return result_;
     }
 
@@ -179,6 +212,7 @@ private:
         connections_.push_back(connection("stations 1,3,5,7", false, {1, 3, 5, 7}));
         connections_.push_back(connection("operator", true, {}));
         dealerRound_ = 0;
+        host_.restarted();
     }
 
     std::shared_ptr<Connection> connection(std::string name, bool control, std::vector<std::int64_t> stations) {
@@ -253,6 +287,7 @@ private:
         clockMs_ += std::uniform_int_distribution<std::int64_t>(0, 12)(random_);
         executor_->runUntil(clockMs_);
         releaseButtons();
+        hostPolls();
         if (!result_.ok) {
             return;
         }
@@ -433,10 +468,12 @@ private:
         } else if (roll < 68) {
             send(c, json{{"op", "double"}, {"station", station}});
         } else if (roll < 80) {
-            send(c, json{{"op", "ticket_in"},
-                         {"station", station},
-                         {"validation", std::to_string(1'000'000 + ++tickets_)},
-                         {"amount", hundreds(random_) * 400}});
+            std::int64_t amount = hundreds(random_) * 400;
+            std::string validation = std::to_string(1'000'000 + ++tickets_);
+            if (hostRedeems_ && host_.linked(station)) {
+                validation = host_.ticketToInsert(amount);  // the host decides; the amount is the ticket's
+            }
+            send(c, json{{"op", "ticket_in"}, {"station", station}, {"validation", validation}, {"amount", amount}});
         } else if (roll < 88) {
             send(c, json{{"op", "cash_out"}, {"station", station}});
         } else if (roll < 94) {
@@ -455,9 +492,9 @@ private:
         const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
         table::Table& t = *daemon_->table();
         if (roll < 30) {
-            const std::int64_t locked = lockedOr(station, 1, kStations);
+            const std::int64_t locked = lockedOr(station, allStations());
             send(o, json{{"cmd", "handpay_reset"}, {"station", locked}});
-            if (locked <= static_cast<std::int64_t>(std::size(kSasStations)) && random_() % 2 == 0) {
+            if (host_.linked(locked) && random_() % 2 == 0) {
                 remoteHandpayReset(locked);  // the host's LP 94 at the same moment
             }
         } else if (roll < 55) {
@@ -472,6 +509,14 @@ private:
                 std::max<std::int64_t>(1, t.roundId() - 5), t.roundId())(random_);
             send(o, json{{"cmd", "resettle"}, {"round", round}, {"cards", randomCoup()}, {"reason", "video review"}});
         }
+    }
+
+    static std::vector<std::int64_t> allStations() {
+        std::vector<std::int64_t> all;
+        for (std::int64_t n = 1; n <= kStations; ++n) {
+            all.push_back(n);
+        }
+        return all;
     }
 
     std::string randomCoup() {
@@ -528,7 +573,7 @@ private:
         return outputs;
     }
 
-    // Writes one poll into the station's port and returns what it answered.
+    // Writes one poll into the station's port and returns what it answered (the host's wire).
     std::vector<std::uint8_t> poll(std::int64_t station, const std::vector<std::uint8_t>& frame) {
         SimSasLine& line = lines_[static_cast<std::size_t>(station - 1)];
         line.answer.clear();
@@ -540,48 +585,51 @@ private:
         return line.answer;
     }
 
-    // A long poll as a host sends it: a poll to another machine (the station resynchronises
-    // after a start or a loop break), a general poll (reads one exception; also the implied
-    // ACK of the station's last answer), then the long poll itself.
-    std::vector<std::uint8_t> longPoll(std::int64_t station, const std::vector<std::uint8_t>& frame) {
-        const auto address = static_cast<std::uint8_t>(station);
-        poll(station, {static_cast<std::uint8_t>(0x80U | (address % 100U + 1U))});
-        poll(station, {static_cast<std::uint8_t>(0x80U | address)});
-        return poll(station, frame);
+    // The host polls its links in turn, one every 30 ms of simulated time, and acts on the
+    // exceptions it reads (sim_accounting_host.h).
+    void hostPolls() {
+        if (clockMs_ >= nextHostPollMs_ && daemon_ != nullptr && daemon_->sas() != nullptr) {
+            host_.pollNext();
+            nextHostPollMs_ = clockMs_ + 30;
+        }
     }
 
-    // The host on a linked station: LP 94 (remote hand-pay reset, racing the attendant's reset
-    // on the control socket) or LP 1A (current credits).
+    // The host on its own initiative: LP 94 (remote hand-pay reset, racing the attendant's reset
+    // on the control socket), LP 1A, or now and then LP 7F (its clock, mostly within the
+    // tolerance, sometimes far off).
     void accountingHost() {
+        const auto& linked = host_.stations();
         const std::int64_t station =
-            lockedOr(kSasStations[std::uniform_int_distribution<std::size_t>(0, std::size(kSasStations) - 1)(random_)],
-                     1, static_cast<std::int64_t>(std::size(kSasStations)));
-        if (random_() % 2 == 0) {
+            lockedOr(linked[std::uniform_int_distribution<std::size_t>(0, linked.size() - 1)(random_)], linked);
+        const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
+        if (roll < 45) {
             remoteHandpayReset(station);
             if (random_() % 3 == 0) {
                 send(*connections_.back(), json{{"cmd", "handpay_reset"}, {"station", station}});  // the attendant too
             }
-            return;
+        } else if (roll < 90) {
+            ++result_.sasPolls;
+            host_.currentCredits(station);
+        } else {
+            ++result_.sasPolls;
+            const std::int64_t stationMs =
+                executor_->wallMs() + daemon_->sas()->statusJson().value("clock_offset_ms", std::int64_t{0});
+            const std::int64_t far = roll < 93 ? (roll % 2 == 0 ? 1 : -1) * (kClockToleranceS + 600) * 1000 : 0;
+            host_.setClock(station, executor_->wallMs() + hostSkewMs_ + far, stationMs, kClockToleranceS);
         }
-        currentCredits(station);
     }
 
     // LP 94: answered 00 (reset), 01 (unable) or 02 (not in a hand-pay).
     void remoteHandpayReset(std::int64_t station) {
         ++result_.sasPolls;
-        const auto address = static_cast<std::uint8_t>(station);
-        const auto answer = longPoll(station, withCrc({address, 0x94}));
-        if (answer.size() != 5 || answer[0] != address || answer[1] != 0x94 || !crcHolds(answer) || answer[2] > 2) {
-            fail("station " + std::to_string(station) + ": LP 94 answered wrongly (" + std::to_string(answer.size()) +
-                 " bytes)");
-        }
+        host_.remoteHandpayReset(station);
     }
 
-    // Mostly a station locked for a hand-pay among first..last, so that the attendant's reset and
+    // Mostly a station locked for a hand-pay among `among`, so that the attendant's reset and
     // the host's LP 94 race for it; else `fallback`.
-    std::int64_t lockedOr(std::int64_t fallback, std::int64_t first, std::int64_t last) {
+    std::int64_t lockedOr(std::int64_t fallback, const std::vector<std::int64_t>& among) {
         std::vector<std::int64_t> locked;
-        for (std::int64_t n = first; n <= last; ++n) {
+        for (const std::int64_t n : among) {
             if (daemon_->table()->station(n).handpay) {
                 locked.push_back(n);
             }
@@ -590,19 +638,6 @@ private:
             return fallback;
         }
         return locked[std::uniform_int_distribution<std::size_t>(0, locked.size() - 1)(random_)];
-    }
-
-    // LP 1A: the current credits meter (4 BCD, in credits; the denomination is 1 minor unit).
-    std::optional<std::int64_t> currentCredits(std::int64_t station) {
-        ++result_.sasPolls;
-        const auto address = static_cast<std::uint8_t>(station);
-        const auto answer = longPoll(station, {address, 0x1A});
-        if (answer.size() != 8 || answer[0] != address || answer[1] != 0x1A || !crcHolds(answer)) {
-            fail("station " + std::to_string(station) + ": LP 1A answered wrongly (" + std::to_string(answer.size()) +
-                 " bytes)");
-            return std::nullopt;
-        }
-        return fromBcd(std::span(answer.data() + 2, 4));
     }
 
     // --- checks ---
@@ -663,17 +698,66 @@ private:
                     return;
                 }
             }
-            // What the accounting host reads is what the journal says (8 BCD digits).
-            for (const std::int64_t s : kSasStations) {
-                const auto it = report.credits.find(s);
-                const std::int64_t mine = it == report.credits.end() ? 0 : it->second;
-                const auto meter = currentCredits(s);
-                ++result_.meterChecks;
-                if (meter && *meter != mine % 100'000'000) {
-                    fail(where + ": station " + std::to_string(s) + "'s SAS current credits meter reads " +
-                         std::to_string(*meter) + ", the journal's own sums say " + std::to_string(mine));
+            checkMeters(where, report);
+        }
+        checkTickets(where, report);
+    }
+
+    // What the accounting host reads is what the journal says: current credits (LP 1A) and the
+    // meters of LP 2F, each against the checker's own sums of the credit records (4 BCD bytes,
+    // 5 for the cents meters: what is reported keeps the low digits).
+    void checkMeters(const std::string& where, const CheckReport& report) {
+        static const std::vector<std::uint8_t> kCodes = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0D, 0x0E};
+        for (const std::int64_t s : host_.stations()) {
+            const auto it = report.meters.find(s);
+            const StationMeters mine = it == report.meters.end() ? StationMeters{} : it->second;
+            const std::map<std::uint8_t, std::int64_t> expected{
+                {0x00, mine.coinIn},    {0x01, mine.coinOut},     {0x02, mine.jackpots}, {0x03, mine.handpaid},
+                {0x04, mine.cancelled}, {0x05, mine.gamesPlayed}, {0x06, mine.gamesWon}, {0x07, mine.gamesLost},
+                {0x0D, mine.ticketIn},  {0x0E, mine.ticketOut}};
+            const auto credits = host_.currentCredits(s);
+            const auto meters = host_.meters(s, kCodes);
+            ++result_.meterChecks;
+            if (!credits || !meters) {
+                return;  // the host reported what was wrong
+            }
+            if (*credits != mine.credits % 100'000'000) {
+                fail(where + ": station " + std::to_string(s) + "'s SAS current credits meter reads " +
+                     std::to_string(*credits) + ", the journal's own sums say " + std::to_string(mine.credits));
+                return;
+            }
+            for (const auto& [code, value] : expected) {
+                const std::int64_t modulus = code == 0x0D || code == 0x0E ? 10'000'000'000 : 100'000'000;
+                if (meters->at(code) != value % modulus) {
+                    fail(where + ": station " + std::to_string(s) + "'s SAS meter " + std::to_string(code) + " reads " +
+                         std::to_string(meters->at(code)) + ", the journal's own sums say " + std::to_string(value));
                     return;
                 }
+            }
+        }
+    }
+
+    // Every ticket the journal credited through the host is one the host accepted, for its
+    // amount; every ticket printed at a linked station carries a number the host gave that
+    // station for that amount; a station without a link prints none.
+    void checkTickets(const std::string& where, const CheckReport& report) {
+        for (const TicketRecord& t : report.ticketsIn) {
+            if (!t.host) {
+                continue;
+            }
+            const auto it = host_.accepted().find(t.validation);
+            if (it == host_.accepted().end() || it->second != t.amount) {
+                fail(where + ": station " + std::to_string(t.station) + " credited ticket " + t.validation + " for " +
+                     std::to_string(t.amount) + ", which the host did not accept for that");
+                return;
+            }
+        }
+        for (const TicketRecord& t : report.ticketsOut) {
+            const auto it = host_.validated().find(t.validation);
+            if (it == host_.validated().end() || it->second.first != t.station || it->second.second != t.amount) {
+                fail(where + ": station " + std::to_string(t.station) + " printed ticket " + t.validation + " for " +
+                     std::to_string(t.amount) + ", which the host did not validate for it");
+                return;
             }
         }
     }
@@ -684,9 +768,9 @@ private:
             clockMs_ += 10;
             executor_->runUntil(clockMs_);
             releaseButtons();
+            hostPolls();
             bool answered = true;
             for (const auto& c : connections_) {
-                // A host-validated ticket or a re-settlement read may take longer; nothing here does.
                 answered = answered && c->awaiting.empty();
             }
             if (answered && daemon_->journal()->inFlight() == 0) {
@@ -700,7 +784,38 @@ private:
                 return;
             }
         }
+        // The host reads what is left; what it does raises more (3D for the next record, 68), once
+        // committed: time passes until nothing is left.
+        for (int i = 0; i < 500; ++i) {
+            const bool any = host_.drain();
+            clockMs_ += 20;
+            executor_->runUntil(clockMs_);
+            if (!any && daemon_->journal()->inFlight() == 0 && !host_.drain()) {
+                break;
+            }
+        }
         checkpoint("end");
+        if (!result_.ok) {
+            return;
+        }
+        // Every ticket the journal credited through the host has reached its final status at the
+        // host (68, LP 71 FF: 00), restarts or not: none stays pending for ever.
+        // Every ticket printed has reached the host's database (3D, LP 4D), restarts or not.
+        const CheckReport report = checkJournal(path(), test::kPowerLossVfs);
+        for (const TicketRecord& t : report.ticketsIn) {
+            if (t.host && !host_.redeemed().contains(t.validation)) {
+                fail("end: ticket " + t.validation + " was credited at station " + std::to_string(t.station) +
+                     " but the host never learnt that it was redeemed");
+                return;
+            }
+        }
+        for (const TicketRecord& t : report.ticketsOut) {
+            if (!host_.knows(t.validation)) {
+                fail("end: ticket " + t.validation + " was printed at station " + std::to_string(t.station) +
+                     " but the host never read its record");
+                return;
+            }
+        }
     }
 
     void fail(const std::string& what) {
@@ -715,6 +830,11 @@ private:
     SimOptions options_;
     std::mt19937_64 random_;
     game::SeededRandom tableRandom_;
+    bool hostRedeems_;
+    std::vector<SimSasLine> lines_;  // station n's line is lines_[n - 1]
+    SimAccountingHost host_;
+    std::int64_t hostSkewMs_;  // the casino's clock against the controller's
+    std::int64_t nextHostPollMs_ = 0;
     app::Config config_;
     game::Paytable paytable_;
     std::unique_ptr<SimExecutor> executor_;
@@ -724,7 +844,6 @@ private:
     std::int64_t clockMs_ = 0;
     std::vector<std::shared_ptr<Connection>> connections_;
     std::map<std::uint16_t, bool> inputs_;
-    std::vector<SimSasLine> lines_ = std::vector<SimSasLine>(std::size(kSasStations));
     std::map<std::uint16_t, std::int64_t> pressed_;  // button -> when it is released
     std::vector<std::string> shoe_;
     std::size_t next_ = 0;

@@ -9,8 +9,12 @@
 // - station connections writing bursts of every station op at random moments;
 // - an operator on the control commands (void, attendant clear, hand-pay reset, new shoe,
 //   re-settlement) and dealer buttons pressed on the Modbus module;
-// - an accounting host on three stations' SAS links: LP 94 remote hand-pay resets racing the
-//   operator's, LP 1A current credits compared with the journal's own sums at checkpoints;
+// - an accounting host on the SAS links of three or six stations (sim_accounting_host.h): it
+//   validates cash-outs (57, LP 57/58, or lets them time out), redeems tickets the players insert
+//   (67, LP 70/71, 68) from its own ticket database, reads printed tickets (3D, LP 4D) and
+//   hand-pays (51, LP 1B), races the operator's hand-pay resets with LP 94, sets the clock
+//   (LP 7F), repeats polls and breaks CRCs; at checkpoints it reads LP 1A and LP 2F meters,
+//   compared with the journal's own sums, and its ticket database is reconciled with the journal;
 // - commits completing after random latencies, in batches; disks filling up; the process killed
 //   or its power cut at random points, then recovery and the workload going on.
 // Every reply is checked as it arrives (exactly once, in order per connection); the journal is
@@ -40,8 +44,13 @@ struct SimResult {
     std::int64_t refused = 0;
     std::int64_t crashes = 0;  // kills and power cuts
     std::int64_t diskFull = 0;
-    std::int64_t sasPolls = 0;     // long polls of the simulated accounting host
-    std::int64_t meterChecks = 0;  // SAS current credits compared with the journal's own sums
+    std::int64_t sasPolls = 0;           // long polls of the simulated accounting host
+    std::int64_t meterChecks = 0;        // SAS meters (LP 1A, LP 2F) compared with the journal's own sums
+    std::int64_t hostExceptions = 0;     // exceptions the host read and acted on
+    std::int64_t cashoutsValidated = 0;  // LP 58 numbers taken
+    std::int64_t ticketsRedeemed = 0;    // LP 71 final status 00
+    std::int64_t clockSets = 0;          // LP 7F taken (and read back with LP 7E)
+    std::int64_t resends = 0;            // implied NACKs answered with the same bytes
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;

@@ -1,12 +1,13 @@
 // A station's SAS protocol through its link, speaking hex: control polls reach the table through
 // StationHost, exceptions go out as bytes or as real-time event frames and leave on implied ACK.
+#include "protocols/sas/sas_station.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <deque>
 
 #include "protocols/sas/crc16_kermit.h"
-#include "protocols/sas/sas_station.h"
 #include "tests/support/hex.h"
 
 namespace pitlink::sas {
@@ -33,7 +34,9 @@ struct Table : StationHost, MeterSource, TicketHost {
     std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code == meter::kCurrentCredits ? std::optional<std::uint64_t>(2500) : std::nullopt;
     }
-    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return crc16Kermit(bytes("12 34 56"), seed); }
+    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override {
+        return crc16Kermit(bytes("12 34 56"), seed);
+    }
     // Tickets: one pending cash-out, one record, one ticket in escrow.
     std::optional<PendingCashout> pendingCashout() const override { return cashout; }
     ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number) override {
@@ -62,7 +65,7 @@ struct Table : StationHost, MeterSource, TicketHost {
         redeemed = r;
         return RedemptionStatus{redemption::kPending, r.amountCents, 0, r.validation};
     }
-    RedemptionStatus redemptionStatus() const override {
+    RedemptionStatus redemptionStatus() override {
         return RedemptionStatus{redemption::kCashableRedeemed, redeemed ? redeemed->amountCents : 0, 0,
                                 redeemed ? redeemed->validation : ""};
     }
@@ -152,7 +155,7 @@ TEST(SasStation, ExceptionsAsBytesThenAsRealTimeEventsLeavingOnlyOnImpliedAck) {
     const std::string event = h.poll("81");
     EXPECT_EQ(event.substr(0, 20), "01 FF 7F 00 00 01 95");
     EXPECT_TRUE(crcMatches(bytes(event)));
-    EXPECT_EQ(h.poll("81"), event);  // implied NACK: the same frame again
+    EXPECT_EQ(h.poll("81"), event);             // implied NACK: the same frame again
     EXPECT_EQ(h.poll("01 0E 00", true), "01");  // ACK of the event; RTE off
     EXPECT_EQ(h.poll("81"), "00");
     EXPECT_EQ(h.station.stats().exceptionsAcknowledged, 2U);
@@ -202,15 +205,16 @@ TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
     EXPECT_EQ(h.ask("01 4C 21 43 65 01 00 00", true), withCrc("01 4C 21 43 65 01 00 00"));
     EXPECT_EQ(h.table.validationId, std::make_pair(0x654321U, 1U));
     h.table.record = ValidationRecord{0x00, 3, SasDateTime{2026, 11, 22, 9, 30, 5}, "6429188185446104", 2500, 7, 0};
-    const std::string record = withCrc("01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 07 00 00 "
-                                       "00 00 00 00 00 00");
+    const std::string record = withCrc(
+        "01 4D 00 03 11 22 20 26 09 30 05 64 29 18 81 85 44 61 04 00 00 00 25 00 07 00 00 "
+        "00 00 00 00 00 00");
     EXPECT_EQ(h.ask("01 4D FF", true), record);  // look ahead
     EXPECT_EQ(h.ask("01 4D 00", true), record);
     EXPECT_EQ(h.poll("01 4D 00", true), record);  // no ACK between: a NACK, the same answer
     EXPECT_FALSE(h.table.recordRead);             // not read until the host acknowledges it
     std::string empty = "01 4D";
     for (int i = 0; i < 31; ++i) {  // type to pool ID: 31 bytes
-        empty += " 00";  // no unread record: every field zero
+        empty += " 00";             // no unread record: every field zero
     }
     EXPECT_EQ(h.ask("01 4D 00", true), withCrc(empty));  // the ACK before it marked the record read
     EXPECT_TRUE(h.table.recordRead);

@@ -197,6 +197,7 @@ TEST_F(TicketsFixture, TheTablesRefusalIsTheStatusTheHostReads) {
     insert(kTicket, table::RedeemCheck::AboveLimit);
     EXPECT_EQ(t.redeem(RedeemRequest{0x00, 9'999'999, 0, kTicket}).status, redemption::kAmountExceedsLimit);
     EXPECT_EQ(raised.back(), code::kTicketTransferComplete);
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kAmountExceedsLimit);  // the host reads it (LP 71 FF)
     insert(kTicket, table::RedeemCheck::NotEvenMultiple);
     EXPECT_EQ(t.redeem(RedeemRequest{0x00, 2'501, 0, kTicket}).status, redemption::kNotEvenMultiple);
 }
@@ -234,6 +235,80 @@ TEST_F(TicketsFixture, OneTicketInEscrowAtATime) {
     ASSERT_EQ(verdicts.size(), 1U);
     EXPECT_FALSE(verdicts[0].accepted);
     EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kTicketInserted});
+}
+
+// LP 71 FF reports the last transfer only: a second ticket taken before the host knows how the
+// first ended would hide it (found by tests/sim: the host never learnt of a credited ticket).
+TEST_F(TicketsFixture, ANewTicketWaitsUntilTheHostHasReadHowTheLastTransferEnded) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    ASSERT_EQ(t.redeem(RedeemRequest{0x00, 2'500, 0, kTicket}).status, redemption::kPending);
+    insert("000000000000004712");  // while the credits are being journaled
+    ASSERT_EQ(verdicts.size(), 2U);
+    EXPECT_FALSE(verdicts[1].accepted);
+    t.redemptionCommitted(true);  // 68 (raised by the table's transaction): not read yet
+    EXPECT_TRUE(t.transferStatusUnread());
+    insert("000000000000004712");
+    ASSERT_EQ(verdicts.size(), 3U);
+    EXPECT_FALSE(verdicts[2].accepted);
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kTicketInserted});  // neither was announced
+
+    const RedemptionStatus final = t.redemptionStatus();
+    EXPECT_EQ(final.status, redemption::kCashableRedeemed);
+    EXPECT_EQ(final.validation, kTicket);
+    EXPECT_FALSE(t.transferStatusUnread());
+    insert("000000000000004712");
+    EXPECT_EQ(verdicts.size(), 3U);  // in escrow now, waiting for the host
+    EXPECT_EQ(raised, (std::vector<std::uint8_t>{code::kTicketInserted, code::kTicketInserted}));
+}
+
+TEST_F(TicketsFixture, TransferCompleteIsRaisedAgainEvery15SecondsUntilTheHostReadsTheStatus) {
+    StationTickets& t = make(ValidationMode::System);
+    insert(kTicket);
+    t.redeem(RedeemRequest{0x80, 0, 0, kTicket});
+    const std::vector<std::uint8_t> once{code::kTicketInserted, code::kTicketTransferComplete};
+    EXPECT_EQ(raised, once);
+    timers.advance(milliseconds(14'999));
+    EXPECT_EQ(raised, once);
+    timers.advance(milliseconds(1));
+    EXPECT_EQ(raised.size(), 3U);
+    EXPECT_EQ(raised.back(), code::kTicketTransferComplete);
+    timers.advance(milliseconds(15'000));
+    EXPECT_EQ(raised.size(), 4U);
+    EXPECT_EQ(t.redemptionStatus().status, redemption::kRejectedByHost);
+    timers.advance(milliseconds(60'000));
+    EXPECT_EQ(raised.size(), 4U);  // read: no more
+}
+
+// After a restart the last redemption through the host comes from the journal, so the host's
+// LP 71 FF for the replayed 68 finds its final status rather than "no information" (FF).
+TEST_F(TicketsFixture, TheLastRedemptionRestoredFromTheJournalIsTheFinalStatus) {
+    StationTickets& t = make(ValidationMode::System);
+    t.restoreRedemption("4711", 2'500, true);
+    insert("000000000000004712");  // its 68 is still queued: the host has not read it
+    ASSERT_EQ(verdicts.size(), 1U);
+    EXPECT_FALSE(verdicts[0].accepted);
+    const RedemptionStatus s = t.redemptionStatus();
+    EXPECT_EQ(s.status, redemption::kCashableRedeemed);
+    EXPECT_EQ(s.amountCents, 2'500U);
+    EXPECT_EQ(s.validation, kTicket);
+}
+
+// 3D is a flag: tickets printed before the host came round raised it once; it comes again while
+// records wait, so that a host reading one record per 3D reads them all.
+TEST_F(TicketsFixture, TicketPrintedIsRaisedAgainWhileRecordsWaitToBeRead) {
+    StationTickets& t = make(ValidationMode::System);
+    t.ticketIssued(nlohmann::json{{"validation", "120011223344556677"}, {"amount", 1'000}, {"system_id", 12}});
+    t.ticketIssued(nlohmann::json{{"validation", "120011223344556678"}, {"amount", 2'000}, {"system_id", 12}});
+    EXPECT_EQ(t.unreadRecords(), 2U);
+    ASSERT_TRUE(t.validationRecord(0x00));
+    EXPECT_EQ(t.validationRecord(0x00)->amountCents, 1'000U);
+    t.recordAcknowledged();
+    EXPECT_EQ(raised, std::vector<std::uint8_t>{code::kTicketPrinted});
+    EXPECT_EQ(t.validationRecord(0x00)->amountCents, 2'000U);
+    t.recordAcknowledged();
+    EXPECT_EQ(raised.size(), 1U);  // none left
+    EXPECT_FALSE(t.validationRecord(0x00).has_value());
 }
 
 TEST_F(TicketsFixture, AssetNumberIsTheBasePlusTheStation) {
