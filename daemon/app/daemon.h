@@ -124,6 +124,7 @@ private:
     // In start-up order: destroyed in reverse.
     std::optional<JournalStartup> startup_;
     std::optional<journal::IntegrityScan> scan_;
+    std::int64_t scanStartedMs_ = 0;
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;
     std::optional<table::Table> table_;

@@ -1,13 +1,10 @@
 #include "daemon/journal/integrity_scan.h"
 
-#include <chrono>
-
 #include "daemon/platform/worker_thread.h"
 
 namespace pitlink::journal {
 
 IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain, const std::atomic<bool>& stop) {
-    const auto start = std::chrono::steady_clock::now();
     IntegrityResult result;
     try {
         result.quickCheck = readOnlyStore.quickCheck();
@@ -26,7 +23,6 @@ IntegrityResult scanIntegrity(JournalStore& readOnlyStore, bool fullChain, const
         // SQLITE_CORRUPT, SQLITE_IOERR, or SQLITE_INTERRUPT when stopped.
         result.failure = std::string("journal integrity check failed: ") + error.what();
     }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
 }
 

@@ -21,7 +21,6 @@ struct IntegrityResult {
     std::string quickCheck;              // "ok" or what SQLite found
     std::optional<ChainCheck> chain;     // the whole chain, when asked for
     std::optional<std::string> failure;  // why the journal must not be written, if so
-    double seconds = 0;
     [[nodiscard]] bool ok() const { return !failure.has_value(); }
 };
 
