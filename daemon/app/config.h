@@ -17,7 +17,7 @@ namespace pitlink::app {
 
 struct TableConfig {
     std::string name = "table-1";
-    bool rngShoe = true;        // false: a game engine reports the cards of a physical shoe
+    bool rngShoe = true;  // false: a game engine reports the cards of a physical shoe
     int stations = 8;
     game::Money denomination = 1;  // minor units per credit
     int rescanAttempts = 3;
@@ -32,21 +32,21 @@ struct RoundTiming {
 
 struct JournalConfig {
     std::filesystem::path path = "/var/lib/pitlink/journal.db";
-    std::filesystem::path keyFile;          // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
-    std::int64_t snapshotEvery = 2000;      // records between meter snapshots
-    bool fullChainCheckAtStart = false;     // the start-up integrity scan checks the whole chain too
+    std::filesystem::path keyFile;       // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
+    std::int64_t snapshotEvery = 2000;   // records between meter snapshots
+    bool fullChainCheckAtStart = false;  // the start-up integrity scan checks the whole chain too
 };
 
 struct CashierConfig {
-    game::Money ticketLimit = 1'000'000;   // cash-out above: hand-pay
-    game::Money jackpotLimit = 120'000;    // a win at or above: hand-pay lock
-    bool ticketInLocal = true;             // accept tickets without an accounting host (until SAS)
+    game::Money ticketLimit = 1'000'000;  // cash-out above: hand-pay
+    game::Money jackpotLimit = 120'000;   // a win at or above: hand-pay lock
+    bool ticketInLocal = true;            // redeem tickets without the accounting host (false with SAS)
     game::Money ticketInMax = 1'000'000;
 };
 
 struct EngineConfig {
     std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no Unix socket
-    std::uint16_t tcpPort = 0;  // 127.0.0.1:port as well; 0: no TCP
+    std::uint16_t tcpPort = 0;                                  // 127.0.0.1:port as well; 0: no TCP
 };
 
 struct ControlConfig {
@@ -69,7 +69,7 @@ struct Config {
     EngineConfig engine;
     ControlConfig control;
     LogConfig log;
-    sas::FloorSettings sas;  // no links: no SAS
+    sas::FloorSettings sas;          // no links: no SAS
     modbus::TableIoSettings modbus;  // not enabled: no Modbus
 };
 

@@ -5,6 +5,7 @@
 // and systemd restarts the daemon. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+
 #include <chrono>
 #include <string>
 
@@ -16,8 +17,6 @@ public:
     void ready(const std::string& status);
     void status(const std::string& status);
     void stopping();
-    // The watchdog interval systemd asked for (WatchdogSec=), or zero.
-    [[nodiscard]] std::chrono::microseconds watchdogInterval() const { return interval_; }
 
 private:
     void pingLater();

@@ -19,7 +19,6 @@ struct Fraction {
         const std::int64_t g = std::gcd(num, den);
         return g > 1 ? Fraction{num / g, den / g} : *this;
     }
-    [[nodiscard]] double toDouble() const { return static_cast<double>(num) / static_cast<double>(den); }
     [[nodiscard]] std::string toString() const;
 
     // Compares values, not representations (1/2 == 2/4).

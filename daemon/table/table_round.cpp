@@ -256,7 +256,7 @@ void Table::settleRound() {
     for (std::size_t i = 0; i < bets.size(); ++i) {
         StationRound& r = rounds[bets[i].station];
         r.win += settled[i].win;
-        if (bets[i].spot == game::BetType::Player || bets[i].spot == game::BetType::Banker) {
+        if (game::isMainBet(bets[i].spot)) {
             r.evenMoney += bets[i].stake;
             r.evenWon = r.evenWon || settled[i].result == game::BetResult::Win;
             r.evenLost = r.evenLost && settled[i].result == game::BetResult::Loss;

@@ -19,13 +19,13 @@ struct TableSettings {
     CardSource source = CardSource::Rng;
     game::ShoeConfig shoe;
     int stations = 8;
-    game::Money denomination = 1;               // minor units per credit
+    game::Money denomination = 1;                // minor units per credit
     std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
     game::BetRulesConfig bets;
-    game::Money ticketLimit = 1'000'000;        // cash-out above this: hand-pay
-    game::Money jackpotLimit = 120'000;         // a win at or above: the station locks for a hand-pay
-    bool ticketInLocal = true;                  // until SAS (#6): accept tickets without a host
+    game::Money ticketLimit = 1'000'000;  // cash-out above this: hand-pay
+    game::Money jackpotLimit = 120'000;   // a win at or above: the station locks for a hand-pay
+    bool ticketInLocal = true;            // redeem tickets without the accounting host (false with SAS)
     game::Money ticketInMax = 1'000'000;
     int rescanAttempts = 3;
 };

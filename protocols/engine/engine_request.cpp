@@ -151,18 +151,10 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
 
 }  // namespace
 
-std::string_view opName(Op op) {
-    for (const auto& [value, name] : kOps) {
-        if (value == op) {
-            return name;
-        }
-    }
-    return "?";
-}
-
 std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
     if (line.size() > kMaxLineBytes) {
-        return RequestError{nullptr, "line_too_long", "a request is at most " + std::to_string(kMaxLineBytes) + " bytes"};
+        return RequestError{nullptr, "line_too_long",
+                            "a request is at most " + std::to_string(kMaxLineBytes) + " bytes"};
     }
     const json message = json::parse(line.begin(), line.end(), nullptr, false);
     if (message.is_discarded()) {
@@ -177,7 +169,8 @@ std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
     if (op == message.end() || !op->is_string()) {
         return RequestError{request.id, "missing_field", "missing field 'op'"};
     }
-    const auto found = std::find_if(kOps.begin(), kOps.end(), [&](const auto& entry) { return entry.second == op->get_ref<const std::string&>(); });
+    const auto found = std::find_if(
+        kOps.begin(), kOps.end(), [&](const auto& entry) { return entry.second == op->get_ref<const std::string&>(); });
     if (found == kOps.end()) {
         return RequestError{request.id, "unknown_op", "unknown op '" + op->get<std::string>() + "'"};
     }

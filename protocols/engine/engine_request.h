@@ -1,13 +1,13 @@
 #pragma once
 // The engine link's requests (README.md beside this file): one JSON object per line, parsed and
 // checked here into a typed request, or into an error that the link answers with. Pure: no I/O.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/bet_type.h"
 #include "daemon/game/card.h"
@@ -40,8 +40,6 @@ enum class Op : std::uint8_t {
     Door,
 };
 
-[[nodiscard]] std::string_view opName(Op op);
-
 struct EngineRequest {
     nlohmann::json id;  // echoed in the reply (any JSON value; null when absent)
     Op op = Op::Status;
@@ -49,9 +47,9 @@ struct EngineRequest {
     game::BetType spot = game::BetType::Player;
     game::Money amount = 0;  // stake, ticket amount, tip
     std::optional<game::Card> card;
-    std::string text;        // validation number, void reason, dispute text, door name
+    std::string text;  // validation number, void reason, dispute text, door name
     std::int64_t round = 0;
-    bool on = false;         // reserve on/off, door open/closed
+    bool on = false;  // reserve on/off, door open/closed
 };
 
 struct RequestError {

@@ -23,8 +23,6 @@ std::optional<std::size_t> rankOf(std::uint8_t code) {
 ExceptionQueue::ExceptionQueue(std::size_t capacity)
     : capacity_(std::max<std::size_t>(capacity, 20)), priority_(kPriorityOrder.size()) {}
 
-bool ExceptionQueue::isPriority(std::uint8_t code) { return rankOf(code).has_value(); }
-
 SasException ExceptionQueue::raise(std::uint8_t code, std::vector<std::uint8_t> eventData,
                                    std::optional<std::uint64_t> serial) {
     SasException e{code, std::move(eventData), serial.value_or(nextSerial_)};
@@ -90,7 +88,8 @@ bool ExceptionQueue::remove(std::uint64_t serial) {
             return true;
         }
     }
-    const auto it = std::find_if(fifo_.begin(), fifo_.end(), [serial](const SasException& e) { return e.serial == serial; });
+    const auto it =
+        std::find_if(fifo_.begin(), fifo_.end(), [serial](const SasException& e) { return e.serial == serial; });
     if (it == fifo_.end()) {
         return false;
     }

@@ -42,7 +42,6 @@ public:
     // at the head any more (nothing changes then).
     bool acknowledge(const SasException& reported);
 
-    [[nodiscard]] static bool isPriority(std::uint8_t code);
     [[nodiscard]] std::size_t size() const;
     [[nodiscard]] std::uint64_t overflows() const { return overflows_; }
     // Everything still to report, priority first (for the journal and `pitlinkctl status`).

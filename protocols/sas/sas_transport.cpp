@@ -1,13 +1,13 @@
 #include "protocols/sas/sas_transport.h"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <fcntl.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include <array>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <cerrno>
 #include <system_error>
 #include <vector>
@@ -146,9 +146,13 @@ struct SasTransport::Impl {
 SasTransport::SasTransport(boost::asio::io_context& io, TransportSettings settings, Receive receive)
     : impl_(std::make_unique<Impl>(io, std::move(settings), std::move(receive))) {}
 
-SasTransport::~SasTransport() { close(); }
+SasTransport::~SasTransport() {
+    close();
+}
 
-void SasTransport::open() { impl_->openStream(); }
+void SasTransport::open() {
+    impl_->openStream();
+}
 
 void SasTransport::close() {
     impl_->reopen.cancel();
@@ -172,36 +176,39 @@ void SasTransport::chirp(std::uint8_t address) {
     std::vector<std::uint8_t>& out = impl_->out;
     out.clear();
     switch (impl_->settings.mode) {
-    case TransportMode::Pty:
-        appendEscaped(out, WireByte{address, true});
-        impl_->write(out);
-        return;
-    case TransportMode::Gap:
-        out.push_back(address);  // no 9th bit to set on such a line
-        impl_->write(out);
-        return;
-    case TransportMode::Serial: {
-        // Mark parity for this one byte, drained before space parity returns.
-        const int fd = impl_->stream.is_open() ? impl_->stream.native_handle() : -1;
-        termios t{};
-        if (fd < 0 || ::tcgetattr(fd, &t) != 0) {
-            ++impl_->stats.writeErrors;
+        case TransportMode::Pty:
+            appendEscaped(out, WireByte{address, true});
+            impl_->write(out);
+            return;
+        case TransportMode::Gap:
+            out.push_back(address);  // no 9th bit to set on such a line
+            impl_->write(out);
+            return;
+        case TransportMode::Serial: {
+            // Mark parity for this one byte, drained before space parity returns.
+            const int fd = impl_->stream.is_open() ? impl_->stream.native_handle() : -1;
+            termios t{};
+            if (fd < 0 || ::tcgetattr(fd, &t) != 0) {
+                ++impl_->stats.writeErrors;
+                return;
+            }
+            termios mark = t;
+            mark.c_cflag |= PARODD;
+            ::tcsetattr(fd, TCSANOW, &mark);
+            out.push_back(address);
+            impl_->write(out);
+            ::tcdrain(fd);
+            ::tcsetattr(fd, TCSANOW, &t);
             return;
         }
-        termios mark = t;
-        mark.c_cflag |= PARODD;
-        ::tcsetattr(fd, TCSANOW, &mark);
-        out.push_back(address);
-        impl_->write(out);
-        ::tcdrain(fd);
-        ::tcsetattr(fd, TCSANOW, &t);
-        return;
-    }
     }
 }
 
-const TransportSettings& SasTransport::settings() const { return impl_->settings; }
-const TransportStats& SasTransport::stats() const { return impl_->stats; }
-bool SasTransport::isOpen() const { return impl_->stream.is_open(); }
+const TransportSettings& SasTransport::settings() const {
+    return impl_->settings;
+}
+const TransportStats& SasTransport::stats() const {
+    return impl_->stats;
+}
 
 }  // namespace pitlink::sas

@@ -61,7 +61,6 @@ public:
 
     [[nodiscard]] const TransportSettings& settings() const;
     [[nodiscard]] const TransportStats& stats() const;
-    [[nodiscard]] bool isOpen() const;
 
 private:
     struct Impl;
