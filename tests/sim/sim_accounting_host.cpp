@@ -222,7 +222,6 @@ void SimAccountingHost::validateCashout(std::int64_t station) {
     if (receipt[2] == 0x00 && systemId != 0x00) {
         // Taken: a ticket with this number and amount may now be printed at this station.
         validated_["01" + number] = {station, amount};
-        cashoutAmount_[station] = amount;
         ++stats_.cashoutsValidated;
     }
 }

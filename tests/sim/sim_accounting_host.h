@@ -126,7 +126,6 @@ private:
     std::set<std::string> redeemed_;
     std::map<std::string, std::int64_t> accepted_;
     std::map<std::string, std::pair<std::int64_t, std::int64_t>> validated_;
-    std::map<std::int64_t, std::int64_t> cashoutAmount_;  // station -> amount read with LP 57
     HostStats stats_;
 };
 
