@@ -2,8 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include "daemon/app/config_error.h"
-#include "daemon/app/engine_link.h"
+#include "daemon/config/config_error.h"
+#include "daemon/engine/engine_link.h"
 #include "daemon/control/control_server.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/sas/sas_resume.h"
@@ -16,7 +16,7 @@ using nlohmann::json;
 namespace {
 
 // What the SAS stations say about themselves (LPs 1F, 53, 54): the table's game.
-sas::MachineInfo machineInfo(const Config& config, const game::Paytable& paytable) {
+sas::MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable) {
     sas::MachineInfo info;
     info.paytableId = (paytable.id + "      ").substr(0, 6);
     // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
@@ -49,7 +49,7 @@ void logResult(const json& e) {
 
 }  // namespace
 
-Daemon::Daemon(Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks)
+Daemon::Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks)
     : config_(std::move(config)),
       paytable_(std::move(paytable)),
       configText_(std::move(configText)),
@@ -176,7 +176,7 @@ void Daemon::startSas(sas::SasResume resume) {
     try {
         sas_->start();
     } catch (const std::system_error& e) {
-        throw ConfigError(config_.file.string(), 0, 0, "sas.stations", e.what());
+        throw config::ConfigError(config_.file.string(), 0, 0, "sas.stations", e.what());
     }
     for (const sas::StationLinkSettings& link : config_.sas.links) {
         spdlog::info("SAS: station {} at address {} on {} ({})", link.station, link.address, link.transport.device,
@@ -187,7 +187,7 @@ void Daemon::startSas(sas::SasResume resume) {
 void Daemon::startEngineLink() {
     engine_.emplace(*table_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
-        engineLink_ = std::make_unique<EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
+        engineLink_ = std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
         spdlog::info("engine link listening on {}{}", config_.engine.socket.string(),
                      config_.engine.tcpPort != 0 ? fmt::format(" and 127.0.0.1:{}", config_.engine.tcpPort) : "");
     }
@@ -270,7 +270,7 @@ void Daemon::shutdown(std::function<void(const std::string& verdict)> done) {
     table_->shutdown(std::move(done));
 }
 
-void Daemon::reload(const Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText) {
+void Daemon::reload(const config::Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText) {
     spdlog::set_level(spdlog::level::from_str(fresh.log.level));
     if (!table_) {
         return;

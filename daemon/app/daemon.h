@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/app/config.h"
-#include "daemon/app/engine_requests.h"
+#include "daemon/config/config.h"
+#include "daemon/engine/engine_requests.h"
 #include "daemon/app/journal_startup.h"
 #include "daemon/control/control_commands.h"
 #include "daemon/game/paytable.h"
@@ -38,8 +38,7 @@ namespace boost::asio {
 class io_context;
 }
 
-namespace pitlink::app {
-
+namespace pitlink::engine {
 class EngineLink;
 }
 namespace pitlink::control {
@@ -69,7 +68,7 @@ struct DaemonHooks {
 
 class Daemon {
 public:
-    Daemon(Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks);
+    Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks);
     ~Daemon();
     Daemon(const Daemon&) = delete;
     Daemon& operator=(const Daemon&) = delete;
@@ -82,18 +81,18 @@ public:
     // submitted has committed. At once when the table never ran.
     void shutdown(std::function<void(const std::string& verdict)> done);
     // SIGHUP with the configuration and paytable read again.
-    void reload(const Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText);
+    void reload(const config::Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText);
     // The orderly stop, in reverse: Modbus, SAS (queues journaled), meters snapshot, writer. Idempotent.
     void stop();
 
     // The parts, once made (null before, or when the table does not run).
     [[nodiscard]] table::Table* table() { return table_ ? &*table_ : nullptr; }
     [[nodiscard]] journal::Journal* journal() { return journal_ ? &*journal_ : nullptr; }
-    [[nodiscard]] EngineRequests* engine() { return engine_ ? &*engine_ : nullptr; }
+    [[nodiscard]] engine::EngineRequests* engine() { return engine_ ? &*engine_ : nullptr; }
     [[nodiscard]] control::ControlCommands* control() { return control_ ? &*control_ : nullptr; }
     [[nodiscard]] sas::SasFloor* sas() { return sas_ ? &*sas_ : nullptr; }
     [[nodiscard]] modbus::TableIo* tableIo() { return tableIo_ ? &*tableIo_ : nullptr; }
-    [[nodiscard]] const Config& config() const { return config_; }
+    [[nodiscard]] const config::Config& config() const { return config_; }
     [[nodiscard]] nlohmann::json statusJson() const;
 
 private:
@@ -112,7 +111,7 @@ private:
     void onEvent(const nlohmann::json& event);
     void tilt(const std::string& why);
 
-    Config config_;
+    config::Config config_;
     game::Paytable paytable_;
     std::string configText_;
     DaemonWorld world_;
@@ -131,8 +130,8 @@ private:
     std::optional<modbus::ModbusWorker> modbusWorker_;
     std::optional<modbus::TableIo> tableIo_;
     std::optional<sas::SasFloor> sas_;
-    std::optional<EngineRequests> engine_;
-    std::unique_ptr<EngineLink> engineLink_;
+    std::optional<engine::EngineRequests> engine_;
+    std::unique_ptr<engine::EngineLink> engineLink_;
     std::optional<journal::JournalReader> reader_;
     std::optional<control::ControlCommands> control_;
     std::unique_ptr<control::ControlServer> controlServer_;

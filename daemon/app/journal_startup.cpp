@@ -59,7 +59,7 @@ void restoreStations(journal::JournalStore& store, table::TableStart& start) {
 
 }  // namespace
 
-table::TableSettings tableSettings(const Config& config) {
+table::TableSettings tableSettings(const config::Config& config) {
     table::TableSettings t;
     t.name = config.table.name;
     t.source = config.table.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
@@ -77,8 +77,8 @@ table::TableSettings tableSettings(const Config& config) {
     return t;
 }
 
-std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable,
-                                       const Config& fresh, const game::Paytable& freshPaytable) {
+std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
+                                       const config::Config& fresh, const game::Paytable& freshPaytable) {
     std::vector<std::string> keys;
     if (journal::paytableSha256(freshPaytable) != journal::paytableSha256(runningPaytable)) {
         keys.emplace_back("table.paytable");  // every round names the one paytable it is settled with
@@ -106,7 +106,7 @@ std::vector<std::string> restartNeeded(const Config& running, const game::Paytab
     return keys;
 }
 
-JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock, const char* vfs) {
+JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock, const char* vfs) {
     journal::StoreOptions options;
     options.vfs = vfs;
     if (!config.journal.keyFile.empty()) {
@@ -123,7 +123,7 @@ JournalStartup openJournal(const Config& config, const journal::Journal::Clock& 
     return startup;
 }
 
-void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,
+void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,
                    const game::Paytable& paytable, const std::string& configText,
                    const journal::Journal::Clock& clock) {
     startup.recovery.quickCheck = scan.quickCheck;

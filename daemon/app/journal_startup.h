@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/app/config.h"
+#include "daemon/config/config.h"
 #include "daemon/game/paytable.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal.h"
@@ -28,20 +28,20 @@ struct JournalStartup {
 };
 
 // The table's settings from the configuration.
-table::TableSettings tableSettings(const Config& config);
+table::TableSettings tableSettings(const config::Config& config);
 
 // The daemon-level keys (beyond the table's, see Table::reconfigure) that differ between the
 // running configuration and a re-read one and only apply at the next start.
-std::vector<std::string> restartNeeded(const Config& running, const game::Paytable& runningPaytable,
-                                       const Config& fresh, const game::Paytable& freshPaytable);
+std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
+                                       const config::Config& fresh, const game::Paytable& freshPaytable);
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.
 // `vfs`: a SQLite VFS for every connection to the journal (the simulation tier's power-loss VFS).
-JournalStartup openJournal(const Config& config, const journal::Journal::Clock& clock, const char* vfs = nullptr);
+JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock, const char* vfs = nullptr);
 
 // Call only with a passed scan; sets startup.recovery.tilt when the journal cannot be written.
-void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const Config& config,
+void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,
                    const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock);
 
 }  // namespace pitlink::app

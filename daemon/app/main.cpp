@@ -18,12 +18,12 @@
 #include <string>
 #include <string_view>
 
-#include "daemon/app/asio_executor.h"
-#include "daemon/app/config.h"
-#include "daemon/app/config_error.h"
+#include "daemon/io/asio_executor.h"
+#include "daemon/config/config.h"
+#include "daemon/config/config_error.h"
 #include "daemon/app/daemon.h"
-#include "daemon/app/paytable_loader.h"
-#include "daemon/app/service_notifier.h"
+#include "daemon/config/paytable_loader.h"
+#include "daemon/io/service_notifier.h"
 #include "daemon/platform/os_random_source.h"
 #include "daemon/platform/worker_thread.h"
 #include "protocols/modbus/modbus_backend.h"
@@ -71,16 +71,16 @@ int main(int argc, char** argv) {
     using namespace pitlink;
     const Options options = parseOptions(argc, argv);
     try {
-        app::Config config = app::loadConfigFile(options.config);
+        config::Config config = config::loadConfigFile(options.config);
         spdlog::set_level(spdlog::level::from_str(config.log.level));
-        game::Paytable paytable = app::loadPaytableFile(config.table.paytableFile);
+        game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
         spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
                      paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
 
         boost::asio::io_context io;
-        app::AsioExecutor executor(io);  // the one executor and clock of the logic thread
+        io::AsioExecutor executor(io);  // the one executor and clock of the logic thread
         platform::OsRandomSource random;
-        app::ServiceNotifier notifier(io);
+        io::ServiceNotifier notifier(io);
         const auto modbusConnection = config.modbus.connection;
         std::optional<app::Daemon> daemon;
         std::uint64_t roundsSeen = 0;
@@ -142,8 +142,8 @@ int main(int argc, char** argv) {
                     return;
                 }
                 try {
-                    const app::Config fresh = app::loadConfigFile(options.config);
-                    const game::Paytable freshPaytable = app::loadPaytableFile(fresh.table.paytableFile);
+                    const config::Config fresh = config::loadConfigFile(options.config);
+                    const game::Paytable freshPaytable = config::loadPaytableFile(fresh.table.paytableFile);
                     spdlog::info("SIGHUP: {} re-read; log level {}", options.config, fresh.log.level);
                     daemon->reload(fresh, freshPaytable, readFile(options.config));
                 } catch (const std::exception& e) {
@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
         io.run();
         daemon->stop();
         return EXIT_SUCCESS;
-    } catch (const app::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
         spdlog::critical("configuration: {}", e.what());
         return 78;  // EX_CONFIG: systemd does not restart into the same bad file in a loop
     } catch (const std::exception& e) {

@@ -2,7 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "daemon/app/reply_line.h"
+#include "daemon/io/reply_line.h"
 
 namespace pitlink::control {
 
@@ -44,9 +44,9 @@ ControlCommands::ControlCommands(table::Table& table, const journal::Journal& jo
                                  std::function<json()> info)
     : table_(table), journal_(journal), reader_(reader), info_(std::move(info)) {}
 
-void ControlCommands::oversize(const app::OrderedReplies::Fill& reply) {
+void ControlCommands::oversize(const io::OrderedReplies::Fill& reply) {
     ++stats_.badRequests;
-    reply(app::replyLine(nullptr, Reply::refused("line_too_long", "a request is at most 4096 bytes")));
+    reply(io::replyLine(nullptr, Reply::refused("line_too_long", "a request is at most 4096 bytes")));
 }
 
 void ControlCommands::remember(const json& event) {
@@ -57,12 +57,12 @@ void ControlCommands::remember(const json& event) {
 }
 
 void ControlCommands::handle(const std::string& line, Role role, const std::string& user,
-                             const app::OrderedReplies::Fill& reply) {
+                             const io::OrderedReplies::Fill& reply) {
     ++stats_.requests;
     const json request = json::parse(line, nullptr, false);
     if (request.is_discarded() || !request.is_object() || !request.contains("cmd") || !request["cmd"].is_string()) {
         ++stats_.badRequests;
-        reply(app::replyLine(nullptr, Reply::refused("bad_request", "a request is a JSON object with a \"cmd\"")));
+        reply(io::replyLine(nullptr, Reply::refused("bad_request", "a request is a JSON object with a \"cmd\"")));
         return;
     }
     const json id = request.value("id", json(nullptr));
@@ -70,12 +70,12 @@ void ControlCommands::handle(const std::string& line, Role role, const std::stri
     const Role needed = readOnly(cmd) ? Role::Inspector : Role::Operator;
     if (role < needed) {
         ++stats_.refusedByRole;
-        reply(app::replyLine(
+        reply(io::replyLine(
             id, Reply::refused("permission_denied", user + " has the role '" + std::string(roleName(role)) + "'; '" +
                                                         cmd + "' needs '" + std::string(roleName(needed)) + "'")));
         return;
     }
-    run(request, role, user, [reply, id](const Reply& r) { reply(app::replyLine(id, r)); });
+    run(request, role, user, [reply, id](const Reply& r) { reply(io::replyLine(id, r)); });
 }
 
 void ControlCommands::run(const json& request, Role role, const std::string& user, table::Respond respond) {

@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "daemon/app/ordered_replies.h"
+#include "daemon/io/ordered_replies.h"
 #include "daemon/control/roles.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_reader.h"
@@ -35,9 +35,9 @@ public:
                     std::function<nlohmann::json()> info);
     // One request line from a caller with `role`, known as `user`; its reply goes to `reply`
     // exactly once.
-    void handle(const std::string& line, Role role, const std::string& user, const app::OrderedReplies::Fill& reply);
+    void handle(const std::string& line, Role role, const std::string& user, const io::OrderedReplies::Fill& reply);
     // A line over the limit: answered (the socket then closes the connection).
-    void oversize(const app::OrderedReplies::Fill& reply);
+    void oversize(const io::OrderedReplies::Fill& reply);
     // Keeps the last events for `pitlinkctl events`.
     void remember(const nlohmann::json& event);
     [[nodiscard]] const ControlStats& stats() const { return stats_; }

@@ -12,11 +12,11 @@ ControlServer::ControlServer(boost::asio::io_context& io, const std::filesystem:
       commands_(commands),
       server_(
           io, socket, 0666, kMaxLine,  // anyone may connect; the role decides what they may do
-          [this](app::LineClient& client, const std::string& line) {
+          [this](io::LineClient& client, const std::string& line) {
               // Every reply, a refusal read off the line included, takes its place in the client's order.
               commands_.handle(line, roleOf(client.peer().uid, client.peer().gid, groups_), userName(client.peer().uid),
                                client.nextReply());
           },
-          [this](app::LineClient& client) { commands_.oversize(client.nextReply()); }) {}
+          [this](io::LineClient& client) { commands_.oversize(client.nextReply()); }) {}
 
 }  // namespace pitlink::control

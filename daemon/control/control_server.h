@@ -4,7 +4,7 @@
 // ControlCommands decides the request.
 #include <filesystem>
 
-#include "daemon/app/line_server.h"
+#include "daemon/io/line_server.h"
 #include "daemon/control/control_commands.h"
 
 namespace pitlink::control {
@@ -17,7 +17,7 @@ public:
 private:
     RoleGroups groups_;
     ControlCommands& commands_;
-    app::LineServer server_;
+    io::LineServer server_;
 };
 
 }  // namespace pitlink::control

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/app/config.h"
-#include "daemon/app/config_error.h"
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/config.h"
+#include "daemon/config/config_error.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
 #include "daemon/ctl/journal_commands.h"
@@ -89,8 +89,8 @@ int main(int argc, char** argv) {
             if (args.size() != 2 || args[0] != "check") {
                 throw ctl::UsageError("usage: pitlinkctl config check FILE");
             }
-            const app::Config config = app::loadConfigFile(args[1]);
-            const game::Paytable paytable = app::loadPaytableFile(config.table.paytableFile);
+            const config::Config config = config::loadConfigFile(args[1]);
+            const game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
             std::cout << args[1] << ": OK (table '" << config.table.name << "', " << (config.table.rngShoe ? "rng" : "reader")
                       << " shoe, " << config.table.stations << " stations, paytable '" << paytable.id << "', journal "
                       << config.journal.path.string() << ")\n";
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
     } catch (const ctl::UsageError& e) {
         std::cerr << "pitlinkctl: " << e.what() << "\n\n" << kUsage;
         return 2;
-    } catch (const app::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
         std::cerr << "pitlinkctl: " << e.what() << "\n";
         return 78;
     } catch (const std::exception& e) {

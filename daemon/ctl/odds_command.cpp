@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/game/shoe_composition.h"
 
@@ -20,7 +20,7 @@ int runOdds(const std::vector<std::string>& args, std::ostream& out) {
         throw UsageError("--paytable FILE is required");
     }
     const auto decks = static_cast<int>(a.integer("--decks", 8, game::kMinDecks, game::kMaxDecks));
-    const game::Paytable table = app::loadPaytableFile(*file);
+    const game::Paytable table = config::loadPaytableFile(*file);
     const game::OddsReport report = game::exactOdds(game::ShoeComposition::fullDecks(decks));
     if (a.flag("--json")) {
         printOddsJson(out, table, decks, report);

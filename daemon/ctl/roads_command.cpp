@@ -6,8 +6,8 @@
 #include <fstream>
 #include <iostream>
 
-#include "daemon/app/scoreboard_json.h"
-#include "daemon/app/scoreboard_svg.h"
+#include "daemon/ctl/scoreboard_json.h"
+#include "daemon/ctl/scoreboard_svg.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
 
@@ -114,13 +114,13 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
     }
     if (const auto svgFile = a.value("--svg")) {
         std::ofstream file(*svgFile);
-        file << app::scoreboardSvg(board, table);
+        file << ctl::scoreboardSvg(board, table);
         if (!file.flush()) {
             throw std::runtime_error("cannot write " + *svgFile);
         }
     }
     if (a.flag("--json")) {
-        out << app::scoreboardJson(board).dump() << "\n";
+        out << ctl::scoreboardJson(board).dump() << "\n";
     } else if (!a.value("--svg")) {
         printRoads(out, board);
     }

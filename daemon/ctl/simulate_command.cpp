@@ -7,7 +7,7 @@
 #include <cmath>
 #include <memory>
 
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/game/exact_odds.h"
 #include "daemon/game/simulator.h"
@@ -25,7 +25,7 @@ int runSimulate(const std::vector<std::string>& args, std::ostream& out) {
     if (const auto problem = game::shoeConfigProblem(shoe)) {
         throw UsageError(*problem);
     }
-    const game::Paytable table = app::loadPaytableFile(file);
+    const game::Paytable table = config::loadPaytableFile(file);
 
     // Without --seed the shoes are shuffled from getrandom, as on a live table.
     std::unique_ptr<game::RandomSource> random;

@@ -1,6 +1,6 @@
 #pragma once
 // A paytable: which bets a table offers and what each pay tier pays. Plain data; the YAML
-// loader that fills it lives outside daemon/game (daemon/app/paytable_loader).
+// loader that fills it lives outside daemon/game (daemon/config/paytable_loader).
 
 #include <array>
 #include <optional>

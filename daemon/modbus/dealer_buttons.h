@@ -9,7 +9,7 @@
 #include <string>
 
 #include "daemon/journal/journal.h"
-#include "daemon/modbus/table_io_settings.h"
+#include "daemon/config/modbus_settings.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::modbus {

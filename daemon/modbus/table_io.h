@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "daemon/modbus/dealer_buttons.h"
-#include "daemon/modbus/table_io_settings.h"
+#include "daemon/config/modbus_settings.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/table.h"
 #include "protocols/modbus/button_debouncer.h"

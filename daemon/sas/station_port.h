@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "daemon/journal/journal.h"
-#include "daemon/sas/floor_settings.h"
+#include "daemon/config/sas_settings.h"
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "protocols/sas/station_link.h"
+#include "protocols/sas/transport_settings.h"
 #include "protocols/sas/wire_decoder.h"
 
 namespace boost::asio {
@@ -25,13 +26,6 @@ class io_context;
 }
 
 namespace pitlink::sas {
-
-struct TransportSettings {
-    std::string device;
-    TransportMode mode = TransportMode::Serial;
-    std::chrono::microseconds gap{3'000};  // gap mode: idle time that marks a poll's first byte
-    bool operator==(const TransportSettings&) const = default;
-};
 
 struct TransportStats {
     std::uint64_t bytesIn = 0;

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "daemon/app/paytable_loader.h"
-#include "daemon/app/scoreboard_svg.h"
+#include "daemon/config/paytable_loader.h"
+#include "daemon/ctl/scoreboard_svg.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/exact_odds.h"
 #include "daemon/game/settlement.h"
@@ -18,7 +18,7 @@ namespace {
 using namespace pitlink::game;
 
 Paytable paytable(const char* id) {
-    return pitlink::app::loadPaytableFile(std::string(PITLINK_SOURCE_DIR) + "/etc/paytables/" + id + ".yaml");
+    return pitlink::config::loadPaytableFile(std::string(PITLINK_SOURCE_DIR) + "/etc/paytables/" + id + ".yaml");
 }
 
 // Exact 8-deck analysis of a paytable: enumeration plus the return of every offered bet.
@@ -174,7 +174,7 @@ void BM_ScoreboardShoeWithSvg(benchmark::State& state) {
     const std::vector<RoundMarks> rounds = eightyRounds();
     for (auto _ : state) {
         const Scoreboard board = roadsOf(rounds);
-        const std::string svg = pitlink::app::scoreboardSvg(board, "table-1");
+        const std::string svg = pitlink::ctl::scoreboardSvg(board, "table-1");
         benchmark::DoNotOptimize(svg.data());
     }
 }

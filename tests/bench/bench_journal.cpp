@@ -15,7 +15,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
@@ -43,7 +43,7 @@ fs::path benchDir() {
 }
 
 game::Paytable standard() {
-    return app::loadPaytableFile(std::string(PITLINK_SOURCE_DIR) + "/etc/paytables/standard.yaml");
+    return config::loadPaytableFile(std::string(PITLINK_SOURCE_DIR) + "/etc/paytables/standard.yaml");
 }
 
 // A settled round of 8 stations with one bet each: round.settled, 8 bet.settled, 8 credits.

@@ -20,7 +20,7 @@
 #include <random>
 #include <string>
 
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
@@ -158,7 +158,7 @@ int play(const Options& o) {
         std::cerr << "crash_child: cannot open ack log\n";
         return 2;
     }
-    test::ScenarioTable table(journal, app::loadPaytableFile(o.paytable), report.lastRoundId.value_or(0) + 1,
+    test::ScenarioTable table(journal, config::loadPaytableFile(o.paytable), report.lastRoundId.value_or(0) + 1,
                               [&] { completions.runOne(); });
     std::mt19937_64 random(o.seed);
     // Acknowledges the last step: what the station would now be told. Checked after every death.

@@ -9,15 +9,15 @@
 #include <sstream>
 #include <string>
 
-#include "daemon/app/config.h"
-#include "daemon/app/config_error.h"
+#include "daemon/config/config.h"
+#include "daemon/config/config_error.h"
 
 using namespace pitlink;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     try {
-        const app::Config c = app::loadConfig(in, "/etc/pitlink/pitlink.yaml");
+        const config::Config c = config::loadConfig(in, "/etc/pitlink/pitlink.yaml");
         const auto& m = c.modbus;
         if (!modbus::pointMapProblems(m.points).empty() || m.lamps.size() != m.points.outputs.size() ||
             m.buttons.size() != m.points.inputs.size()) {
@@ -33,7 +33,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 std::abort();
             }
         }
-    } catch (const app::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
         if (std::string(e.what()).empty()) {
             std::abort();
         }

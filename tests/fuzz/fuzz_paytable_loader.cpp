@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
-#include "daemon/app/config_error.h"
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/config_error.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/game/settlement.h"
 
 using namespace pitlink;
@@ -17,7 +17,7 @@ using namespace pitlink;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
     try {
-        const game::Paytable table = app::loadPaytable(in, "fuzz.yaml");
+        const game::Paytable table = config::loadPaytable(in, "fuzz.yaml");
         if (game::paytableProblem(table)) {
             std::abort();
         }
@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 }
             }
         }
-    } catch (const app::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
         if (std::string(e.what()).empty()) {
             std::abort();
         }

@@ -15,10 +15,10 @@
 #include <sstream>
 #include <vector>
 
-#include "daemon/app/config.h"
+#include "daemon/config/config.h"
 #include "daemon/app/daemon.h"
-#include "daemon/app/ordered_replies.h"
-#include "daemon/app/paytable_loader.h"
+#include "daemon/io/ordered_replies.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "tests/sim/journal_checker.h"
 #include "tests/sim/sim_accounting_host.h"
@@ -115,7 +115,7 @@ struct Connection {
     std::string name;
     bool control = false;
     std::vector<std::int64_t> stations;  // the stations whose ops it writes
-    std::shared_ptr<app::OrderedReplies> replies;
+    std::shared_ptr<io::OrderedReplies> replies;
     std::deque<std::pair<std::int64_t, std::string>> awaiting;  // id, op
     std::int64_t nextId = 1;
 };
@@ -140,8 +140,8 @@ public:
         std::filesystem::remove(options_.dir / "journal.db-wal");
         std::filesystem::remove(options_.dir / "journal.db-shm");
         std::istringstream yaml(configYaml(options_.dir, hostRedeems_));
-        config_ = app::loadConfig(yaml, options_.dir / "pitlink.yaml");
-        paytable_ = app::loadPaytableFile(config_.table.paytableFile);
+        config_ = config::loadConfig(yaml, options_.dir / "pitlink.yaml");
+        paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
 
@@ -221,7 +221,7 @@ private:
         c->control = control;
         c->stations = std::move(stations);
         std::weak_ptr<Connection> weak = c;
-        c->replies = app::OrderedReplies::create([this, weak](const std::string& line) {
+        c->replies = io::OrderedReplies::create([this, weak](const std::string& line) {
             if (const auto alive = weak.lock()) {
                 onReply(*alive, line);
             }
@@ -327,7 +327,7 @@ private:
             request.contains("op") ? request["op"].get<std::string>() : request["cmd"].get<std::string>();
         c.awaiting.emplace_back(id, op);
         ++result_.requests;
-        const app::OrderedReplies::Fill fill = c.replies->next();
+        const io::OrderedReplies::Fill fill = c.replies->next();
         const std::string line = request.dump();
         if (c.control) {
             daemon_->control()->handle(line, control::Role::Root, "sim operator", fill);
@@ -835,7 +835,7 @@ private:
     SimAccountingHost host_;
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
-    app::Config config_;
+    config::Config config_;
     game::Paytable paytable_;
     std::unique_ptr<SimExecutor> executor_;
     std::shared_ptr<bool> powerOff_;

@@ -1,14 +1,14 @@
-#include "daemon/app/config.h"
+#include "daemon/config/config.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "daemon/app/config_error.h"
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/config_error.h"
+#include "daemon/config/paytable_loader.h"
 #include "tests/unit/fixtures.h"
 
-namespace pitlink::app {
+namespace pitlink::config {
 namespace {
 
 Config load(const std::string& text) {
@@ -142,4 +142,4 @@ TEST(Config, ModbusMistakesAreNamed) {
 }
 
 }  // namespace
-}  // namespace pitlink::app
+}  // namespace pitlink::config

@@ -4,7 +4,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/game/third_card_rule.h"
 
 namespace pitlink::test {
@@ -20,7 +20,7 @@ nlohmann::json loadJsonFixture(const std::string& relativePath) {
 }
 
 game::Paytable shippedPaytable(const std::string& id) {
-    return app::loadPaytableFile(sourceDir() / "etc" / "paytables" / (id + ".yaml"));
+    return config::loadPaytableFile(sourceDir() / "etc" / "paytables" / (id + ".yaml"));
 }
 
 std::vector<game::Card> cards(const std::string& text) {

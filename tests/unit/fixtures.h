@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/app/config_error.h"
+#include "daemon/config/config_error.h"
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
 #include "daemon/game/paytable.h"
@@ -28,14 +28,14 @@ game::Coup coupOfHands(const std::string& player, const std::string& banker);
 
 // The ConfigError that loading throws; a test failure (and an empty error) when it loads.
 template <class Load>
-app::ConfigError configErrorOf(Load&& load, const std::string& input) {
+config::ConfigError configErrorOf(Load&& load, const std::string& input) {
     try {
         (void)load(input);
-    } catch (const app::ConfigError& e) {
+    } catch (const config::ConfigError& e) {
         return e;
     }
     ADD_FAILURE() << "no error for:\n" << input;
-    return app::ConfigError("", 0, 0, "", "");
+    return config::ConfigError("", 0, 0, "", "");
 }
 
 }  // namespace pitlink::test

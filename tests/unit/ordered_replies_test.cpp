@@ -1,12 +1,12 @@
 // Replies to one client leave in the order of its requests, whatever finishes first.
-#include "daemon/app/ordered_replies.h"
+#include "daemon/io/ordered_replies.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-namespace pitlink::app {
+namespace pitlink::io {
 namespace {
 
 TEST(OrderedReplies, AReplyReadyEarlyWaitsForEveryReplyBeforeIt) {
@@ -48,4 +48,4 @@ TEST(OrderedReplies, AReplyForAClientThatWentAwayGoesNowhere) {
 }
 
 }  // namespace
-}  // namespace pitlink::app
+}  // namespace pitlink::io

@@ -1,13 +1,13 @@
-#include "daemon/app/paytable_loader.h"
+#include "daemon/config/paytable_loader.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "daemon/app/config_error.h"
+#include "daemon/config/config_error.h"
 #include "tests/unit/fixtures.h"
 
-namespace pitlink::app {
+namespace pitlink::config {
 namespace {
 
 game::Paytable load(const std::string& text) {
@@ -88,4 +88,4 @@ TEST(PaytableLoader, MissingFileIsAConfigError) {
 }
 
 }  // namespace
-}  // namespace pitlink::app
+}  // namespace pitlink::config

@@ -1,0 +1,141 @@
+#include "daemon/config/config.h"
+
+#include <array>
+#include <fstream>
+#include <set>
+#include <utility>
+
+#include "daemon/config/modbus_config.h"
+#include "daemon/config/sas_config.h"
+#include "daemon/config/yaml_map.h"
+
+namespace pitlink::config {
+
+std::filesystem::path resolved(const Config& c, const std::string& text) {
+    std::filesystem::path path = text;
+    return path.empty() || path.is_absolute() ? path : c.file.parent_path() / path;
+}
+
+namespace {
+constexpr std::int64_t kMaxMoney = 1'000'000'000'000;  // 10^12 minor units: far above any table limit
+
+void readTable(YamlMap map, Config& c) {
+    c.table.name = map.string("name", c.table.name);
+    const std::string source = map.string("source", c.table.rngShoe ? "rng" : "reader");
+    if (source != "rng" && source != "reader") {
+        throw map.error("source", "expected rng or reader");
+    }
+    c.table.rngShoe = source == "rng";
+    c.table.stations = static_cast<int>(map.integer("stations", c.table.stations, 1, 64));
+    c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
+    c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
+    c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
+    c.table.shoe.cutCardFromEnd =
+        static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1, game::kMaxDecks * game::kCardsPerDeck));
+    if (const auto problem = game::shoeConfigProblem(c.table.shoe)) {
+        throw map.error("cut_card_from_end", *problem);
+    }
+    std::filesystem::path paytable = map.string("paytable", c.table.paytableFile.string());
+    if (paytable.is_relative()) {
+        paytable = c.file.parent_path() / paytable;
+    }
+    c.table.paytableFile = paytable;
+    map.rejectUnknownKeys();
+}
+
+void readRounds(YamlMap map, Config& c) {
+    c.rounds.betsOpen = std::chrono::milliseconds(map.integer("bets_open_ms", c.rounds.betsOpen.count(), 0, 600'000));
+    c.rounds.lastBets = std::chrono::milliseconds(map.integer("last_bets_ms", c.rounds.lastBets.count(), 0, 600'000));
+    map.rejectUnknownKeys();
+}
+
+void readBets(YamlMap map, Config& c) {
+    auto& b = c.bets;
+    b.minBet = map.integer("min", b.minBet, 1, kMaxMoney);
+    b.maxBet = map.integer("max", b.maxBet, 1, kMaxMoney);
+    if (b.maxBet < b.minBet) {
+        throw map.error("max", "must not be below bets.min (" + std::to_string(b.minBet) + ")");
+    }
+    b.maxPayout = map.integer("max_payout", b.maxPayout, 1, kMaxMoney);
+    b.tieNeedsMainBet = map.boolean("tie_needs_main_bet", b.tieNeedsMainBet);
+    b.forbidPlayerAndBanker = map.boolean("forbid_player_and_banker", b.forbidPlayerAndBanker);
+    b.bigSmallLastRound = static_cast<int>(map.integer("big_small_last_round", b.bigSmallLastRound, 0, 1000));
+    b.luckyNinesNeedsMainBet = map.boolean("lucky_nines_needs_main_bet", b.luckyNinesNeedsMainBet);
+    b.antiDoubling = map.boolean("anti_doubling", b.antiDoubling);
+    map.rejectUnknownKeys();
+}
+
+void readCashier(YamlMap map, Config& c) {
+    auto& k = c.cashier;
+    k.ticketLimit = map.integer("ticket_limit", k.ticketLimit, 0, kMaxMoney);
+    k.jackpotLimit = map.integer("jackpot_limit", k.jackpotLimit, 0, kMaxMoney);
+    k.ticketInLocal = map.boolean("ticket_in_local", k.ticketInLocal);
+    k.ticketInMax = map.integer("ticket_in_max", k.ticketInMax, 1, kMaxMoney);
+    map.rejectUnknownKeys();
+}
+
+void readJournal(YamlMap map, Config& c) {
+    auto& j = c.journal;
+    j.path = resolved(c, map.string("path", j.path.string()));
+    if (j.path.empty()) {
+        throw map.error("path", "must name the journal file");
+    }
+    j.keyFile = resolved(c, map.string("key_file", j.keyFile.string()));
+    j.snapshotEvery = map.integer("snapshot_every", j.snapshotEvery, 100, 1'000'000);
+    j.fullChainCheckAtStart = map.boolean("full_chain_check_at_start", j.fullChainCheckAtStart);
+    map.rejectUnknownKeys();
+}
+
+void readEngine(YamlMap map, Config& c) {
+    c.engine.socket = resolved(c, map.string("socket", c.engine.socket.string()));
+    c.engine.tcpPort = static_cast<std::uint16_t>(map.integer("tcp_port", c.engine.tcpPort, 0, 65535));
+    map.rejectUnknownKeys();
+}
+
+void readControl(YamlMap map, Config& c) {
+    c.control.socket = resolved(c, map.string("socket", c.control.socket.string()));
+    c.control.inspectorGroup = map.string("inspector_group", c.control.inspectorGroup);
+    c.control.operatorGroup = map.string("operator_group", c.control.operatorGroup);
+    map.rejectUnknownKeys();
+}
+
+void readLog(YamlMap map, Config& c) {
+    static constexpr std::array<const char*, 6> kLevels{"trace", "debug", "info", "warn", "error", "critical"};
+    c.log.level = map.string("level", c.log.level);
+    for (const char* level : kLevels) {
+        if (c.log.level == level) {
+            map.rejectUnknownKeys();
+            return;
+        }
+    }
+    throw map.error("level", "expected one of trace, debug, info, warn, error, critical");
+}
+}  // namespace
+
+Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
+    Config c;
+    c.file = sourceName;
+    YamlMap top(parseYaml(in, sourceName.string()), "", sourceName.string());
+    readTable(top.map("table"), c);
+    readRounds(top.map("rounds"), c);
+    readBets(top.map("bets"), c);
+    readCashier(top.map("cashier"), c);
+    readJournal(top.map("journal"), c);
+    readEngine(top.map("engine"), c);
+    readControl(top.map("control"), c);
+    readLog(top.map("log"), c);
+    readSas(top.map("sas"), c);
+    readModbus(top.map("modbus"), c);
+    top.rejectUnknownKeys();
+    return c;
+}
+
+Config loadConfigFile(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw ConfigError(path.string(), 0, 0, "", "cannot open configuration file");
+    }
+    return loadConfig(in, path);
+}
+
+}  // namespace pitlink::config

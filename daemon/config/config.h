@@ -1,0 +1,83 @@
+#pragma once
+// pitlink.yaml, loaded once at start into validated immutable structs (etc/pitlink.yaml
+// documents every key: type, default, range).
+
+#include <chrono>
+#include <filesystem>
+#include <istream>
+#include <string>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/game/paytable.h"
+#include "daemon/game/shoe.h"
+#include "daemon/config/modbus_settings.h"
+#include "daemon/config/sas_settings.h"
+
+namespace pitlink::config {
+
+struct TableConfig {
+    std::string name = "table-1";
+    bool rngShoe = true;  // false: a game engine reports the cards of a physical shoe
+    int stations = 8;
+    game::Money denomination = 1;  // minor units per credit
+    int rescanAttempts = 3;
+    game::ShoeConfig shoe;
+    std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";
+};
+
+struct RoundTiming {
+    std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
+    std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
+};
+
+struct JournalConfig {
+    std::filesystem::path path = "/var/lib/pitlink/journal.db";
+    std::filesystem::path keyFile;       // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
+    std::int64_t snapshotEvery = 2000;   // records between meter snapshots
+    bool fullChainCheckAtStart = false;  // the start-up integrity scan checks the whole chain too
+};
+
+struct CashierConfig {
+    game::Money ticketLimit = 1'000'000;  // cash-out above: hand-pay
+    game::Money jackpotLimit = 120'000;   // a win at or above: hand-pay lock
+    bool ticketInLocal = true;            // redeem tickets without the accounting host (false with SAS)
+    game::Money ticketInMax = 1'000'000;
+};
+
+struct EngineConfig {
+    std::filesystem::path socket = "/run/pitlink/engine.sock";  // empty: no Unix socket
+    std::uint16_t tcpPort = 0;                                  // 127.0.0.1:port as well; 0: no TCP
+};
+
+struct ControlConfig {
+    std::filesystem::path socket = "/run/pitlink/control.sock";  // empty: no control socket
+    std::string inspectorGroup = "pitlink-inspector";
+    std::string operatorGroup = "pitlink-operator";
+};
+
+struct LogConfig {
+    std::string level = "info";
+};
+
+struct Config {
+    std::filesystem::path file;  // where it was loaded from; relative paths inside resolve against it
+    TableConfig table;
+    RoundTiming rounds;
+    game::BetRulesConfig bets;
+    CashierConfig cashier;
+    JournalConfig journal;
+    EngineConfig engine;
+    ControlConfig control;
+    LogConfig log;
+    sas::FloorSettings sas;          // no links: no SAS
+    modbus::TableIoSettings modbus;  // not enabled: no Modbus
+};
+
+// A path from the file as written: relative paths resolve against the file's directory.
+std::filesystem::path resolved(const Config& c, const std::string& text);
+
+// `sourceName` names the file in errors and anchors relative paths.
+Config loadConfig(std::istream& in, const std::filesystem::path& sourceName);
+Config loadConfigFile(const std::filesystem::path& path);
+
+}  // namespace pitlink::config

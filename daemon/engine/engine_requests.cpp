@@ -1,0 +1,104 @@
+#include "daemon/engine/engine_requests.h"
+
+#include <spdlog/spdlog.h>
+
+#include "daemon/io/reply_line.h"
+
+namespace pitlink::engine {
+
+using engine::Op;
+
+void EngineRequests::handle(const std::string& line, const io::OrderedReplies::Fill& reply, pid_t peer) {
+    ++stats_.requests;
+    const auto parsed = engine::parseRequest(line);
+    if (const auto* error = std::get_if<engine::RequestError>(&parsed)) {
+        ++stats_.badRequests;
+        if (stats_.badRequests <= 10 || stats_.badRequests % 1000 == 0) {  // rate-limited
+            spdlog::warn("engine link: bad request #{} from pid {}: {}", stats_.badRequests, peer, error->message);
+        }
+        reply(io::replyLine(error->id, table::Reply::refused(error->error, error->message)));
+        return;
+    }
+    const auto& request = std::get<engine::EngineRequest>(parsed);
+    if (stopping_ && request.op != Op::Status) {
+        reply(io::replyLine(request.id, table::Reply::refused("stopping", "pitlinkd is stopping")));
+        return;
+    }
+    dispatch(request, [reply, id = request.id](const table::Reply& r) { reply(io::replyLine(id, r)); });
+}
+
+void EngineRequests::oversize(const io::OrderedReplies::Fill& reply) {
+    ++stats_.badRequests;
+    reply(io::replyLine(nullptr, table::Reply::refused("line_too_long", "a request is at most " +
+                                                                        std::to_string(engine::kMaxLineBytes) +
+                                                                        " bytes; the connection is closed")));
+}
+
+void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond respond) {
+    table::Table& t = table_;
+    switch (r.op) {
+        case Op::Status:
+            respond(table::Reply::accepted(t.statusJson()));
+            return;
+        case Op::NewShoe:
+            t.newShoe(std::move(respond));
+            return;
+        case Op::OpenRound:
+            t.openRound(std::move(respond));
+            return;
+        case Op::CloseBets:
+            t.closeBets(std::move(respond));
+            return;
+        case Op::Card:
+            t.dealCard(*r.card, std::move(respond));
+            return;
+        case Op::CardUnreadable:
+            t.cardUnreadable(std::move(respond));
+            return;
+        case Op::VoidRound:
+            t.voidRound(r.text, "engine", std::move(respond));
+            return;
+        case Op::Bet:
+            t.placeBet(r.station, r.spot, r.amount, std::move(respond));
+            return;
+        case Op::Clear:
+            t.clearBets(r.station, std::move(respond));
+            return;
+        case Op::Undo:
+            t.undoBet(r.station, std::move(respond));
+            return;
+        case Op::Repeat:
+            t.repeatBets(r.station, std::move(respond));
+            return;
+        case Op::Double:
+            t.doubleBets(r.station, std::move(respond));
+            return;
+        case Op::CashOut:
+            t.cashOut(r.station, std::move(respond));
+            return;
+        case Op::TicketIn:
+            t.ticketIn(r.station, r.text, r.amount, std::move(respond));
+            return;
+        case Op::Tip:
+            t.tip(r.station, r.amount, std::move(respond));
+            return;
+        case Op::CallAttendant:
+            t.callAttendant(r.station, std::move(respond));
+            return;
+        case Op::Dispute:
+            t.dispute(r.station, r.round, r.text, std::move(respond));
+            return;
+        case Op::Reserve:
+            t.reserve(r.station, r.on, std::move(respond));
+            return;
+        case Op::Door:
+            if (r.on) {
+                t.doorOpened(r.text, std::move(respond));
+            } else {
+                t.doorClosed(r.text, std::move(respond));
+            }
+            return;
+    }
+}
+
+}  // namespace pitlink::engine

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The layers of README.md's architecture picture, enforced: each folder may include only the
+# folders listed for it below (the arrows of the picture), and the arrows have no cycle. A new
+# include across folders fails this test until the picture (and this table) say it may.
+set -u
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+
+declare -A allowed=(
+  [daemon/game]=""
+  [protocols/sas]=""
+  [protocols/modbus]=""
+  [protocols/engine]="daemon/game"
+  [daemon/platform]="daemon/game"
+  [daemon/config]="daemon/game protocols/sas protocols/modbus"
+  [daemon/journal]="daemon/game daemon/platform"
+  [daemon/table]="daemon/game daemon/platform daemon/journal"
+  [daemon/io]="daemon/platform daemon/table"
+  [daemon/sas]="daemon/game daemon/platform daemon/config daemon/journal daemon/table protocols/sas"
+  [daemon/modbus]="daemon/platform daemon/config daemon/journal daemon/table protocols/modbus"
+  [daemon/engine]="daemon/game daemon/io daemon/table protocols/engine"
+  [daemon/control]="daemon/game daemon/io daemon/journal daemon/table"
+  [daemon/app]="daemon/game daemon/platform daemon/config daemon/journal daemon/table daemon/io daemon/sas daemon/modbus daemon/engine daemon/control protocols/sas protocols/modbus protocols/engine"
+  [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal"
+)
+status=0
+
+for dir in "$root"/daemon/*/ "$root"/protocols/*/; do
+  folder=${dir#"$root"/}
+  folder=${folder%/}
+  if [ -z "${allowed[$folder]+set}" ]; then
+    echo "$folder is not in the layer table of tests/lint/check_layers.sh (and README.md's picture)"
+    status=1
+    continue
+  fi
+  while IFS= read -r hit; do
+    file=${hit%%:*}
+    target=$(sed -E 's/.*#\s*include\s*"((daemon|protocols)\/[a-z_]+)\/.*/\1/' <<<"$hit")
+    [ "$target" = "$folder" ] && continue
+    case " ${allowed[$folder]} " in
+      *" $target "*) ;;
+      *) echo "$folder may not include $target: ${file#"$root"/}"; status=1 ;;
+    esac
+  done < <(grep -rnE '^\s*#\s*include\s*"(daemon|protocols)/' "$dir" || true)
+done
+
+# The table itself has no cycle: peel off folders whose allowed folders are all peeled already.
+declare -A done_=()
+progress=1
+while [ $progress -eq 1 ]; do
+  progress=0
+  for folder in "${!allowed[@]}"; do
+    [ -n "${done_[$folder]+set}" ] && continue
+    ready=1
+    for dep in ${allowed[$folder]}; do
+      [ -z "${done_[$dep]+set}" ] && ready=0
+    done
+    if [ $ready -eq 1 ]; then done_[$folder]=1; progress=1; fi
+  done
+done
+for folder in "${!allowed[@]}"; do
+  if [ -z "${done_[$folder]+set}" ]; then echo "layer table has a cycle through $folder"; status=1; fi
+done
+
+[ $status -eq 0 ] && echo "layers: ok (${#allowed[@]} folders, no cycle)"
+exit $status
