@@ -173,7 +173,7 @@ std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
             if (StationPort* p = port(r.station)) {
                 p->exceptions().raise(r.code, r.data, r.serial);
                 if (r.code == code::kHandpayPending) {
-                    p->handpayRead = false;
+                    p->handpayAnnounced();
                     handpayRaisedAt_[r.station] = timers_.nowMs();
                 }
             }
@@ -264,7 +264,7 @@ void SasFloor::tick() {
         port->tick();
         const std::int64_t station = port->station();
         // 51 again every 15 s until the host has read the hand-pay with LP 1B.
-        if (table_.station(station).handpay && !port->handpayRead) {
+        if (table_.station(station).handpay && !port->handpayRead()) {
             auto [it, fresh] = handpayRaisedAt_.try_emplace(station, now);
             if (!fresh && now - it->second >= kHandpayRepeatMs) {
                 it->second = now;

@@ -28,10 +28,8 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
       transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
-      output_(output == nullptr ? *transport_ : *output),
-      station_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
-               queue_),
-      stationLink_(std::make_unique<StationLink>(link.address, station_, output_, context.timers.nowMs())) {}
+      stack_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
+             output == nullptr ? *transport_ : *output, context.timers.nowMs()) {}
 
 void StationPort::open() {
     if (transport_) {
@@ -46,19 +44,11 @@ void StationPort::close() {
 }
 
 void StationPort::receive(WireByte byte, bool idleBefore) {
-    if (idleBefore) {
-        framer_.gap();
-    }
-    if (auto poll = framer_.push(byte)) {
-        if (poll->kind == PollKind::Long && poll->address == link_.address && poll->command == 0x1B) {
-            handpayRead = true;
-        }
-        stationLink_->onPoll(*poll, context_.timers.nowMs());
-    }
+    stack_.receive(byte, idleBefore, context_.timers.nowMs());
 }
 
 void StationPort::tick() {
-    stationLink_->tick(context_.timers.nowMs());
+    stack_.tick(context_.timers.nowMs());
 }
 
 std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
@@ -150,18 +140,18 @@ HandpayResetResult StationPort::remoteHandpayReset() {
 }
 
 json StationPort::statusJson() const {
-    const LinkStats& l = stationLink_->stats();
-    const FramerStats& f = framer_.stats();
+    const LinkStats& l = stack_.link().stats();
+    const FramerStats& f = stack_.framerStats();
     json pending = json::array();
-    for (const SasException& e : queue_.pending()) {
+    for (const SasException& e : stack_.exceptions().pending()) {
         pending.push_back(e.code);
     }
     json j{{"station", link_.station},
            {"address", link_.address},
            {"device", link_.transport.device},
            {"transport", std::string(transportModeName(link_.transport.mode))},
-           {"link", stationLink_->up() ? "up" : "down"},
-           {"rte", station_.realTimeEvents()},
+           {"link", stack_.link().up() ? "up" : "down"},
+           {"rte", stack_.station().realTimeEvents()},
            {"polls", l.pollsToUs},
            {"answers", l.answers},
            {"resends", l.resends},
@@ -170,7 +160,7 @@ json StationPort::statusJson() const {
            {"chirps", l.chirps},
            {"link_downs", l.linkDowns},
            {"exceptions_pending", pending},
-           {"exception_overflows", queue_.overflows()},
+           {"exception_overflows", stack_.exceptions().overflows()},
            {"tickets", tickets_.statusJson()}};
     if (transport_) {
         j["bytes_in"] = transport_->stats().bytesIn;

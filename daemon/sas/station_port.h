@@ -1,8 +1,9 @@
 #pragma once
-// One player station on its SAS link: the port (transport), the framer, the link layer, the
-// station protocol with its exception queue, and what the polls reach: the committed meters of
-// the journal (MeterSource), the table (StationHost) and the ticketing (StationTickets). Runs on
-// the logic thread; a poll is answered from memory, synchronously, as its last byte arrives.
+// One player station on its SAS link: the port (transport) under the station's SAS stack
+// (protocols/sas/station_stack.h: framer, link, station protocol, exception queue), and what the
+// polls reach: the committed meters of the journal (MeterSource), the table (StationHost) and the
+// ticketing (StationTickets). Runs on the logic thread; a poll is answered from memory,
+// synchronously, as its last byte arrives.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -15,11 +16,8 @@
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
-#include "protocols/sas/exception_queue.h"
-#include "protocols/sas/poll_framer.h"
-#include "protocols/sas/sas_station.h"
 #include "protocols/sas/sas_transport.h"
-#include "protocols/sas/station_link.h"
+#include "protocols/sas/station_stack.h"
 
 namespace pitlink::sas {
 
@@ -49,9 +47,11 @@ public:
     void tick();
 
     [[nodiscard]] std::int64_t station() const { return link_.station; }
-    [[nodiscard]] ExceptionQueue& exceptions() { return queue_; }
+    [[nodiscard]] ExceptionQueue& exceptions() { return stack_.exceptions(); }
     [[nodiscard]] StationTickets& tickets() { return tickets_; }
-    [[nodiscard]] const StationLink& link() const { return *stationLink_; }
+    // LP 1B answered since the last 51 (SasStation tracks it).
+    [[nodiscard]] bool handpayRead() const { return stack_.station().handpayRead(); }
+    void handpayAnnounced() { stack_.station().handpayAnnounced(); }
     [[nodiscard]] nlohmann::json statusJson() const;
 
     // MeterSource: the committed meters of the journal.
@@ -64,18 +64,12 @@ public:
     HandpayResetResult remoteHandpayReset() override;
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
 
-    bool handpayRead = false;  // LP 1B answered since the hand-pay began (51 stops repeating)
-
 private:
     StationLinkSettings link_;
     PortContext& context_;
-    ExceptionQueue queue_;
     StationTickets tickets_;
     std::unique_ptr<SasTransport> transport_;
-    LinkOutput& output_;
-    SasStation station_;
-    PollFramer framer_;
-    std::unique_ptr<StationLink> stationLink_;
+    StationStack stack_;
 };
 
 }  // namespace pitlink::sas

@@ -95,6 +95,7 @@ std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& pol
     }
     case 0x1B: {  // hand-pay information
         const HandpayInfo info = host_.pendingHandpay().value_or(HandpayInfo{});
+        handpayRead_ = true;
         std::vector<std::uint8_t> out = frameOf(address_, 0x1B);
         out.push_back(info.progressiveGroup);
         out.push_back(info.level);

@@ -59,6 +59,11 @@ public:
     [[nodiscard]] bool realTimeEvents() const { return realTimeEvents_; }
     [[nodiscard]] const StationStats& stats() const { return stats_; }
 
+    // LP 1B answered since the hand-pay was last announced (exception 51 repeats until it is).
+    [[nodiscard]] bool handpayRead() const { return handpayRead_; }
+    // A hand-pay was announced (51 raised): the host has not read it yet.
+    void handpayAnnounced() { handpayRead_ = false; }
+
 private:
     [[nodiscard]] std::vector<std::uint8_t> ack() const { return {address_}; }
     std::optional<std::vector<std::uint8_t>> controlPoll(const Poll& poll);
@@ -72,6 +77,7 @@ private:
     bool realTimeEvents_ = false;
     std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK
     bool recordReported_ = false;           // the answer awaiting its ACK is an LP 4D 00 record
+    bool handpayRead_ = false;
     StationStats stats_;
 };
 

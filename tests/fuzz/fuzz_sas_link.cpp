@@ -12,6 +12,7 @@
 #include "protocols/sas/parmrk_decoder.h"
 #include "protocols/sas/poll_framer.h"
 #include "protocols/sas/station_link.h"
+#include "tests/support/recording_link_output.h"
 
 namespace {
 
@@ -39,18 +40,13 @@ struct Station : StationProtocol {
     std::uint8_t answers = 0;
 };
 
-struct Output : LinkOutput {
-    void send(std::span<const std::uint8_t> bytes) override { last.assign(bytes.begin(), bytes.end()); ++sends; }
-    void chirp(std::uint8_t) override {}
-    std::vector<std::uint8_t> last;
-    int sends = 0;
-};
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     Station station;
-    Output out;
+    pitlink::test::RecordingLinkOutput out;
+    out.keepHex = false;
     std::int64_t now = 0;
     StationLink link(1, station, out, now);
     ParmrkDecoder decoder;

@@ -19,12 +19,11 @@
 
 #include "daemon/sas/station_tickets.h"
 #include "protocols/sas/crc16_kermit.h"
-#include "protocols/sas/exception_queue.h"
 #include "protocols/sas/parmrk_decoder.h"
-#include "protocols/sas/poll_framer.h"
-#include "protocols/sas/sas_station.h"
-#include "protocols/sas/station_link.h"
+#include "protocols/sas/station_stack.h"
 #include "tests/support/manual_executor.h"
+#include "tests/support/recording_link_output.h"
+#include "tests/support/station_host_double.h"
 
 namespace {
 
@@ -39,38 +38,19 @@ void check(bool ok) {
     }
 }
 
-struct Table : StationHost, MeterSource {
-    void setPlayEnabled(bool enabled) override { playEnabled = enabled; }
-    bool setClock(const SasDateTime& t) override { return t.year >= 2000 && t.month >= 1 && t.month <= 12; }
-    [[nodiscard]] SasDateTime clock() const override { return SasDateTime{2026, 11, 22, 9, 30, 5}; }
-    [[nodiscard]] std::optional<HandpayInfo> pendingHandpay() const override { return handpay; }
-    HandpayResetResult remoteHandpayReset() override {
-        if (!handpay) {
-            return HandpayResetResult::NotInHandpay;
-        }
-        handpay.reset();
-        return HandpayResetResult::Reset;
-    }
-    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override {
-        return static_cast<std::uint16_t>(seed ^ 0x5A5A);
+std::uint16_t signatureOf(std::uint16_t seed) { return static_cast<std::uint16_t>(seed ^ 0x5A5A); }
+
+// The table: the shared double, with meters that move as tickets are credited.
+struct Table : pitlink::test::StationHostDouble {
+    Table() {
+        handpay = HandpayInfo{0, 0, 12'500, 0, 0};
+        earliestYear = 2000;
+        signature = signatureOf;
     }
     [[nodiscard]] std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code % 5 == 0 ? std::nullopt : std::optional<std::uint64_t>(credits + code);
     }
-
-    bool playEnabled = true;
-    std::optional<HandpayInfo> handpay = HandpayInfo{0, 0, 12'500, 0, 0};
     std::uint64_t credits = 0;
-};
-
-struct Output : LinkOutput {
-    void send(std::span<const std::uint8_t> bytes) override {
-        last.assign(bytes.begin(), bytes.end());
-        ++sends;
-    }
-    void chirp(std::uint8_t) override {}
-    std::vector<std::uint8_t> last;
-    int sends = 0;
 };
 
 bool wellFormed(const std::vector<std::uint8_t>& frame) {
@@ -102,18 +82,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     settings.ticketRedeemTimeout = milliseconds(30'000);
     pitlink::test::ManualExecutor timers;
     TableClock clock{timers};
-    ExceptionQueue queue;
     Table table;
     Ledger ledger;
+    ExceptionQueue* queue = nullptr;  // the stack's, once it exists
     StationTickets tickets(
-        1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue.raise(code); },
+        1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue->raise(code); },
         [](std::string_view, const nlohmann::json&) {});
-    SasStation station(kAddress, MachineInfo{}, table, table, tickets, queue);
-    Output out;
+    pitlink::test::RecordingLinkOutput out;
+    out.keepHex = false;
     std::int64_t now = 0;
-    StationLink link(kAddress, station, out, now);
+    StationStack stack(kAddress, MachineInfo{}, table, table, tickets, out, now);
+    queue = &stack.exceptions();
     ParmrkDecoder decoder;
-    PollFramer framer;
     bool command = false;
 
     for (std::size_t i = 0; i < size; ++i) {
@@ -128,7 +108,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (action == 0) {
                 now += arg * 250;
                 timers.advance(milliseconds(arg * 250));
-                link.tick(now);
+                stack.tick(now);
             } else if (action == 1) {
                 ++ledger.cashouts;
                 auto answered = std::make_shared<bool>(false);
@@ -165,7 +145,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 ledger.committed += ok ? 1 : 0;
                 tickets.redemptionCommitted(ok);
                 if (ok) {
-                    queue.raise(0x68);  // raised by the table's transaction in pitlinkd
+                    queue->raise(0x68);  // raised by the table's transaction in pitlinkd
                 }
             }
             check(ledger.cashoutAnswers <= ledger.cashouts && ledger.verdicts <= ledger.inserted);
@@ -175,12 +155,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             command = true;
             continue;
         }
-        const auto poll = framer.push(*byte);
+        const int before = out.sends;
+        const auto poll = stack.receive(*byte, false, now);
         if (!poll) {
             continue;
         }
-        const int before = out.sends;
-        link.onPoll(*poll, now);
         if (out.sends != before) {
             check(poll->address == kAddress && poll->kind != PollKind::BadCrc);
             check(wellFormed(out.last));

@@ -6,6 +6,7 @@
 #include "protocols/sas/exception_queue.h"
 #include "protocols/sas/station_link.h"
 #include "tests/support/hex.h"
+#include "tests/support/recording_link_output.h"
 
 namespace pitlink::sas {
 namespace {
@@ -77,20 +78,7 @@ struct ScriptedStation : StationProtocol {
     int longPolls = 0;
 };
 
-struct RecordingOutput : LinkOutput {
-    void send(std::span<const std::uint8_t> data) override { sent.push_back(hex(data)); }
-    void chirp(std::uint8_t address) override { chirps.push_back(address); }
-    std::deque<std::string> sent;
-    std::vector<std::uint8_t> chirps;
-    std::string take() {
-        if (sent.empty()) {
-            return "(nothing)";
-        }
-        std::string s = sent.front();
-        sent.pop_front();
-        return s;
-    }
-};
+using RecordingOutput = test::RecordingLinkOutput;
 
 struct LinkFixture {
     LinkFixture() : link(1, station, out, 0) {}

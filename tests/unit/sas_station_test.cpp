@@ -4,11 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <deque>
-
 #include "protocols/sas/crc16_kermit.h"
+#include "protocols/sas/station_stack.h"
 #include "tests/support/hex.h"
+#include "tests/support/recording_link_output.h"
+#include "tests/support/station_host_double.h"
 
 namespace pitlink::sas {
 namespace {
@@ -16,26 +16,13 @@ namespace {
 using test::bytes;
 using test::hex;
 
-struct Table : StationHost, MeterSource, TicketHost {
-    void setPlayEnabled(bool on) override { enabled = on; }
-    bool setClock(const SasDateTime& t) override {
-        clockSet = t;
-        return t.year >= 2026;
-    }
-    SasDateTime clock() const override { return SasDateTime{2026, 11, 22, 9, 30, 5}; }
-    std::optional<HandpayInfo> pendingHandpay() const override { return handpay; }
-    HandpayResetResult remoteHandpayReset() override {
-        if (!handpay) {
-            return HandpayResetResult::NotInHandpay;
-        }
-        handpay.reset();
-        return HandpayResetResult::Reset;
-    }
-    std::optional<std::uint64_t> meter(std::uint16_t code) const override {
-        return code == meter::kCurrentCredits ? std::optional<std::uint64_t>(2500) : std::nullopt;
-    }
-    std::optional<std::uint16_t> romSignature(std::uint16_t seed) override {
-        return crc16Kermit(bytes("12 34 56"), seed);
+std::uint16_t programSignature(std::uint16_t seed) { return crc16Kermit(test::bytes("12 34 56"), seed); }
+
+// The table: the shared StationHost/MeterSource double and a scripted ticketing.
+struct Table : test::StationHostDouble, TicketHost {
+    Table() {
+        meters[meter::kCurrentCredits] = 2500;
+        signature = programSignature;
     }
     // Tickets: one pending cash-out, one record, one ticket in escrow.
     std::optional<PendingCashout> pendingCashout() const override { return cashout; }
@@ -81,19 +68,10 @@ struct Table : StationHost, MeterSource, TicketHost {
     std::optional<EscrowedTicket> escrow;
     std::optional<RedeemRequest> redeemed;
     TicketSetup setup;
-    std::optional<bool> enabled;
-    std::optional<SasDateTime> clockSet;
-    std::optional<HandpayInfo> handpay;
-};
-
-struct Wire : LinkOutput {
-    void send(std::span<const std::uint8_t> data) override { sent.push_back(hex(data)); }
-    void chirp(std::uint8_t) override {}
-    std::deque<std::string> sent;
 };
 
 struct Host {
-    Host() : station(1, MachineInfo{}, table, table, table, queue), link(1, station, wire, 0) { poll("80"); }
+    Host() : stack(1, MachineInfo{}, table, table, table, wire, 0) { poll("80"); }
     // Sends a poll (a CRC is added when `withCrc`) and returns the answer, or "(nothing)".
     std::string poll(const std::string& frameHex, bool withCrc = false) {
         std::vector<std::uint8_t> frame = bytes(frameHex);
@@ -103,17 +81,10 @@ struct Host {
         now += 40;
         bool first = true;
         for (const std::uint8_t b : frame) {
-            if (auto p = framer.push(WireByte{b, first})) {
-                link.onPoll(*p, now);
-            }
+            stack.receive(WireByte{b, first}, false, now);
             first = false;
         }
-        if (wire.sent.empty()) {
-            return "(nothing)";
-        }
-        std::string answer = wire.sent.front();
-        wire.sent.pop_front();
-        return answer;
+        return wire.take();
     }
     // A poll after a broadcast, so that polling the same command twice is not an implied NACK.
     std::string ask(const std::string& frameHex, bool withCrc = false) {
@@ -121,11 +92,10 @@ struct Host {
         return poll(frameHex, withCrc);
     }
     Table table;
-    ExceptionQueue queue;
-    SasStation station;
-    Wire wire;
-    PollFramer framer;
-    StationLink link;
+    test::RecordingLinkOutput wire;
+    StationStack stack;
+    ExceptionQueue& queue = stack.exceptions();
+    SasStation& station = stack.station();
     std::int64_t now = 0;
 };
 
@@ -166,12 +136,19 @@ TEST(SasStation, HandpayInformationAndRemoteReset) {
     Host h;
     EXPECT_EQ(h.poll("01 94", true).substr(0, 8), "01 94 02");  // not in a hand-pay
     h.table.handpay = HandpayInfo{0, 0, 800'000, 0, 0};
+    h.station.handpayAnnounced();  // 51 raised: exception 51 repeats until the host reads LP 1B
+    EXPECT_FALSE(h.station.handpayRead());
+    EXPECT_EQ(h.poll("01 1A").substr(0, 17), "01 1A 00 00 25 00");
+    EXPECT_FALSE(h.station.handpayRead());  // another long poll does not read it
     const std::string info = h.poll("01 1B");
+    EXPECT_TRUE(h.station.handpayRead());
     EXPECT_EQ(info.substr(0, 53), "01 1B 00 00 00 00 80 00 00 00 00 00 00 00 00 00 00 00");
     EXPECT_EQ(bytes(info).size(), 2 + 2 + 5 + 2 + 1 + 10 + 2U);
     EXPECT_TRUE(crcMatches(bytes(info)));
     EXPECT_EQ(h.poll("01 94", true).substr(0, 8), "01 94 00");  // reset
     EXPECT_FALSE(h.table.handpay.has_value());
+    h.station.handpayAnnounced();  // the next hand-pay is unread again
+    EXPECT_FALSE(h.station.handpayRead());
 }
 
 }  // namespace
