@@ -1,11 +1,10 @@
 #include "daemon/app/journal_startup.h"
 
-#include <limits>
-
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
 
 namespace pitlink::app {
 
@@ -13,48 +12,13 @@ using nlohmann::json;
 
 namespace {
 
-std::uint32_t nextShoeNumber(journal::JournalStore& store) {
-    auto last = store.connection().prepare(
-        "SELECT seq, body FROM record WHERE kind = 'shoe.started' ORDER BY seq DESC LIMIT 1");
-    if (!last.step()) {
-        return 1;
-    }
-    return journal::readRecordBody(last.integer(0), journal::kind::kShoeStarted, last.text(1), [](const json& body) {
-        return static_cast<std::uint32_t>(
-                   journal::integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1)) +
-               1;
-    });
-}
-
-std::int64_t nextTicketNumber(journal::JournalStore& store) {
-    return store.connection().queryInt("SELECT count(*) FROM record WHERE kind = 'ticket.issued'") + 1;
-}
-
 // Stations whose last hand-pay record is a pending one stay locked across a restart; calls for
 // an attendant not yet cleared stay raised.
 void restoreStations(journal::JournalStore& store, table::TableStart& start) {
-    auto handpays = store.connection().prepare(
-        "SELECT r.station, r.kind, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
-        "WHERE kind IN ('handpay.pending', 'handpay.reset') AND station IS NOT NULL GROUP BY station) last "
-        "ON r.seq = last.seq");
-    while (handpays.step()) {
-        if (handpays.text(1) == journal::kind::kHandpayPending) {
-            start.handpays[handpays.integer(0)] = journal::readRecordBody(
-                handpays.integer(3), journal::kind::kHandpayPending, handpays.text(2), [](const json& body) {
-                    return table::PendingHandpay{journal::integerField(body, "amount", 0, journal::kMaxBodyMoney),
-                                                 journal::stringField(body, "kind")};
-                });
-        }
+    for (auto& [station, lock] : journal::lockedHandpays(store)) {
+        start.handpays[station] = table::PendingHandpay{lock.amount, std::move(lock.kind)};
     }
-    auto calls = store.connection().prepare(
-        "SELECT r.station, r.kind FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
-        "WHERE kind IN ('attendant.called', 'attendant.cleared') AND station IS NOT NULL GROUP BY station) last "
-        "ON r.seq = last.seq");
-    while (calls.step()) {
-        if (calls.text(1) == journal::kind::kAttendantCalled) {
-            start.attendantCalls.insert(calls.integer(0));
-        }
-    }
+    start.attendantCalls = journal::openAttendantCalls(store);
 }
 
 }  // namespace
@@ -135,8 +99,8 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
         return;
     }
     startup.resume.nextRoundId = startup.recovery.lastRoundId.value_or(0) + 1;
-    startup.resume.nextShoeNumber = nextShoeNumber(*startup.store);
-    startup.resume.nextTicketNumber = nextTicketNumber(*startup.store);
+    startup.resume.nextShoeNumber = journal::lastShoeNumber(*startup.store).value_or(0) + 1;
+    startup.resume.nextTicketNumber = journal::ticketsIssued(*startup.store) + 1;
     restoreStations(*startup.store, startup.resume);
 
     const auto failure =

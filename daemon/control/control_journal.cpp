@@ -10,6 +10,7 @@
 #include "daemon/journal/audit.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/resume_facts.h"
 
 namespace pitlink::control {
 
@@ -83,14 +84,7 @@ void ControlCommands::audit(table::Respond respond) {
 void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
     reader_.read<json>(
         [shoe](journal::JournalStore& store) {
-            std::vector<std::int64_t> rounds;
-            auto query = store.connection().prepare(
-                "SELECT round_id FROM record WHERE kind = 'round.opened' AND json_extract(body, '$.shoe') = ? "
-                "ORDER BY round_id");
-            query.bind(1, shoe);
-            while (query.step()) {
-                rounds.push_back(query.integer(0));
-            }
+            const std::vector<std::int64_t> rounds = journal::roundsOfShoe(store, shoe);
             if (rounds.empty()) {
                 throw std::runtime_error("the journal has no round of shoe " + std::to_string(shoe));
             }

@@ -1,4 +1,5 @@
 #include "daemon/journal/journal.h"
+#include "daemon/journal/store_sink.h"
 
 #include <algorithm>
 

@@ -16,25 +16,11 @@
 
 namespace pitlink::journal {
 
-// A record the logic thread wants written; the store gives it its sequence number and link.
-struct PendingRecord {
-    std::int64_t atMs = 0;
-    std::string kind;
-    std::optional<std::int64_t> roundId;
-    std::optional<std::int64_t> station;
-    std::string body;  // canonical JSON
-};
-
 struct StoreOptions {
     std::optional<std::vector<std::uint8_t>> key;  // HMAC key; none: plain SHA-256 chain
     const char* vfs = nullptr;                     // SQLite VFS (tests: power loss, failing disk)
     bool readOnly = false;                         // inspectors' tools: never migrate, never write
     std::int64_t createdAtMs = 0;                  // for journal_info of a new journal
-};
-
-struct AppendResult {
-    std::int64_t firstSeq = 0;
-    std::int64_t lastSeq = 0;
 };
 
 class JournalStore {

@@ -1,4 +1,5 @@
 #include "daemon/journal/journal_writer.h"
+#include "daemon/journal/journal_store.h"
 
 #include "daemon/platform/worker_thread.h"
 

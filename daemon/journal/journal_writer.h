@@ -13,6 +13,7 @@
 #include <string>
 
 #include "daemon/journal/journal_sink.h"
+#include "daemon/journal/journal_store.h"
 #include "daemon/platform/worker.h"
 
 namespace pitlink::journal {

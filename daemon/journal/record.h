@@ -23,6 +23,21 @@ struct JournalRecord {
     Digest hash{};
 };
 
+// A record the logic thread wants written; the store gives it its sequence number and link.
+struct PendingRecord {
+    std::int64_t atMs = 0;
+    std::string kind;
+    std::optional<std::int64_t> roundId;
+    std::optional<std::int64_t> station;
+    std::string body;  // canonical JSON
+};
+
+// The sequence numbers the store gave one transaction's records.
+struct AppendResult {
+    std::int64_t firstSeq = 0;
+    std::int64_t lastSeq = 0;
+};
+
 // "<seq>\t<at_ms>\t<kind>\t<round_id or empty>\t<station or empty>\t<body>" in UTF-8.
 [[nodiscard]] std::string canonicalBytes(const JournalRecord& record);
 void appendCanonicalBytes(const JournalRecord& record, std::string& out);

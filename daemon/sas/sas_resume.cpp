@@ -3,12 +3,14 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <limits>
 #include <string_view>
 
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
 #include "daemon/sas/ticket_setup_json.h"
 
 namespace pitlink::sas {
@@ -57,38 +59,22 @@ ValidationId validationIdOf(const json& body) {
                         static_cast<std::uint32_t>(journal::integerField(body, "sequence", 0, kMax))};
 }
 
-// The clock offset of the last clock.set, 0 when there is none. Like a malformed body, one whose
-// offset does not fit stops the start-up (journal::BodyError naming the record).
-std::int64_t clockOffsetMs(journal::JournalStore& store) {
-    // A hundred years either way: far beyond what the host's clock settings can add up to, and
-    // the table clock's arithmetic cannot overflow.
-    constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
-    auto clock =
-        store.connection().prepare("SELECT seq, body FROM record WHERE kind = 'clock.set' ORDER BY seq DESC LIMIT 1");
-    if (!clock.step()) {
-        return 0;
-    }
-    return journal::readRecordBody(clock.integer(0), kind::kClockSet, clock.text(1), [](const json& body) {
-        return journal::integerField(body, "offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
-    });
-}
-
 }  // namespace
 
 SasResume resumeSas(journal::JournalStore& store) {
     SasResume resume;
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
-    auto records = store.connection().prepare(
-        "SELECT kind, station, body, at_ms FROM record WHERE station IS NOT NULL AND kind IN "
-        "('sas.exception', 'sas.acked', 'sas.queue', 'sas.validation_id', 'ticket.issued', 'sas.host_enabled', "
-        "'sas.ticket_setup', 'sas.record_read', 'ticket.redeemed') ORDER BY seq");
-    while (records.step()) {
-        const std::string k(records.text(0));
-        const std::int64_t station = records.integer(1);
-        const json body = json::parse(records.text(2), nullptr, false);
+    static constexpr std::array<std::string_view, 9> kKinds{
+        kind::kSasException,    kind::kSasAcked,     kind::kSasQueue,
+        kind::kSasValidationId, kind::kTicketIssued, kind::kSasHostEnabled,
+        kind::kSasTicketSetup,  kind::kSasRecordRead, kind::kTicketRedeemed};
+    journal::forEachStationRecord(store, kKinds, [&](const journal::StationRecord& record) {
+        const std::string_view k = record.kind;
+        const std::int64_t station = record.station;
+        const json& body = record.body;
         if (!body.is_object()) {
-            continue;  // the integrity scan has checked every body; nothing to resume from this one
+            return;  // the integrity scan has checked every body; nothing to resume from this one
         }
         try {
             if (k == kind::kSasQueue) {
@@ -135,7 +121,7 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kTicketIssued) {
                 (void)validationRecordOf(body);  // refuses a field that does not fit
                 auto& issued = resume.issued[station];
-                issued.emplace_back(body, records.integer(3));
+                issued.emplace_back(body, record.atMs);
                 if (issued.size() > kRecordsKept) {
                     issued.pop_front();
                 }
@@ -146,13 +132,13 @@ SasResume resumeSas(journal::JournalStore& store) {
                 }
             }
         } catch (const json::exception&) {
-            continue;  // a malformed SAS body, or one whose fields do not fit, loses that entry only
+            // a malformed SAS body, or one whose fields do not fit, loses that entry only
         }
-    }
+    });
     for (const auto& [station, q] : queues) {
         resume.exceptions[station] = q.pending();
     }
-    resume.clockOffsetMs = clockOffsetMs(store);
+    resume.clockOffsetMs = journal::lastClockOffsetMs(store);
     return resume;
 }
 

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "daemon/journal/store_sink.h"
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"

@@ -43,6 +43,16 @@ for dir in "$root"/daemon/*/ "$root"/protocols/*/; do
   done < <(grep -rnE '^\s*#\s*include\s*"(daemon|protocols)/' "$dir" || true)
 done
 
+# The journal owns its SQL: no statement, SQLite call or connection outside daemon/journal, and the
+# table sees the journal without SQLite (journal.h, journal_sink.h).
+while IFS= read -r hit; do
+  echo "SQL outside daemon/journal: ${hit#"$root"/}"; status=1
+done < <(grep -rnE '\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM)\b|\.prepare\(|queryInt\(|connection\(\)|sqlite3' \
+           "$root"/daemon "$root"/protocols --include='*.cpp' --include='*.h' | grep -v "^$root/daemon/journal/" || true)
+while IFS= read -r hit; do
+  echo "daemon/table reaches SQLite: ${hit#"$root"/}"; status=1
+done < <(grep -rnE '#\s*include\s*"daemon/journal/(journal_store|sqlite_connection|store_sink)\.h"' "$root"/daemon/table || true)
+
 # The table itself has no cycle: peel off folders whose allowed folders are all peeled already.
 declare -A done_=()
 progress=1

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daemon/journal/journal_sink.h"
+#include "daemon/journal/store_sink.h"
 
 namespace pitlink::test {
 

@@ -9,6 +9,7 @@
 #include "daemon/game/card.h"
 #include "daemon/game/paytable.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/store_sink.h"
 #include "daemon/journal/round_history.h"
 
 namespace pitlink::test {

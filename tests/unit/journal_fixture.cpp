@@ -1,3 +1,4 @@
+#include "daemon/journal/store_sink.h"
 #include "tests/unit/journal_fixture.h"
 
 #include <unistd.h>

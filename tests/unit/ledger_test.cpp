@@ -1,4 +1,5 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
+#include "daemon/journal/store_sink.h"
 #include "daemon/journal/ledger.h"
 
 #include <gtest/gtest.h>

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/journal/store_sink.h"
 #include "daemon/game/random_source.h"
 #include "daemon/journal/round_history.h"
 #include "daemon/table/table.h"
