@@ -4,7 +4,7 @@
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/round_history.h"
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 
 namespace pitlink::journal {
 
@@ -77,7 +77,9 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
     const bool settle = coup && paytable;
     const auto failure = commitNow(store, ledger, clock, [&](JournalTransaction& tx) {
         if (settle) {
-            addSettlement(tx, round.roundId, *coup, round.bets, *paytable, round.paytableSha, json{{"recovered", true}});
+            const game::RoundSettlement settled = game::settleCoup(*coup, gameBets(round.bets), *paytable);
+            addSettlement(tx, round.roundId, *coup, round.bets, settled, *paytable, round.paytableSha,
+                          json{{"recovered", true}});
         } else {
             addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, json{{"recovered", true}});
         }

@@ -6,7 +6,7 @@
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record_kinds.h"
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 
 namespace pitlink::journal {
 
@@ -30,7 +30,8 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
     if (!coup) {
         throw std::invalid_argument("corrected cards: " + problem);
     }
-    const game::Outcome outcome = game::evaluate(*coup);
+    const game::RoundSettlement settled = game::settleCoup(*coup, gameBets(round.bets), paytable);
+    const game::Outcome& outcome = settled.outcome;
     tx.add(kind::kRoundResettled, round.roundId, std::nullopt,
            json{{"step", round.resettlements + 1},
                 {"reason", request.reason},
@@ -42,9 +43,9 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
                 {"paytable", paytable.id},
                 {"paytable_sha256", round.paytableSha}});
     std::map<std::int64_t, game::Money> deltas;
-    for (const RoundBet& bet : round.bets) {
-        const game::BetSettlement settlement =
-            game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable);
+    for (std::size_t i = 0; i < round.bets.size(); ++i) {
+        const RoundBet& bet = round.bets[i];
+        const game::BetSettlement& settlement = settled.bets[i];
         const auto previous = round.outcomes.find(bet.index);
         const game::Money before = previous == round.outcomes.end() ? 0 : previous->second.returned;
         json body = settledBetJson(bet, settlement);

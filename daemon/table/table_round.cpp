@@ -7,7 +7,7 @@
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record_kinds.h"
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
@@ -240,46 +240,26 @@ void Table::settleRound() {
         bets.insert(bets.end(), s.bets.begin(), s.bets.end());
     }
     const game::Coup coup = coup_->coup();
-    const game::Outcome outcome = game::evaluate(coup);
+    const game::RoundSettlement settled = game::settleCoup(coup, journal::gameBets(bets), paytable_);
+    const game::Outcome& outcome = settled.outcome;
     journal::JournalTransaction tx = journal_.begin();
-    const std::vector<game::BetSettlement> settled =
-        journal::addSettlement(tx, roundId_, coup, bets, paytable_, paytableSha_);
-    // Per station: what it won, and its even-money (Player/Banker) stake and result for the
-    // anti-doubling streak (a win if any even-money bet won, a loss if all lost, else a push).
-    struct StationRound {
-        game::Money win = 0;
-        game::Money evenMoney = 0;
-        bool evenWon = false;
-        bool evenLost = true;
-    };
-    std::map<std::int64_t, StationRound> rounds;
-    for (std::size_t i = 0; i < bets.size(); ++i) {
-        StationRound& r = rounds[bets[i].station];
-        r.win += settled[i].win;
-        if (game::isMainBet(bets[i].spot)) {
-            r.evenMoney += bets[i].stake;
-            r.evenWon = r.evenWon || settled[i].result == game::BetResult::Win;
-            r.evenLost = r.evenLost && settled[i].result == game::BetResult::Loss;
-        }
-    }
+    journal::addSettlement(tx, roundId_, coup, bets, settled, paytable_, paytableSha_);
     // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
     json wins = json::object();
-    for (const auto& [number, r] : rounds) {
+    for (const auto& [number, r] : settled.stations) {
         wins[std::to_string(number)] = r.win;
         if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {
             tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", r.win}, {"kind", "jackpot"}});
             stationAt(number).handpay = PendingHandpay{r.win, "jackpot"};
         }
     }
+    // The anti-doubling streak follows each station's even-money (Player/Banker) result.
     for (Station& s : stations_) {
-        const auto it = rounds.find(s.number);
-        if (it == rounds.end() || it->second.evenMoney == 0) {
+        const auto it = settled.stations.find(s.number);
+        if (it == settled.stations.end() || it->second.evenMoneyStake == 0) {
             s.streak.record(0, game::BetResult::Push);
         } else {
-            const StationRound& r = it->second;
-            s.streak.record(r.evenMoney, r.evenWon    ? game::BetResult::Win
-                                         : r.evenLost ? game::BetResult::Loss
-                                                      : game::BetResult::Push);
+            s.streak.record(it->second.evenMoneyStake, it->second.evenMoney);
         }
         if (!s.bets.empty()) {
             s.lastSlip = s.slip();

@@ -29,7 +29,7 @@
 #include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 
 namespace {
 
@@ -55,7 +55,7 @@ journal::JournalTransaction settledRound(journal::Journal& j, const game::Paytab
         bets.push_back({s, s, s % 2 == 0 ? game::BetType::Banker : game::BetType::Player, 100});
     }
     journal::JournalTransaction tx = j.begin();
-    journal::addSettlement(tx, round, coup, bets, table, sha);
+    journal::addSettlement(tx, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table, sha);
     return tx;
 }
 
@@ -211,7 +211,7 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
             return card;
         });
         const std::vector<journal::RoundBet> bets{{1, 1, spot, 100}};
-        journal::addSettlement(r, round, coup, bets, table, sha);
+        journal::addSettlement(r, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table, sha);
         j.submit(std::move(r));
         if (round % 100000 == 0) {
             std::cerr << "  " << round << " rounds\n";

@@ -4,7 +4,7 @@
 
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 
 namespace pitlink::test {
 
@@ -108,7 +108,8 @@ void ScenarioTable::settle() {
         throw std::logic_error("ScenarioTable::settle: " + problem);
     }
     JournalTransaction tx = journal_.begin();
-    journal::addSettlement(tx, roundId_, *coup, bets_, paytable_, sha_);
+    journal::addSettlement(tx, roundId_, *coup, bets_, game::settleCoup(*coup, journal::gameBets(bets_), paytable_),
+                           paytable_, sha_);
     submit(std::move(tx));
 }
 

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "daemon/game/round_settlement.h"
+
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::game {
@@ -202,6 +204,58 @@ TEST(Settlement, LargeStakesDoNotOverflow) {
 TEST(Settlement, RefusesABetThePaytableDoesNotOffer) {
     const Paytable table = test::shippedPaytable("standard");
     EXPECT_THROW((void)settleBet({1, BetType::Gold7, 100}, evaluate(test::coupFromDeal(kTie88)), table), std::logic_error);
+}
+
+}  // namespace
+}  // namespace pitlink::game
+
+namespace pitlink::game {
+namespace {
+
+// A round settled once: per station, what was wagered, returned and won, and the even-money
+// result the anti-doubling streak takes; expected sums worked out by hand from the paytable.
+TEST(RoundSettlement, SettlesEveryBetOnceAndSumsEachStation) {
+    const Paytable table = test::shippedPaytable("standard");
+    // P 5 (3 cards) v B 6: Banker wins, paid 19/20 on the standard table.
+    const std::vector<Bet> bets{{3, BetType::Player, 100}, {3, BetType::Banker, 200}, {5, BetType::Tie, 50},
+                                {5, BetType::Banker, 105}, {7, BetType::Tie, 40},     {9, BetType::Player, 100}};
+    const RoundSettlement round = settleCoup(test::coupFromDeal("KH 3S QD 3C 5H"), bets, table);
+    EXPECT_EQ(round.outcome.winner, Winner::Banker);
+    ASSERT_EQ(round.bets.size(), bets.size());
+    EXPECT_EQ(round.bets[1].bet, bets[1]);
+    EXPECT_EQ(round.bets[1].win, 190);
+    EXPECT_EQ(round.bets[3].win, 99);  // floor(105 x 19/20 = 99.75)
+    EXPECT_EQ(round.bets[3].breakage, (Fraction{3, 4}));
+    ASSERT_EQ(round.stations.size(), 4U);
+    const StationSettlement& s3 = round.stations.at(3);
+    EXPECT_EQ(s3.wagered, 300);
+    EXPECT_EQ(s3.returned, 390);
+    EXPECT_EQ(s3.win, 190);
+    EXPECT_EQ(s3.evenMoneyStake, 300);
+    EXPECT_EQ(s3.evenMoney, BetResult::Win);  // one even-money bet won
+    const StationSettlement& s5 = round.stations.at(5);
+    EXPECT_EQ(s5.wagered, 155);
+    EXPECT_EQ(s5.returned, 204);
+    EXPECT_EQ(s5.win, 99);
+    EXPECT_EQ(s5.evenMoneyStake, 105);
+    const StationSettlement& s7 = round.stations.at(7);
+    EXPECT_EQ(s7.returned, 0);
+    EXPECT_EQ(s7.evenMoneyStake, 0);
+    EXPECT_EQ(s7.evenMoney, BetResult::Push);  // no even-money bet
+    const StationSettlement& s9 = round.stations.at(9);
+    EXPECT_EQ(s9.returned, 0);
+    EXPECT_EQ(s9.evenMoney, BetResult::Loss);
+}
+
+TEST(RoundSettlement, ATieReturnsEvenMoneyStakesAsAPush) {
+    const Paytable table = test::shippedPaytable("standard");
+    const std::vector<Bet> bets{{1, BetType::Player, 100}, {1, BetType::Banker, 100}, {2, BetType::Tie, 10}};
+    const RoundSettlement round = settleCoup(test::coupFromDeal("4H 5D 4S 3C"), bets, table);
+    EXPECT_EQ(round.outcome.winner, Winner::Tie);
+    EXPECT_EQ(round.stations.at(1).returned, 200);
+    EXPECT_EQ(round.stations.at(1).evenMoney, BetResult::Push);
+    EXPECT_EQ(round.stations.at(2).returned, 90);  // 10 + 8 x 10
+    EXPECT_EQ(round.stations.at(2).win, 80);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-#include "daemon/journal/round_settlement.h"
+#include "daemon/journal/settlement_records.h"
 
 #include <map>
+#include <stdexcept>
 
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record_kinds.h"
@@ -41,35 +42,33 @@ json settledBetJson(const RoundBet& bet, const game::BetSettlement& settlement) 
     };
 }
 
-std::vector<game::BetSettlement> addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup,
-                   std::span<const RoundBet> bets, const game::Paytable& paytable, std::string_view paytableSha,
+std::vector<game::Bet> gameBets(std::span<const RoundBet> bets) {
+    std::vector<game::Bet> out;
+    out.reserve(bets.size());
+    for (const RoundBet& bet : bets) {
+        out.push_back(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake});
+    }
+    return out;
+}
+
+void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup, std::span<const RoundBet> bets,
+                   const game::RoundSettlement& settled, const game::Paytable& paytable, std::string_view paytableSha,
                    json extra) {
-    const game::Outcome outcome = game::evaluate(coup);
+    if (settled.bets.size() != bets.size()) {
+        throw std::logic_error("addSettlement: the settlement is not of these bets");
+    }
     extra["player"] = handToJson(coup.player);
     extra["banker"] = handToJson(coup.banker);
-    extra["outcome"] = outcomeToJson(outcome);
+    extra["outcome"] = outcomeToJson(settled.outcome);
     extra["paytable"] = paytable.id;
     extra["paytable_sha256"] = paytableSha;
     tx.add(kind::kRoundSettled, roundId, std::nullopt, std::move(extra));
-
-    struct StationTotal {
-        game::Money wagered = 0;
-        game::Money returned = 0;
-    };
-    std::map<std::int64_t, StationTotal> totals;
-    std::vector<game::BetSettlement> settled;
-    settled.reserve(bets.size());
-    for (const RoundBet& bet : bets) {
-        const game::BetSettlement& settlement = settled.emplace_back(
-            game::settleBet(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake}, outcome, paytable));
-        tx.add(kind::kBetSettled, roundId, bet.station, settledBetJson(bet, settlement));
-        totals[bet.station].wagered += bet.stake;
-        totals[bet.station].returned += settlement.returned;
+    for (std::size_t i = 0; i < bets.size(); ++i) {
+        tx.add(kind::kBetSettled, roundId, bets[i].station, settledBetJson(bets[i], settled.bets[i]));
     }
-    for (const auto& [station, total] : totals) {
+    for (const auto& [station, total] : settled.stations) {
         tx.credit(station, total.returned, reason::kSettlement, roundId, json{{"wagered", total.wagered}});
     }
-    return settled;
 }
 
 void addVoid(JournalTransaction& tx, std::int64_t roundId, std::span<const RoundBet> bets, std::string_view why,
