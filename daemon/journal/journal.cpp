@@ -1,3 +1,4 @@
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/store_sink.h"
 
@@ -17,7 +18,7 @@ Money JournalTransaction::balance(std::int64_t station) const {
     Money credits = journal_->projected().credits(station);
     for (const Fact& fact : facts_) {
         if (fact.kind == kind::kCredit && fact.station == station) {
-            credits = fact.body.at("balance").get<Money>();
+            credits = creditFact(fact.body).balance;
         }
     }
     return credits;

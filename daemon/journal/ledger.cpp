@@ -1,3 +1,4 @@
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/ledger.h"
 
 #include <algorithm>
@@ -76,9 +77,10 @@ Money Ledger::totalCredits() const {
 
 void Ledger::applyCredit(std::int64_t station, const json& body) {
     StationAccount& acc = stations_[station];
-    const Money amount = integerField(body, "amount", -kMaxBodyMoney, kMaxBodyMoney);
-    const Money balance = integerField(body, "balance", -kMaxBodyMoney, kMaxBodyMoney);
-    const std::string why = stringField(body, "reason");
+    const CreditFact credit = creditFact(body);
+    const Money amount = credit.amount;
+    const Money balance = credit.balance;
+    const std::string& why = credit.reason;
     if (acc.credits + amount != balance) {
         throw LedgerError("station " + std::to_string(station) + " credit of " + std::to_string(amount) +
                           " leaves balance " + std::to_string(balance) + " but the credits held were " +
@@ -94,7 +96,7 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
-    const Money wagered = why == reason::kSettlement ? integerField(body, "wagered", -kMaxBodyMoney, kMaxBodyMoney) : 0;
+    const Money wagered = credit.wagered;
     const bool paidOut =
         why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot || why == reason::kTip;
     if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||

@@ -58,15 +58,13 @@ std::int64_t ticketsIssued(JournalStore& store) {
     return count.integer(0);
 }
 
-std::map<std::int64_t, HandpayLock> lockedHandpays(JournalStore& store) {
-    std::map<std::int64_t, HandpayLock> locked;
+std::map<std::int64_t, HandpayFact> lockedHandpays(JournalStore& store) {
+    std::map<std::int64_t, HandpayFact> locked;
     auto last = lastPerStation(store, kind::kHandpayPending, kind::kHandpayReset);
     while (last.step()) {
         if (last.text(1) == kind::kHandpayPending) {
             locked[last.integer(0)] =
-                readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), [](const json& body) {
-                    return HandpayLock{integerField(body, "amount", 0, kMaxBodyMoney), stringField(body, "kind")};
-                });
+                readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
         }
     }
     return locked;

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/journal_store.h"
 
 namespace pitlink::journal {
@@ -24,12 +25,8 @@ namespace pitlink::journal {
 // How many tickets were ever issued (the next ticket's number is one more).
 [[nodiscard]] std::int64_t ticketsIssued(JournalStore& store);
 
-// A station whose last hand-pay record is a pending one: it stays locked across a restart.
-struct HandpayLock {
-    std::int64_t amount = 0;  // minor units
-    std::string kind;  // "cancelled_credit" or "jackpot"
-};
-[[nodiscard]] std::map<std::int64_t, HandpayLock> lockedHandpays(JournalStore& store);
+// Stations whose last hand-pay record is a pending one: they stay locked across a restart.
+[[nodiscard]] std::map<std::int64_t, HandpayFact> lockedHandpays(JournalStore& store);
 // Stations whose last attendant record is a call not yet cleared.
 [[nodiscard]] std::set<std::int64_t> openAttendantCalls(JournalStore& store);
 

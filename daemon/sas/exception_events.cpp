@@ -1,5 +1,6 @@
 #include "daemon/sas/exception_events.h"
 
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/record_kinds.h"
 #include "protocols/sas/bcd.h"
 
@@ -37,9 +38,11 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
     std::map<std::int64_t, std::int64_t> wageredSoFar;  // coin-in added by earlier facts of this transaction
     for (const journal::Fact& f : facts) {
         const std::string_view k = f.kind;
-        if (k == kind::kCredit && f.station && f.body.value("reason", "") == journal::reason::kSettlement) {
-            const game::Money wagered = f.body.value("wagered", game::Money{0});
-            const game::Money paid = f.body.value("amount", game::Money{0});
+        const std::optional<journal::CreditFact> credit =
+            k == kind::kCredit && f.station ? std::optional(journal::creditFact(f.body)) : std::nullopt;
+        if (credit && credit->reason == journal::reason::kSettlement) {
+            const game::Money wagered = credit->wagered;
+            const game::Money paid = credit->amount;
             std::int64_t& earlier = wageredSoFar[*f.station];
             earlier += wagered;
             // 7E: credits wagered (2 BCD), coin-in meter after the wager (4 BCD), wager type, progressive group.
@@ -53,7 +56,7 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             appendBcd(ended, credits(paid, denomination) % 100'000'000, 4);
             at(f.station, code::kGameEnded, std::move(ended));
         } else if (k == kind::kHandpayPending) {
-            if (f.body.value("kind", "") == "cancelled_credit") {
+            if (journal::handpayFact(f.body).kind == "cancelled_credit") {
                 at(f.station, code::kCashoutPressed);
             }
             at(f.station, code::kHandpayPending);
@@ -62,7 +65,7 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
         } else if (k == kind::kTicketIssued) {
             at(f.station, code::kCashoutPressed);
             at(f.station, code::kTicketPrinted);
-        } else if (k == kind::kTicketRedeemed && f.body.value("host", false)) {
+        } else if (k == kind::kTicketRedeemed && journal::ticketRedeemedFact(f.body).host) {
             at(f.station, code::kTicketTransferComplete);
         } else if (k == kind::kAttendantCalled) {
             at(f.station, code::kChangeLampOn);

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "daemon/journal/body_fields.h"
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/sas/ticket_setup_json.h"
@@ -114,9 +115,9 @@ SasResume resumeSas(journal::JournalStore& store) {
                 std::size_t& unread = resume.unreadRecords[station];
                 unread = unread > 0 ? unread - 1 : 0;
             } else if (k == kind::kTicketRedeemed) {
-                if (body.contains("host") && journal::booleanField(body, "host")) {
-                    resume.lastRedemption[station] = {journal::stringField(body, "validation"),
-                                                      journal::integerField(body, "amount", 0, journal::kMaxBodyMoney)};
+                const journal::TicketRedeemedFact redeemed = journal::ticketRedeemedFact(body);
+                if (redeemed.host) {
+                    resume.lastRedemption[station] = {redeemed.validation, redeemed.amount};
                 }
             } else if (k == kind::kTicketIssued) {
                 (void)validationRecordOf(body);  // refuses a field that does not fit

@@ -10,6 +10,7 @@
 
 #include "daemon/journal/audit.h"
 #include "daemon/journal/body_fields.h"
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
@@ -239,6 +240,28 @@ TEST(Ledger, ASnapshotThatDoesNotFitIsRefusedAndAMeterNeverOverflows) {
     EXPECT_EQ(ledger.credits(1), 100);
     EXPECT_EQ(ledger.stations().at(1).meters[Meter::GamesPlayed], 0);
     EXPECT_EQ(ledger.stations().at(1).meters[Meter::CoinIn], 9223372036854775000);
+}
+
+// The typed views read what the table wrote, and refuse what does not fit like any body reader.
+TEST(FactViews, ReadTheFieldsTheTableWritesAndRefuseWhatDoesNotFit) {
+    const CreditFact settled = creditFact(json{{"amount", 390}, {"balance", 1390}, {"reason", "settlement"}, {"wagered", 300}});
+    EXPECT_EQ(settled.amount, 390);
+    EXPECT_EQ(settled.balance, 1390);
+    EXPECT_EQ(settled.wagered, 300);
+    const CreditFact tip = creditFact(json{{"amount", -500}, {"balance", 0}, {"reason", "tip"}, {"wagered", 7}});
+    EXPECT_EQ(tip.reason, "tip");
+    EXPECT_EQ(tip.wagered, 0);  // only a settlement wagers
+    EXPECT_THROW((void)creditFact(json{{"amount", 1e107}, {"balance", 0}, {"reason", "tip"}}), BodyError);
+    EXPECT_THROW((void)creditFact(json{{"amount", 5}, {"balance", 5}, {"reason", "settlement"}}), BodyError);
+
+    EXPECT_EQ(handpayFact(json{{"amount", 120000}, {"kind", "jackpot"}}).amount, 120000);
+    EXPECT_THROW((void)handpayFact(json{{"amount", -1}, {"kind", "jackpot"}}), BodyError);
+
+    const TicketRedeemedFact local = ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}});
+    EXPECT_FALSE(local.host);
+    EXPECT_EQ(local.amount, 2500);
+    EXPECT_TRUE(ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", true}}).host);
+    EXPECT_THROW((void)ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", 1}}), BodyError);
 }
 
 }  // namespace

@@ -1,0 +1,31 @@
+#include "daemon/journal/fact_views.h"
+
+#include "daemon/journal/body_fields.h"
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+CreditFact creditFact(const nlohmann::json& body) {
+    CreditFact f;
+    f.amount = integerField(body, "amount", -kMaxBodyMoney, kMaxBodyMoney);
+    f.balance = integerField(body, "balance", -kMaxBodyMoney, kMaxBodyMoney);
+    f.reason = stringField(body, "reason");
+    if (f.reason == reason::kSettlement) {
+        f.wagered = integerField(body, "wagered", -kMaxBodyMoney, kMaxBodyMoney);
+    }
+    return f;
+}
+
+HandpayFact handpayFact(const nlohmann::json& body) {
+    return HandpayFact{integerField(body, "amount", 0, kMaxBodyMoney), stringField(body, "kind")};
+}
+
+TicketRedeemedFact ticketRedeemedFact(const nlohmann::json& body) {
+    TicketRedeemedFact f;
+    f.validation = stringField(body, "validation");
+    f.amount = integerField(body, "amount", 0, kMaxBodyMoney);
+    f.host = body.contains("host") && booleanField(body, "host");
+    return f;
+}
+
+}  // namespace pitlink::journal

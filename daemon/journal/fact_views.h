@@ -1,0 +1,37 @@
+#pragma once
+// Typed views of the record bodies that more than one part of the daemon reads: the ledger, the
+// SAS floor (exceptions raised from committed facts, the resume at start) and the start-up. Each
+// names its fields and their ranges once (body_fields.h); a body that does not fit is refused
+// with BodyError, as by every reader of journal bodies. schema/README.md documents the bodies.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace pitlink::journal {
+
+// credit: every movement of a station's credits.
+struct CreditFact {
+    std::int64_t amount = 0;   // signed: what the station's credits moved by
+    std::int64_t balance = 0;  // the credits after it
+    std::string reason;        // reason::k...
+    std::int64_t wagered = 0;  // settlement only: the round's stakes (coin in); 0 otherwise
+};
+[[nodiscard]] CreditFact creditFact(const nlohmann::json& body);
+
+// handpay.pending: a station locked for a hand-pay.
+struct HandpayFact {
+    std::int64_t amount = 0;
+    std::string kind;  // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+};
+[[nodiscard]] HandpayFact handpayFact(const nlohmann::json& body);
+
+// ticket.redeemed: a ticket's credits taken in.
+struct TicketRedeemedFact {
+    std::string validation;
+    std::int64_t amount = 0;
+    bool host = false;  // redeemed with the SAS accounting host (not locally)
+};
+[[nodiscard]] TicketRedeemedFact ticketRedeemedFact(const nlohmann::json& body);
+
+}  // namespace pitlink::journal
