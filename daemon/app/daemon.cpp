@@ -4,6 +4,7 @@
 
 #include "daemon/config/config_error.h"
 #include "daemon/engine/engine_link.h"
+#include "daemon/io/event_line.h"
 #include "daemon/control/control_server.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/sas/sas_resume.h"
@@ -34,17 +35,25 @@ sas::MachineInfo machineInfo(const config::Config& config, const game::Paytable&
 }
 
 // "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
-void logResult(const json& e) {
-    const auto hand = [&](const char* side, const char* total) {
+void logResult(const table::RoundSettled& e) {
+    const auto hand = [](const game::Hand& cards, int total) {
         std::string s;
-        for (const auto& card : e.at(side)) {
-            s += card.get<std::string>() + " ";
+        for (int i = 0; i < cards.size(); ++i) {
+            s += cards[i].toString() + " ";
         }
-        return s + "(" + std::to_string(e.value(total, 0)) + ")";
+        return s + "(" + std::to_string(total) + ")";
     };
-    spdlog::info("shoe {} round {}: Player {} | Banker {} -> {} (round #{})", e.value("shoe", 0),
-                 e.value("round_in_shoe", 0), hand("player", "player_total"), hand("banker", "banker_total"),
-                 e.value("winner", ""), e.value("round", 0));
+    spdlog::info("shoe {} round {}: Player {} | Banker {} -> {} (round #{})", e.shoe, e.roundInShoe,
+                 hand(e.player, e.outcome.playerTotal), hand(e.banker, e.outcome.bankerTotal),
+                 game::winnerName(e.outcome.winner), e.round);
+    if (e.statistics) {
+        const game::ShoeStatistics& st = *e.statistics;
+        spdlog::info(
+            "shoe {}: cut card out after round {}, {} cards left; Banker {}, Player {}, Tie {}, "
+            "Banker pairs {}, Player pairs {}, naturals {}",
+            e.shoe, e.roundInShoe, e.cardsLeft, st.bankerWins, st.playerWins, st.ties, st.bankerPairs, st.playerPairs,
+            st.naturals);
+    }
 }
 
 }  // namespace
@@ -144,7 +153,7 @@ void Daemon::startWriter() {
 
 void Daemon::startTable() {
     table_.emplace(*journal_, paytable_, tableSettings(config_), world_.executor, world_.random, startup_->resume,
-                   [this](const json& e) { onEvent(e); });
+                   [this](const table::TableEvent& e) { onEvent(e); });
     table_->setRoundLimit(roundLimit_);
 }
 
@@ -222,32 +231,19 @@ json Daemon::statusJson() const {
                 {"modbus", tableIo_ ? tableIo_->statusJson() : json(nullptr)}};
 }
 
-void Daemon::onEvent(const json& e) {
+void Daemon::onEvent(const table::TableEvent& e) {
     if (engineLink_) {
-        engineLink_->publish(e);
+        engineLink_->publish(io::eventJson(e));
     }
     if (control_) {
         control_->remember(e);
     }
-    const std::string kind = e.value("event", "");
-    if (kind == "tilt" && e.value("tilted", false)) {
-        tilt(e.value("message", std::string("unknown")));
-    }
-    if (kind == "result") {
-        if (e.value("voided", false)) {
-            spdlog::warn("round #{} voided: {}", e.value("round", 0), e.value("reason", ""));
-        } else {
-            logResult(e);
-        }
-        if (e.value("cut_card_out", false) && e.contains("statistics")) {
-            const json& st = e["statistics"];
-            spdlog::info(
-                "shoe {}: cut card out after round {}, {} cards left; Banker {}, Player {}, Tie {}, "
-                "Banker pairs {}, Player pairs {}, naturals {}",
-                e.value("shoe", 0), e.value("round_in_shoe", 0), e.value("cards_left", 0), st.value("banker", 0),
-                st.value("player", 0), st.value("tie", 0), st.value("banker_pairs", 0), st.value("player_pairs", 0),
-                st.value("naturals", 0));
-        }
+    if (const auto* t = std::get_if<table::TiltChanged>(&e); t != nullptr && t->tilted) {
+        tilt(t->message.value_or("unknown"));
+    } else if (const auto* voided = std::get_if<table::RoundVoided>(&e)) {
+        spdlog::warn("round #{} voided: {}", voided->round, voided->reason);
+    } else if (const auto* settled = std::get_if<table::RoundSettled>(&e)) {
+        logResult(*settled);
     }
     if (hooks_.event) {
         hooks_.event(e);

@@ -63,7 +63,7 @@ struct DaemonHooks {
     std::function<void(const std::string& why)> tilt;        // the table does not run, or stopped
     std::function<void(const std::string& status)> status;   // systemd STATUS=
     std::function<void(const std::string& status)> ready;    // up (READY=1), even in tilt
-    std::function<void(const nlohmann::json& event)> event;  // every table event
+    std::function<void(const table::TableEvent& event)> event;  // every table event
 };
 
 class Daemon {
@@ -108,7 +108,7 @@ private:
     void startControl();
     void startRounds();
 
-    void onEvent(const nlohmann::json& event);
+    void onEvent(const table::TableEvent& event);
     void tilt(const std::string& why);
 
     config::Config config_;

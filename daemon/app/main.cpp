@@ -88,8 +88,10 @@ int main(int argc, char** argv) {
             [&notifier](const std::string& why) { notifier.status("TILT: " + why); },
             [&notifier](const std::string& status) { notifier.status(status); },
             [&notifier](const std::string& status) { notifier.ready(status); },
-            [&](const nlohmann::json& e) {
-                if (options.rounds != 0 && e.value("event", "") == "result" && ++roundsSeen >= options.rounds) {
+            [&](const table::TableEvent& e) {
+                const bool roundEnded =
+                    std::holds_alternative<table::RoundSettled>(e) || std::holds_alternative<table::RoundVoided>(e);
+                if (options.rounds != 0 && roundEnded && ++roundsSeen >= options.rounds) {
                     daemon->table()->stop();
                     io.stop();
                 }

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/io/event_line.h"
 #include "daemon/io/reply_line.h"
 
 namespace pitlink::control {
@@ -49,7 +50,7 @@ void ControlCommands::oversize(const io::OrderedReplies::Fill& reply) {
     reply(io::replyLine(nullptr, Reply::refused("line_too_long", "a request is at most 4096 bytes")));
 }
 
-void ControlCommands::remember(const json& event) {
+void ControlCommands::remember(const table::TableEvent& event) {
     events_.push_back(event);
     if (events_.size() > kEventsKept) {
         events_.pop_front();
@@ -111,7 +112,11 @@ void ControlCommands::run(const json& request, Role role, const std::string& use
     } else if (cmd == "resettle") {
         resettle(request, user, std::move(respond));
     } else if (cmd == "events") {
-        respond(Reply::accepted(json{{"events", json(events_)}}));
+        json events = json::array();
+        for (const table::TableEvent& e : events_) {
+            events.push_back(io::eventJson(e));
+        }
+        respond(Reply::accepted(json{{"events", std::move(events)}}));
     } else if (cmd == "attendant_clear" && station) {
         table_.clearAttendant(*station, user, std::move(respond));
     } else if (cmd == "handpay_reset" && station) {

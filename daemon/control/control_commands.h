@@ -39,7 +39,7 @@ public:
     // A line over the limit: answered (the socket then closes the connection).
     void oversize(const io::OrderedReplies::Fill& reply);
     // Keeps the last events for `pitlinkctl events`.
-    void remember(const nlohmann::json& event);
+    void remember(const table::TableEvent& event);
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
 
 private:
@@ -54,7 +54,7 @@ private:
     journal::JournalReader& reader_;
     std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
     std::function<nlohmann::json()> info_;
-    std::deque<nlohmann::json> events_;
+    std::deque<table::TableEvent> events_;
     ControlStats stats_;
 };
 

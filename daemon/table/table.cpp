@@ -89,8 +89,8 @@ void Table::refuse(std::string_view op, std::optional<std::int64_t> station, con
     commit(std::move(tx), respond, std::move(refusal));
 }
 
-void Table::publishInOrder(const std::string& event, json fields) {
-    journal_.afterPending([this, event, fields = std::move(fields)]() mutable { publish(event, std::move(fields)); });
+void Table::publishInOrder(TableEvent event) {
+    journal_.afterPending([this, event = std::move(event)] { publish(event); });
 }
 
 void Table::shutdown(std::function<void(const std::string& verdict)> done) {
@@ -158,16 +158,14 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
 void Table::setHostEnabled(std::int64_t number, bool enabled) {
     if (number >= 1 && number <= stationCount()) {
         stationAt(number).hostDisabled = !enabled;
-        publish("station", json{{"station", number}, {"host_enabled", enabled}});
+        publish(HostEnabledChanged{number, enabled});
     }
 }
 
-void Table::publish(const std::string& event, json fields) {
-    if (!publish_) {
-        return;
+void Table::publish(const TableEvent& event) {
+    if (publish_) {
+        publish_(event);
     }
-    fields["event"] = event;
-    publish_(fields);
 }
 
 void Table::tiltNow(const std::string& cause, const std::string& message, bool journaled) {
@@ -180,7 +178,7 @@ void Table::tiltNow(const std::string& cause, const std::string& message, bool j
         tx.add(journal::kind::kTiltRaised, std::nullopt, std::nullopt, json{{"cause", cause}, {"message", message}});
         commit(std::move(tx), {}, Reply::accepted());
     }
-    publish("tilt", json{{"cause", cause}, {"message", message}, {"tilted", true}});
+    publish(TiltChanged{true, cause, message});
 }
 
 json Table::statusJson() const {

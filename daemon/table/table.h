@@ -1,8 +1,7 @@
 #pragma once
 // The table: round state machine, player stations, cashier and floor events, on the one logic
 // thread. Driven by its own RNG shoe (it deals by itself) or by a game engine that reports the
-// cards of a physical shoe. Events for the engine link, lights and pitlinkctl go out through
-// `Publish`.
+// cards of a physical shoe. Its events (table_events.h, typed) go out through `Publish`.
 //
 // In-flight state (DESIGN.md rule 6): every change is one journal transaction, applied to the
 // table's memory when it is submitted and acknowledged (Respond) only after it has committed. So
@@ -32,6 +31,7 @@
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
+#include "daemon/table/table_events.h"
 #include "daemon/table/table_settings.h"
 #include "daemon/table/ticket_system.h"
 
@@ -48,7 +48,7 @@ struct TableStart {
 
 class Table {
 public:
-    using Publish = std::function<void(const nlohmann::json& event)>;
+    using Publish = table::Publish;
     // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
     Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
           game::RandomSource& random, TableStart start, Publish publish);
@@ -144,11 +144,11 @@ private:
     void refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
                 nlohmann::json detail = nlohmann::json::object());
     // Runs `publish` after every transaction submitted so far: events keep the journal's order.
-    void publishInOrder(const std::string& event, nlohmann::json fields);
+    void publishInOrder(TableEvent event);
     [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;
     [[nodiscard]] std::optional<Reply> roundCanOpen() const;
     Station& stationAt(std::int64_t number);
-    void publish(const std::string& event, nlohmann::json fields);
+    void publish(const TableEvent& event);
     void tiltNow(const std::string& cause, const std::string& message, bool journaled);
 
     // table_round.cpp

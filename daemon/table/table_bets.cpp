@@ -110,7 +110,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     commit(std::move(tx), std::move(respond),
            Reply::accepted(json{{"round", roundId_}, {"credits", credits}, {"slip", slipJson(s.slip())}}),
            [this, number, credits] {
-               publish("credits", json{{"station", number}, {"credits", credits}});
+               publish(CreditsChanged{number, credits, std::nullopt});
            });
 }
 
@@ -162,7 +162,7 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
     commit(std::move(tx), std::move(respond),
            Reply::accepted(json{{"round", roundId_}, {"credits", credits}, {"slip", slipJson(s.slip())}}),
            [this, number, credits] {
-               publish("credits", json{{"station", number}, {"credits", credits}});
+               publish(CreditsChanged{number, credits, std::nullopt});
            });
 }
 

@@ -76,7 +76,9 @@ void Table::issueTicket(std::int64_t number, game::Money amount, const Validated
     ticket.update(
         json{{"validation", validated.validation}, {"amount", amount}, {"station", number}, {"table", settings_.name}});
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"ticket", ticket}}),
-           [this, ticket] { publish("ticket", ticket); });
+           [this, issued = TicketIssued{number, amount, validated.validation, settings_.name, validated.details}] {
+               publish(issued);
+           });
 }
 
 void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
@@ -86,7 +88,7 @@ void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::s
     stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"handpay", amount}, {"why", why}}),
            [this, number, amount] {
-               publish("handpay", json{{"station", number}, {"amount", amount}, {"kind", "cancelled_credit"}});
+               publish(HandpayLocked{number, amount, "cancelled_credit"});
            });
 }
 
@@ -111,7 +113,7 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
     s.handpay.reset();
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", paid}}), [this, number] {
-        publish("handpay", json{{"station", number}, {"reset", true}});
+        publish(HandpayReset{number});
     });
 }
 
@@ -147,7 +149,7 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
     tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"credits", credits}}), [this, number, credits] {
-        publish("credits", json{{"station", number}, {"credits", credits}});
+        publish(CreditsChanged{number, credits, std::nullopt});
     });
 }
 
@@ -196,7 +198,7 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
                     return;
                 }
                 respond(Reply::accepted(json{{"credits", credits}}));
-                publish("credits", json{{"station", number}, {"credits", credits}});
+                publish(CreditsChanged{number, credits, std::nullopt});
             });
             return RedeemCheck::Accepted;
         });
@@ -223,7 +225,7 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
     tx.credit(number, -amount, reason::kTip);
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"credits", credits}}), [this, number, credits] {
-        publish("credits", json{{"station", number}, {"credits", credits}});
+        publish(CreditsChanged{number, credits, std::nullopt});
     });
 }
 

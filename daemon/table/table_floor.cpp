@@ -21,7 +21,7 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kAttendantCalled, std::nullopt, number, json{{"by", "station"}});
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
-        publish("attendant", json{{"station", number}, {"called", true}});
+        publish(AttendantChanged{number, true});
     });
 }
 
@@ -36,7 +36,7 @@ void Table::clearAttendant(std::int64_t number, const std::string& who, Respond 
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kAttendantCleared, std::nullopt, number, json{{"by", who}});
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
-        publish("attendant", json{{"station", number}, {"called", false}});
+        publish(AttendantChanged{number, false});
     });
 }
 
@@ -92,7 +92,7 @@ void Table::doorClosed(const std::string& door, Respond respond) {
     tilts_.erase("door:" + door);
     const bool stillTilted = tilted();
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
-        publish("tilt", json{{"tilted", stillTilted}});
+        publish(TiltChanged{stillTilted, std::nullopt, std::nullopt});
     });
     scheduleNextRound();
 }
@@ -120,7 +120,7 @@ void Table::clearTilt(const std::string& cause, const std::string& who, Respond 
     tx.add(kind::kTiltCleared, std::nullopt, std::nullopt, json{{"cause", cause}, {"by", who}});
     const bool stillTilted = tilted();
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
-        publish("tilt", json{{"tilted", stillTilted}});
+        publish(TiltChanged{stillTilted, std::nullopt, std::nullopt});
     });
     scheduleNextRound();
 }

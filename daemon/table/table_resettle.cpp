@@ -49,9 +49,7 @@ void Table::resettle(const journal::RoundHistory& round, const game::Paytable& p
            Reply::accepted(json{{"round", round.roundId}, {"records", adjusted}, {"credits", moved}}),
            [this, stations, roundId = round.roundId] {
                for (const std::int64_t number : stations) {
-                   publish("credits", json{{"station", number},
-                                           {"credits", journal_.committed().credits(number)},
-                                           {"resettled_round", roundId}});
+                   publish(CreditsChanged{number, journal_.committed().credits(number), roundId});
                }
            });
 }

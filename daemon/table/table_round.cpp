@@ -74,7 +74,7 @@ void Table::newShoe(Respond respond) {
     addShoe(tx);
     const std::uint32_t shoe = shoeNumber_;
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoe}}), [this, shoe] {
-        publish("shoe", json{{"shoe", shoe}});
+        publish(ShoeStarted{shoe});
     });
 }
 
@@ -118,9 +118,8 @@ void Table::openRound(Respond respond) {
         timer_.reset();
         enterLastBets();
     });
-    json event{{"round", roundId_}, {"phase", "bets_open"}, {"shoe", shoeNumber_}, {"round_in_shoe", roundInShoe_}};
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", roundId_}}),
-           [this, event = std::move(event)] { publish("round", event); });
+           [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}] { publish(opened); });
 }
 
 void Table::enterLastBets() {
@@ -128,7 +127,7 @@ void Table::enterLastBets() {
         return;
     }
     phase_ = RoundPhase::LastBets;
-    publishInOrder("round", json{{"round", roundId_}, {"phase", "last_bets"}});
+    publishInOrder(LastBets{roundId_});
     timer_ = timers_.after(settings_.lastBets, [this] {
         timer_.reset();
         closeNow({});
@@ -153,7 +152,7 @@ void Table::closeNow(Respond respond) {
     tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
     const std::int64_t round = roundId_;
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}), [this, round] {
-        publish("round", json{{"round", round}, {"phase", "closed"}});
+        publish(BetsClosed{round});
     });
     if (settings_.source == CardSource::Rng) {
         dealFromShoe();
@@ -209,7 +208,7 @@ void Table::acceptCard(game::Card card, Respond respond) {
     const std::int64_t round = roundId_;
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"position", position}}),
            [this, round, position, card] {
-               publish("card", json{{"round", round}, {"position", position}, {"card", card.toString()}});
+               publish(CardDealt{round, position, card});
            });
     if (coup_->complete()) {
         settleRound();
@@ -244,10 +243,19 @@ void Table::settleRound() {
     const game::Outcome& outcome = settled.outcome;
     journal::JournalTransaction tx = journal_.begin();
     journal::addSettlement(tx, roundId_, coup, bets, settled, paytable_, paytableSha_);
+    RoundSettled result{roundId_,
+                        shoeNumber_,
+                        roundInShoe_,
+                        coup.player,
+                        coup.banker,
+                        outcome,
+                        {},
+                        shoe_ && shoe_->cutCardOut(),
+                        shoe_ ? shoe_->remaining() : coup_->remaining().total(),
+                        std::nullopt};
     // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
-    json wins = json::object();
     for (const auto& [number, r] : settled.stations) {
-        wins[std::to_string(number)] = r.win;
+        result.wins[number] = r.win;
         if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {
             tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", r.win}, {"kind", "jackpot"}});
             stationAt(number).handpay = PendingHandpay{r.win, "jackpot"};
@@ -266,28 +274,13 @@ void Table::settleRound() {
         }
     }
     scoreboard_.add(outcome);
-    json result{{"round", roundId_},
-                {"shoe", shoeNumber_},
-                {"round_in_shoe", roundInShoe_},
-                {"player", journal::handToJson(coup.player)},
-                {"banker", journal::handToJson(coup.banker)},
-                {"winner", game::winnerName(outcome.winner)},
-                {"player_total", outcome.playerTotal},
-                {"banker_total", outcome.bankerTotal},
-                {"wins", wins},
-                {"cut_card_out", shoe_ && shoe_->cutCardOut()},
-                {"cards_left", shoe_ ? shoe_->remaining() : coup_->remaining().total()}};
-    if (shoe_ && shoe_->cutCardOut()) {
+    if (result.cutCardOut) {
         // The shoe's statistics as they stand now: the next round, opened before this event
         // goes out, starts a new shoe and new roads.
-        const game::ShoeStatistics& st = scoreboard_.statistics();
-        result["statistics"] =
-            json{{"rounds", st.rounds},    {"banker", st.bankerWins},        {"player", st.playerWins},
-                 {"tie", st.ties},         {"banker_pairs", st.bankerPairs}, {"player_pairs", st.playerPairs},
-                 {"naturals", st.naturals}};
+        result.statistics = scoreboard_.statistics();
     }
     endRound();
-    commit(std::move(tx), {}, Reply::accepted(), [this, result = std::move(result)] { publish("result", result); });
+    commit(std::move(tx), {}, Reply::accepted(), [this, result = std::move(result)] { publish(result); });
     scheduleNextRound();
 }
 
@@ -312,7 +305,7 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
     endRound();
     commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}, {"bets_returned", bets.size()}}),
            [this, round, reason] {
-               publish("result", json{{"round", round}, {"voided", true}, {"reason", reason}});
+               publish(RoundVoided{round, reason});
            });
     scheduleNextRound();
 }

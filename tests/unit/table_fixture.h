@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/io/event_line.h"
 #include "daemon/journal/store_sink.h"
 #include "daemon/game/random_source.h"
 #include "daemon/journal/round_history.h"
@@ -30,7 +31,7 @@ struct TableFixture {
         base.betsOpen = std::chrono::seconds(20);
         base.lastBets = std::chrono::seconds(5);
         table = std::make_unique<Table>(*journal, paytable, base, timers, random, TableStart{},
-                                        [this](const nlohmann::json& e) { events.push_back(e); });
+                                        [this](const TableEvent& e) { events.push_back(io::eventJson(e)); });
     }
     // Calls an operation and returns its reply (the journal commits inline here).
     Reply call(const std::function<void(Respond)>& op) {

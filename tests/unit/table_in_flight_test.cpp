@@ -39,7 +39,7 @@ struct InFlight {
         f.journal = std::make_unique<journal::Journal>(
             deferred, committed, [] { return 1'795'000'000'000; }, 0);
         f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, start,
-                                          [this](const json& e) { f.events.push_back(e); });
+                                          [this](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
     }
     // A new shoe and a round open for bets, both pipelined (replies "shoe" and "open").
     void openRound() {

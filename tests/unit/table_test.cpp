@@ -327,7 +327,7 @@ TEST(Table, ShutdownWaitsForTheRngRoundsSettlementToCommit) {
     settings.betsOpen = 20s;
     settings.lastBets = 5s;
     f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, TableStart{},
-                                      [&f](const json& e) { f.events.push_back(e); });
+                                      [&f](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
     f.table->start();
     deferred.flush();
     f.table->placeBet(1, BetType::Banker, 1'000, {});

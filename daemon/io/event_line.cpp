@@ -1,0 +1,116 @@
+#include "daemon/io/event_line.h"
+
+#include <string>
+
+namespace pitlink::io {
+
+using nlohmann::json;
+
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+    using Ts::operator()...;
+};
+
+json cardsOf(const game::Hand& hand) {
+    json cards = json::array();
+    for (int i = 0; i < hand.size(); ++i) {
+        cards.push_back(hand[i].toString());
+    }
+    return cards;
+}
+
+json settledJson(const table::RoundSettled& e) {
+    json wins = json::object();
+    for (const auto& [station, win] : e.wins) {
+        wins[std::to_string(station)] = win;
+    }
+    json out{{"event", "result"},
+             {"round", e.round},
+             {"shoe", e.shoe},
+             {"round_in_shoe", e.roundInShoe},
+             {"player", cardsOf(e.player)},
+             {"banker", cardsOf(e.banker)},
+             {"winner", game::winnerName(e.outcome.winner)},
+             {"player_total", e.outcome.playerTotal},
+             {"banker_total", e.outcome.bankerTotal},
+             {"wins", wins},
+             {"cut_card_out", e.cutCardOut},
+             {"cards_left", e.cardsLeft}};
+    if (e.statistics) {
+        const game::ShoeStatistics& st = *e.statistics;
+        out["statistics"] =
+            json{{"rounds", st.rounds},    {"banker", st.bankerWins},        {"player", st.playerWins},
+                 {"tie", st.ties},         {"banker_pairs", st.bankerPairs}, {"player_pairs", st.playerPairs},
+                 {"naturals", st.naturals}};
+    }
+    return out;
+}
+
+}  // namespace
+
+json eventJson(const table::TableEvent& event) {
+    return std::visit(
+        Overloaded{
+            [](const table::ShoeStarted& e) { return json{{"event", "shoe"}, {"shoe", e.shoe}}; },
+            [](const table::RoundOpened& e) {
+                return json{{"event", "round"},
+                            {"round", e.round},
+                            {"phase", "bets_open"},
+                            {"shoe", e.shoe},
+                            {"round_in_shoe", e.roundInShoe}};
+            },
+            [](const table::LastBets& e) { return json{{"event", "round"}, {"round", e.round}, {"phase", "last_bets"}}; },
+            [](const table::BetsClosed& e) { return json{{"event", "round"}, {"round", e.round}, {"phase", "closed"}}; },
+            [](const table::CardDealt& e) {
+                return json{
+                    {"event", "card"}, {"round", e.round}, {"position", e.position}, {"card", e.card.toString()}};
+            },
+            [](const table::RoundSettled& e) { return settledJson(e); },
+            [](const table::RoundVoided& e) {
+                return json{{"event", "result"}, {"round", e.round}, {"voided", true}, {"reason", e.reason}};
+            },
+            [](const table::CreditsChanged& e) {
+                json out{{"event", "credits"}, {"station", e.station}, {"credits", e.credits}};
+                if (e.resettledRound) {
+                    out["resettled_round"] = *e.resettledRound;
+                }
+                return out;
+            },
+            [](const table::TicketIssued& e) {
+                json out = e.details;
+                out.update(json{{"event", "ticket"},
+                                {"validation", e.validation},
+                                {"amount", e.amount},
+                                {"station", e.station},
+                                {"table", e.table}});
+                return out;
+            },
+            [](const table::HandpayLocked& e) {
+                return json{{"event", "handpay"}, {"station", e.station}, {"amount", e.amount}, {"kind", e.kind}};
+            },
+            [](const table::HandpayReset& e) {
+                return json{{"event", "handpay"}, {"station", e.station}, {"reset", true}};
+            },
+            [](const table::AttendantChanged& e) {
+                return json{{"event", "attendant"}, {"station", e.station}, {"called", e.called}};
+            },
+            [](const table::HostEnabledChanged& e) {
+                return json{{"event", "station"}, {"station", e.station}, {"host_enabled", e.enabled}};
+            },
+            [](const table::TiltChanged& e) {
+                json out{{"event", "tilt"}, {"tilted", e.tilted}};
+                if (e.cause) {
+                    out["cause"] = *e.cause;
+                }
+                if (e.message) {
+                    out["message"] = *e.message;
+                }
+                return out;
+            },
+        },
+        event);
+}
+
+}  // namespace pitlink::io

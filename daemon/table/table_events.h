@@ -1,0 +1,119 @@
+#pragma once
+// What the table tells the rest of the daemon as it changes, typed: one event per committed
+// change, in the journal's order (a committed change's event leaves after its commit). The
+// engine link and the control socket turn them into JSON lines (daemon/io/event_line.h, in the
+// form protocols/engine/README.md documents); the daemon logs and counts them as they are.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/card.h"
+#include "daemon/game/hand.h"
+#include "daemon/game/outcome.h"
+#include "daemon/game/scoreboard.h"
+#include "daemon/game/settlement.h"
+
+namespace pitlink::table {
+
+// "shoe": a new shoe started.
+struct ShoeStarted {
+    std::uint32_t shoe = 0;
+};
+
+// "round": the round's betting window moved on.
+struct RoundOpened {
+    std::int64_t round = 0;
+    std::uint32_t shoe = 0;
+    std::int64_t roundInShoe = 0;
+};
+struct LastBets {
+    std::int64_t round = 0;
+};
+struct BetsClosed {
+    std::int64_t round = 0;
+};
+
+// "card": a card dealt into the round (1-based position in deal order).
+struct CardDealt {
+    std::int64_t round = 0;
+    std::int64_t position = 0;
+    game::Card card;
+};
+
+// "result": a round settled...
+struct RoundSettled {
+    std::int64_t round = 0;
+    std::uint32_t shoe = 0;
+    std::int64_t roundInShoe = 0;
+    game::Hand player;
+    game::Hand banker;
+    game::Outcome outcome;
+    std::map<std::int64_t, game::Money> wins;  // every station with a bet: what it won on top of its stakes
+    bool cutCardOut = false;
+    std::int64_t cardsLeft = 0;
+    std::optional<game::ShoeStatistics> statistics;  // the shoe's, when the cut card is out
+};
+// ... or voided.
+struct RoundVoided {
+    std::int64_t round = 0;
+    std::string reason;
+};
+
+// "credits": a station's committed credits changed outside a bet's own reply.
+struct CreditsChanged {
+    std::int64_t station = 0;
+    game::Money credits = 0;
+    std::optional<std::int64_t> resettledRound;  // moved by the re-settlement of this round
+};
+
+// "ticket": a cash-out ticket was issued.
+struct TicketIssued {
+    std::int64_t station = 0;
+    game::Money amount = 0;
+    std::string validation;
+    std::string table;
+    nlohmann::json details = nlohmann::json::object();  // what the ticket system printed on it
+};
+
+// "handpay": a station locked for a hand-pay, or reset.
+struct HandpayLocked {
+    std::int64_t station = 0;
+    game::Money amount = 0;
+    std::string kind;  // "cancelled_credit"
+};
+struct HandpayReset {
+    std::int64_t station = 0;
+};
+
+// "attendant": a call raised or cleared.
+struct AttendantChanged {
+    std::int64_t station = 0;
+    bool called = false;
+};
+
+// "station": the accounting host enabled or disabled the station's play.
+struct HostEnabledChanged {
+    std::int64_t station = 0;
+    bool enabled = true;
+};
+
+// "tilt": a tilt raised (with its cause), or one cleared (whether the table is still tilted).
+struct TiltChanged {
+    bool tilted = false;
+    std::optional<std::string> cause;
+    std::optional<std::string> message;
+};
+
+using TableEvent = std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided,
+                                CreditsChanged, TicketIssued, HandpayLocked, HandpayReset, AttendantChanged,
+                                HostEnabledChanged, TiltChanged>;
+
+// The one way the table's events leave it.
+using Publish = std::function<void(const TableEvent& event)>;
+
+}  // namespace pitlink::table
