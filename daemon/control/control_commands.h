@@ -15,6 +15,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_reader.h"
 #include "daemon/table/table.h"
+#include "protocols/control/control_request.h"
 
 namespace pitlink::control {
 
@@ -43,11 +44,11 @@ public:
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
 
 private:
-    void run(const nlohmann::json& request, Role role, const std::string& user, table::Respond respond);
-    void recall(const nlohmann::json& request, table::Respond respond);
+    void run(const ControlRequest& request, Role role, const std::string& user, table::Respond respond);
+    void recall(const ControlRequest& request, table::Respond respond);
     void audit(table::Respond respond);
     void roadsOfShoe(std::int64_t shoe, table::Respond respond);
-    void resettle(const nlohmann::json& request, const std::string& user, table::Respond respond);
+    void resettle(const ControlRequest& request, const std::string& user, table::Respond respond);
 
     table::Table& table_;
     const journal::Journal& journal_;

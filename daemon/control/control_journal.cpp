@@ -3,8 +3,6 @@
 // half of a re-settlement (the round and the paytable it was settled with).
 #include <spdlog/spdlog.h>
 
-#include <sstream>
-
 #include "daemon/control/control_commands.h"
 #include "daemon/game/outcome.h"
 #include "daemon/journal/audit.h"
@@ -17,44 +15,10 @@ namespace pitlink::control {
 using nlohmann::json;
 using table::Reply;
 
-namespace {
-
-constexpr std::int64_t kMostRecalled = 1000;
-
-std::optional<std::int64_t> positiveField(const json& request, const char* name) {
-    const auto it = request.find(name);
-    if (it == request.end() || !it->is_number_integer() || it->get<std::int64_t>() < 1) {
-        return std::nullopt;
-    }
-    return it->get<std::int64_t>();
-}
-
-// "2S 9H 4D KC" -> cards, or nullopt naming the bad one in `problem`.
-std::optional<std::vector<game::Card>> parseCards(const std::string& text, std::string& problem) {
-    std::vector<game::Card> cards;
-    std::istringstream words(text);
-    std::string word;
-    while (words >> word) {
-        const auto card = game::parseCard(word);
-        if (!card) {
-            problem = "'" + word + "' is not a card (e.g. 9H, TS, KD)";
-            return std::nullopt;
-        }
-        cards.push_back(*card);
-    }
-    if (cards.size() < 4 || cards.size() > 6) {
-        problem = "a coup has 4 to 6 cards, in deal order";
-        return std::nullopt;
-    }
-    return cards;
-}
-
-}  // namespace
-
-void ControlCommands::recall(const json& request, table::Respond respond) {
-    const auto round = positiveField(request, "round");
-    const auto station = positiveField(request, "station");
-    const std::int64_t last = std::min(positiveField(request, "last").value_or(10), kMostRecalled);
+void ControlCommands::recall(const ControlRequest& request, table::Respond respond) {
+    const auto round = request.round;
+    const auto station = request.station;
+    const std::int64_t last = request.last;
     auto failed = [respond](const std::string& error) { respond(Reply::refused("recall_failed", error)); };
     reader_.read<json>(
         [round, station, last](journal::JournalStore& store) {
@@ -114,18 +78,10 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
         [respond](const std::string& error) { respond(Reply::refused("no_such_shoe", error)); });
 }
 
-void ControlCommands::resettle(const json& request, const std::string& user, table::Respond respond) {
-    const auto round = positiveField(request, "round");
-    const std::string reason = request.value("reason", std::string());
-    const std::string cardText = request.value("cards", std::string());
-    std::string problem;
-    const auto cards = parseCards(cardText, problem);
-    if (!round || reason.empty() || reason.size() > 500 || !cards) {
-        respond(Reply::refused("bad_request", cards
-                                                  ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
-                                                  : "\"cards\": " + problem));
-        return;
-    }
+void ControlCommands::resettle(const ControlRequest& request, const std::string& user, table::Respond respond) {
+    const auto round = request.round;
+    const std::string& reason = request.reason;
+    const std::vector<game::Card>& cards = request.cards;
     // One re-settlement of a round at a time: the second would be computed against a result in
     // force that the first is about to replace.
     if (!resettling_.insert(*round).second) {
@@ -150,7 +106,7 @@ void ControlCommands::resettle(const json& request, const std::string& user, tab
             }
             return Read{std::move(history), std::move(*paytable)};
         },
-        [this, cards = *cards, reason, user, finish](Read read) {
+        [this, cards, reason, user, finish](Read read) {
             spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
             table_.resettle(read.round, read.paytable, cards, reason, user, finish);
         },

@@ -16,7 +16,7 @@ namespace pitlink::ctl {
 
 using nlohmann::json;
 
-json askDaemon(const std::string& path, const json& request) {
+json askDaemon(const std::string& path, const control::ControlRequest& request) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
@@ -29,7 +29,7 @@ json askDaemon(const std::string& path, const json& request) {
         ::close(fd);
         throw DaemonUnavailable("pitlinkd is not reachable on " + path + ": " + why);
     }
-    const std::string line = request.dump() + "\n";
+    const std::string line = control::requestJson(request).dump() + "\n";
     std::size_t sent = 0;
     while (sent < line.size()) {
         const ssize_t n = ::write(fd, line.data() + sent, line.size() - sent);
@@ -148,8 +148,7 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
 
 int runControl(const std::string& command, const std::vector<std::string>& rawArgs, std::ostream& out) {
     std::vector<std::string> args = rawArgs;
-    json request;
-    std::string verb;
+    control::ControlRequest request;
     const auto sub = [&](const char* expected) {
         if (args.empty() || args.front() != expected) {
             throw UsageError("usage: pitlinkctl " + command + " " + expected + " ...");
@@ -159,42 +158,44 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     if (command == "attendant") {
         sub("clear");
         args = withStation(args);
-        request["cmd"] = "attendant_clear";
+        request.command = control::Command::AttendantClear;
     } else if (command == "handpay") {
         sub("reset");
         args = withStation(args);
-        request["cmd"] = "handpay_reset";
+        request.command = control::Command::HandpayReset;
     } else if (command == "shoe") {
         sub("new");
-        request["cmd"] = "shoe_new";
+        request.command = control::Command::ShoeNew;
     } else if (command == "tilt") {
         sub("clear");
-        request["cmd"] = "tilt_clear";
+        request.command = control::Command::TiltClear;
     } else if (command == "void") {
         if (!args.empty() && !args.front().starts_with("--")) {
             args.insert(args.begin(), "--round");
         }
-        request["cmd"] = "void_round";
+        request.command = control::Command::VoidRound;
     } else {
-        request["cmd"] = command;
+        request.command = control::parseCommand(command);
+        request.name = command;
     }
     const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause"}, {"--json"});
     if (const auto station = a.value("--station")) {
-        request["station"] = a.integer("--station", 0, 1, 1000);
-    } else if (request["cmd"] == "attendant_clear" || request["cmd"] == "handpay_reset") {
+        request.station = a.integer("--station", 0, 1, 1000);
+    } else if (request.command == control::Command::AttendantClear ||
+               request.command == control::Command::HandpayReset) {
         throw UsageError("which station? (pitlinkctl " + command + " " + (command == "attendant" ? "clear" : "reset") +
                          " N)");
     }
     if (const auto reason = a.value("--reason")) {
-        request["reason"] = *reason;
+        request.reason = *reason;
     } else if (command == "void") {
         throw UsageError("void needs --reason TEXT");
     }
     if (a.value("--round")) {
-        request["round"] = a.integer("--round", 0, 1, INT64_MAX);
+        request.round = a.integer("--round", 0, 1, INT64_MAX);
     }
     if (const auto cause = a.value("--cause")) {
-        request["cause"] = *cause;
+        request.cause = *cause;
     } else if (command == "tilt") {
         throw UsageError("tilt clear needs --cause CAUSE (pitlinkctl status shows them)");
     }
@@ -208,7 +209,8 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     });
 }
 
-int askAndShow(const std::string& socket, const json& request, const std::function<int(const json& data)>& show) {
+int askAndShow(const std::string& socket, const control::ControlRequest& request,
+               const std::function<int(const json& data)>& show) {
     json reply;
     try {
         reply = askDaemon(socket, request);

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "protocols/control/control_request.h"
+
 namespace pitlink::ctl {
 
 // Exit codes beyond 0/1/2: the daemon cannot be reached, or the caller's role is not enough.
@@ -22,12 +24,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// One request to the running daemon, its reply ({"ok": ..., "data"|"error"...}).
-nlohmann::json askDaemon(const std::string& socket, const nlohmann::json& request);
+// One request to the running daemon (written as protocols/control defines it), its reply
+// ({"ok": ..., "data"|"error"...}).
+nlohmann::json askDaemon(const std::string& socket, const control::ControlRequest& request);
 
 // Sends `request` to the daemon; with an accepted reply returns what `show` returns for its data,
 // otherwise says why on stderr and returns 1 (refused), 69 (unreachable) or 77 (role).
-int askAndShow(const std::string& socket, const nlohmann::json& request,
+int askAndShow(const std::string& socket, const control::ControlRequest& request,
                const std::function<int(const nlohmann::json& data)>& show);
 
 // `command` is status, stations, meters, events, attendant, handpay, void, shoe or tilt.

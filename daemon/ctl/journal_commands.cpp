@@ -64,7 +64,9 @@ int verify(const Arguments& a, std::ostream& out) {
         return printAudit(report, out);
     };
     if (!a.value("--journal")) {
-        return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), json{{"cmd", "audit"}}, show);
+        control::ControlRequest request;
+        request.command = control::Command::Audit;
+        return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, show);
     }
     auto store = openJournal(a);
     return show(journal::auditReportJson(journal::auditJournal(*store)));
@@ -161,13 +163,11 @@ int runRecall(const std::vector<std::string>& args, std::ostream& out) {
         roundId = a.integer("--round", 0, 1, INT64_MAX);
     }
     if (!a.value("--journal")) {
-        json request{{"cmd", "recall"}, {"last", last}};
-        if (station) {
-            request["station"] = *station;
-        }
-        if (roundId) {
-            request["round"] = *roundId;
-        }
+        control::ControlRequest request;
+        request.command = control::Command::Recall;
+        request.last = last;
+        request.station = station;
+        request.round = roundId;
         return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request,
                           [&](const json& data) { return show(data["rounds"]); });
     }
@@ -192,10 +192,16 @@ int runResettle(const std::vector<std::string>& rawArgs, std::ostream& out) {
     if (!a.value("--round") || !a.value("--cards") || !a.value("--reason")) {
         throw UsageError("usage: pitlinkctl resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT");
     }
-    const json request{{"cmd", "resettle"},
-                       {"round", a.integer("--round", 0, 1, INT64_MAX)},
-                       {"cards", *a.value("--cards")},
-                       {"reason", *a.value("--reason")}};
+    control::ControlRequest request;
+    request.command = control::Command::Resettle;
+    request.round = a.integer("--round", 0, 1, INT64_MAX);
+    request.reason = *a.value("--reason");
+    std::string problem;
+    const auto cards = control::parseCoupCards(*a.value("--cards"), problem);
+    if (!cards) {
+        throw std::runtime_error("\"cards\": " + problem);  // the daemon would refuse them the same way
+    }
+    request.cards = *cards;
     return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, [&](const json& data) {
         if (a.flag("--json")) {
             out << data.dump(2) << "\n";

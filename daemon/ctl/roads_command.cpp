@@ -82,9 +82,10 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
         // The running table's current shoe (or --shoe N from its journal), from the daemon.
         nlohmann::json reply;
         try {
-            nlohmann::json request{{"cmd", "roads"}};
+            control::ControlRequest request;
+            request.command = control::Command::Roads;
             if (a.value("--shoe")) {
-                request["shoe"] = shoe;  // an earlier shoe, drawn from the journal
+                request.shoe = shoe;  // an earlier shoe, drawn from the journal
             }
             reply = askDaemon(a.value("--socket").value_or(kDefaultControlSocket), request);
         } catch (const DaemonUnavailable& e) {

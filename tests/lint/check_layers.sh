@@ -10,6 +10,7 @@ declare -A allowed=(
   [protocols/sas]=""
   [protocols/modbus]=""
   [protocols/engine]="daemon/game"
+  [protocols/control]="daemon/game"
   [daemon/platform]="daemon/game"
   [daemon/config]="daemon/game protocols/sas protocols/modbus"
   [daemon/journal]="daemon/game daemon/platform"
@@ -18,9 +19,9 @@ declare -A allowed=(
   [daemon/sas]="daemon/game daemon/platform daemon/config daemon/journal daemon/table protocols/sas"
   [daemon/modbus]="daemon/platform daemon/config daemon/journal daemon/table protocols/modbus"
   [daemon/engine]="daemon/game daemon/io daemon/table protocols/engine"
-  [daemon/control]="daemon/game daemon/io daemon/journal daemon/table"
+  [daemon/control]="daemon/game daemon/io daemon/journal daemon/table protocols/control"
   [daemon/app]="daemon/game daemon/platform daemon/config daemon/journal daemon/table daemon/io daemon/sas daemon/modbus daemon/engine daemon/control protocols/sas protocols/modbus protocols/engine"
-  [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal"
+  [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal protocols/control"
 )
 status=0
 
