@@ -60,13 +60,7 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
                 if (round.state != journal::RoundState::Settled) {
                     continue;
                 }
-                game::Coup coup;
-                for (const auto& card : round.settlement.at("player")) {
-                    coup.player.add(game::parseCard(card.get<std::string>()).value());
-                }
-                for (const auto& card : round.settlement.at("banker")) {
-                    coup.banker.add(game::parseCard(card.get<std::string>()).value());
-                }
+                const game::Coup coup = journal::coupInForce(round).value();
                 marks.push_back(game::RoundMarks::of(game::evaluate(coup)));
             }
             return json{{"shoe", shoe}, {"beads", beadsJson(marks)}};

@@ -145,4 +145,26 @@ std::optional<game::Coup> completeCoup(const std::vector<DealtCard>& cards, std:
     return coup;
 }
 
+std::optional<game::Coup> coupInForce(const RoundHistory& round) {
+    if (!round.settlement.is_object()) {
+        return std::nullopt;
+    }
+    const auto handOf = [&](std::string_view side) {
+        game::Hand hand;
+        const nlohmann::json& cards = arrayField(round.settlement, side);
+        if (cards.size() > 3) {
+            throw BodyError("\"" + std::string(side) + "\" holds more than three cards");
+        }
+        for (const nlohmann::json& card : cards) {
+            const auto parsed = game::parseCard(stringValue(card, side));
+            if (!parsed) {
+                throw BodyError("\"" + std::string(side) + "\" holds " + card.dump() + ", which is not a card");
+            }
+            hand.add(*parsed);
+        }
+        return hand;
+    };
+    return game::Coup{handOf("player"), handOf("banker")};
+}
+
 }  // namespace pitlink::journal

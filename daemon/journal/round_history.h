@@ -64,6 +64,11 @@ struct RoundHistory {
 // without the fields its kind must have).
 [[nodiscard]] RoundHistory reconstructRound(std::vector<JournalRecord> records);
 
+// The hands of the settlement in force (the original's cards, or the latest re-settlement's
+// corrected ones); nullopt when the round has no settlement. A card that is not one, or a hand
+// of more than three cards, is refused with BodyError.
+[[nodiscard]] std::optional<game::Coup> coupInForce(const RoundHistory& round);
+
 // The coup the cards make, if they are positions 1..n without gaps, each to the hand the drawing
 // rules give it, and the coup is complete. Otherwise nullopt and `problem` says why.
 [[nodiscard]] std::optional<game::Coup> completeCoup(const std::vector<DealtCard>& cards, std::string& problem);
