@@ -3,9 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/config/config_error.h"
+#include "daemon/control/control_server.h"
 #include "daemon/engine/engine_link.h"
 #include "daemon/io/event_line.h"
-#include "daemon/control/control_server.h"
 #include "daemon/journal/chain_hasher.h"
 #include "daemon/sas/sas_resume.h"
 #include "protocols/modbus/modbus_backend.h"
@@ -58,7 +58,8 @@ void logResult(const table::RoundSettled& e) {
 
 }  // namespace
 
-Daemon::Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks)
+Daemon::Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world,
+               DaemonHooks hooks)
     : config_(std::move(config)),
       paytable_(std::move(paytable)),
       configText_(std::move(configText)),
@@ -196,7 +197,8 @@ void Daemon::startSas(sas::SasResume resume) {
 void Daemon::startEngineLink() {
     engine_.emplace(*table_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
-        engineLink_ = std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
+        engineLink_ =
+            std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
         spdlog::info("engine link listening on {}{}", config_.engine.socket.string(),
                      config_.engine.tcpPort != 0 ? fmt::format(" and 127.0.0.1:{}", config_.engine.tcpPort) : "");
     }

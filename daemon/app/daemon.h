@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "daemon/config/config.h"
-#include "daemon/engine/engine_requests.h"
 #include "daemon/app/journal_startup.h"
+#include "daemon/config/config.h"
 #include "daemon/control/control_commands.h"
+#include "daemon/engine/engine_requests.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/random_source.h"
 #include "daemon/journal/integrity_scan.h"
@@ -60,15 +60,16 @@ struct DaemonWorld {
 
 // What the daemon tells whoever runs it.
 struct DaemonHooks {
-    std::function<void(const std::string& why)> tilt;        // the table does not run, or stopped
-    std::function<void(const std::string& status)> status;   // systemd STATUS=
-    std::function<void(const std::string& status)> ready;    // up (READY=1), even in tilt
+    std::function<void(const std::string& why)> tilt;           // the table does not run, or stopped
+    std::function<void(const std::string& status)> status;      // systemd STATUS=
+    std::function<void(const std::string& status)> ready;       // up (READY=1), even in tilt
     std::function<void(const table::TableEvent& event)> event;  // every table event
 };
 
 class Daemon {
 public:
-    Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world, DaemonHooks hooks);
+    Daemon(config::Config config, game::Paytable paytable, std::string configText, DaemonWorld world,
+           DaemonHooks hooks);
     ~Daemon();
     Daemon(const Daemon&) = delete;
     Daemon& operator=(const Daemon&) = delete;

@@ -38,7 +38,8 @@ std::vector<std::string> restartNeeded(const config::Config& running, const game
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.
 // `vfs`: a SQLite VFS for every connection to the journal (the simulation tier's power-loss VFS).
-JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock, const char* vfs = nullptr);
+JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock,
+                           const char* vfs = nullptr);
 
 // Call only with a passed scan; sets startup.recovery.tilt when the journal cannot be written.
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,

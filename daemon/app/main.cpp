@@ -18,11 +18,11 @@
 #include <string>
 #include <string_view>
 
-#include "daemon/io/asio_executor.h"
+#include "daemon/app/daemon.h"
 #include "daemon/config/config.h"
 #include "daemon/config/config_error.h"
-#include "daemon/app/daemon.h"
 #include "daemon/config/paytable_loader.h"
+#include "daemon/io/asio_executor.h"
 #include "daemon/io/service_notifier.h"
 #include "daemon/platform/os_random_source.h"
 #include "daemon/platform/worker_thread.h"
@@ -84,18 +84,17 @@ int main(int argc, char** argv) {
         const auto modbusConnection = config.modbus.connection;
         std::optional<app::Daemon> daemon;
         std::uint64_t roundsSeen = 0;
-        app::DaemonHooks hooks{
-            [&notifier](const std::string& why) { notifier.status("TILT: " + why); },
-            [&notifier](const std::string& status) { notifier.status(status); },
-            [&notifier](const std::string& status) { notifier.ready(status); },
-            [&](const table::TableEvent& e) {
-                const bool roundEnded =
-                    std::holds_alternative<table::RoundSettled>(e) || std::holds_alternative<table::RoundVoided>(e);
-                if (options.rounds != 0 && roundEnded && ++roundsSeen >= options.rounds) {
-                    daemon->table()->stop();
-                    io.stop();
-                }
-            }};
+        app::DaemonHooks hooks{[&notifier](const std::string& why) { notifier.status("TILT: " + why); },
+                               [&notifier](const std::string& status) { notifier.status(status); },
+                               [&notifier](const std::string& status) { notifier.ready(status); },
+                               [&](const table::TableEvent& e) {
+                                   const bool roundEnded = std::holds_alternative<table::RoundSettled>(e) ||
+                                                           std::holds_alternative<table::RoundVoided>(e);
+                                   if (options.rounds != 0 && roundEnded && ++roundsSeen >= options.rounds) {
+                                       daemon->table()->stop();
+                                       io.stop();
+                                   }
+                               }};
         app::DaemonWorld world{executor,
                                random,
                                &io,

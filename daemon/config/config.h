@@ -7,11 +7,11 @@
 #include <istream>
 #include <string>
 
+#include "daemon/config/modbus_settings.h"
+#include "daemon/config/sas_settings.h"
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
-#include "daemon/config/modbus_settings.h"
-#include "daemon/config/sas_settings.h"
 
 namespace pitlink::config {
 

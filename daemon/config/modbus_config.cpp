@@ -62,8 +62,9 @@ void readLamp(YamlMap map, Config& c) {
     for (const std::string& key : when.keys()) {
         const auto condition = modbus::parseTableCondition(key);
         if (!condition) {
-            throw when.error(key, "not a table condition (tilt, handpay, door_open, call_attendant, bets_open, "
-                                  "last_bets, no_more_bets, dealing, idle)");
+            throw when.error(key,
+                             "not a table condition (tilt, handpay, door_open, call_attendant, bets_open, "
+                             "last_bets, no_more_bets, dealing, idle)");
         }
         const auto state = modbus::parseLampState(when.string(key, ""));
         if (!state) {
@@ -156,8 +157,10 @@ void readModbus(YamlMap map, Config& c) {
     }
     m.offlineTilt = std::chrono::milliseconds(map.integer("offline_tilt_ms", m.offlineTilt.count(), 0, 600'000));
     m.confirmWindow = std::chrono::milliseconds(map.integer("confirm_window_ms", m.confirmWindow.count(), 500, 60'000));
-    m.flash.slowHalfPeriod = std::chrono::milliseconds(map.integer("slow_flash_ms", m.flash.slowHalfPeriod.count(), 50, 5'000));
-    m.flash.fastHalfPeriod = std::chrono::milliseconds(map.integer("fast_flash_ms", m.flash.fastHalfPeriod.count(), 20, 5'000));
+    m.flash.slowHalfPeriod =
+        std::chrono::milliseconds(map.integer("slow_flash_ms", m.flash.slowHalfPeriod.count(), 50, 5'000));
+    m.flash.fastHalfPeriod =
+        std::chrono::milliseconds(map.integer("fast_flash_ms", m.flash.fastHalfPeriod.count(), 20, 5'000));
     readPriority(map, c);
     readList(map, "lamps", c, readLamp);
     readList(map, "buttons", c, readButton);

@@ -14,7 +14,7 @@
 namespace pitlink::modbus {
 
 enum class ButtonAction : std::uint8_t {
-    CloseBets,     // "deal": closes betting (or opens a round on an idle reader table)
+    CloseBets,  // "deal": closes betting (or opens a round on an idle reader table)
     NewShoe,
     VoidRound,
     AttendantKey,  // clears every attendant call
@@ -34,8 +34,8 @@ struct TableIoSettings {
     bool enabled = false;  // no `modbus.device`: no Modbus
     ConnectionSettings connection;
     PointMap points;
-    std::vector<LampRule> lamps;           // one per points.outputs
-    std::vector<ButtonSettings> buttons;   // one per points.inputs
+    std::vector<LampRule> lamps;          // one per points.outputs
+    std::vector<ButtonSettings> buttons;  // one per points.inputs
     std::vector<TableCondition> priority = defaultPriority();
     FlashTiming flash;
     std::chrono::milliseconds poll{50};

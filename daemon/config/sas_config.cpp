@@ -45,15 +45,16 @@ void readSas(YamlMap map, Config& c) {
         map.integer("system_validation_timeout_ms", s.systemValidationTimeout.count(), 1'000, 60'000));
     s.ticketReadTimeout =
         std::chrono::milliseconds(map.integer("ticket_read_timeout_ms", s.ticketReadTimeout.count(), 1'000, 60'000));
-    s.ticketRedeemTimeout =
-        std::chrono::milliseconds(map.integer("ticket_redeem_timeout_ms", s.ticketRedeemTimeout.count(), 1'000, 120'000));
+    s.ticketRedeemTimeout = std::chrono::milliseconds(
+        map.integer("ticket_redeem_timeout_ms", s.ticketRedeemTimeout.count(), 1'000, 120'000));
     if (s.ticketRedeemTimeout < s.ticketReadTimeout) {
         throw map.error("ticket_redeem_timeout_ms", "must not be below ticket_read_timeout_ms");
     }
     s.clockTolerance = std::chrono::seconds(map.integer("clock_tolerance_s", s.clockTolerance.count(), 0, 86'400));
     s.serialPrefix = map.string("serial_prefix", s.serialPrefix);
     s.assetBase = static_cast<std::uint32_t>(map.integer("asset_base", s.assetBase, 0, 0xFFFF'FF00));
-    for (const auto& [key, line] : {std::pair{"location", &s.location}, {"address1", &s.address1}, {"address2", &s.address2}}) {
+    for (const auto& [key, line] :
+         {std::pair{"location", &s.location}, {"address1", &s.address1}, {"address2", &s.address2}}) {
         *line = map.string(key, *line);
         if (line->size() > 40) {
             throw map.error(key, "at most 40 characters are printed");

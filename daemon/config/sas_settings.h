@@ -34,7 +34,7 @@ struct FloorSettings {
     std::string location;                                       // printed on tickets (LP 7C/7D change it)
     std::string address1;
     std::string address2;
-    std::filesystem::path program = "/proc/self/exe";           // LP 21 signs this file
+    std::filesystem::path program = "/proc/self/exe";  // LP 21 signs this file
     bool operator==(const FloorSettings&) const = default;
 };
 

@@ -5,7 +5,8 @@
 namespace pitlink::config {
 
 namespace {
-ConfigError errorAt(const std::string& file, const YAML::Mark& mark, const std::string& key, const std::string& problem) {
+ConfigError errorAt(const std::string& file, const YAML::Mark& mark, const std::string& key,
+                    const std::string& problem) {
     const bool known = mark.line >= 0;
     return ConfigError(file, known ? mark.line + 1 : 0, known ? mark.column + 1 : 0, key, problem);
 }
@@ -101,7 +102,9 @@ std::string YamlMap::requiredString(const std::string& key) {
     return n->Scalar();
 }
 
-YamlMap YamlMap::map(const std::string& key) { return {node(key).value_or(YAML::Node()), keyPath(key), file_}; }
+YamlMap YamlMap::map(const std::string& key) {
+    return {node(key).value_or(YAML::Node()), keyPath(key), file_};
+}
 
 void YamlMap::rejectUnknownKeys() const {
     if (!node_ || !node_.IsMap()) {

@@ -28,9 +28,9 @@ public:
     bool boolean(const std::string& key, bool fallback);
     std::string string(const std::string& key, const std::string& fallback);
     std::string requiredString(const std::string& key);
-    YamlMap map(const std::string& key);  // a missing key reads as an empty mapping
+    YamlMap map(const std::string& key);                     // a missing key reads as an empty mapping
     std::optional<YAML::Node> node(const std::string& key);  // marks the key as read; nullopt when absent
-    [[nodiscard]] std::vector<std::string> keys() const;  // in document order
+    [[nodiscard]] std::vector<std::string> keys() const;     // in document order
 
     // Refuses every key that was never read: a typo must not be silently ignored.
     void rejectUnknownKeys() const;

@@ -56,10 +56,10 @@ void ControlCommands::handle(const std::string& line, Role role, const std::stri
     const Role needed = request.command && isReadOnly(*request.command) ? Role::Inspector : Role::Operator;
     if (role < needed) {
         ++stats_.refusedByRole;
-        reply(io::replyLine(request.id, Reply::refused("permission_denied", user + " has the role '" +
-                                                                                 std::string(roleName(role)) + "'; '" +
-                                                                                 request.name + "' needs '" +
-                                                                                 std::string(roleName(needed)) + "'")));
+        reply(io::replyLine(
+            request.id,
+            Reply::refused("permission_denied", user + " has the role '" + std::string(roleName(role)) + "'; '" +
+                                                    request.name + "' needs '" + std::string(roleName(needed)) + "'")));
         return;
     }
     if (request.invalid) {
@@ -72,53 +72,71 @@ void ControlCommands::handle(const std::string& line, Role role, const std::stri
 
 void ControlCommands::run(const ControlRequest& request, Role role, const std::string& user, table::Respond respond) {
     switch (*request.command) {
-    case Command::Status: {
-        json status = table_.statusJson();
-        status["daemon"] = info_ ? info_() : json::object();
-        status["role"] = roleName(role);
-        status["control"] = json{{"requests", stats_.requests},
-                                 {"bad_requests", stats_.badRequests},
-                                 {"refused_by_role", stats_.refusedByRole}};
-        respond(Reply::accepted(status));
-        return;
-    }
-    case Command::Stations: respond(Reply::accepted(json{{"stations", table_.statusJson()["stations"]}})); return;
-    case Command::Meters: respond(Reply::accepted(journal_.committed().toJson())); return;
-    case Command::Roads:
-        // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
-        // shoe from memory, an earlier one from the journal.
-        if (request.shoe && *request.shoe != table_.scoreboard().shoeNumber()) {
-            roadsOfShoe(*request.shoe, std::move(respond));
+        case Command::Status: {
+            json status = table_.statusJson();
+            status["daemon"] = info_ ? info_() : json::object();
+            status["role"] = roleName(role);
+            status["control"] = json{{"requests", stats_.requests},
+                                     {"bad_requests", stats_.badRequests},
+                                     {"refused_by_role", stats_.refusedByRole}};
+            respond(Reply::accepted(status));
             return;
         }
-        respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
-                                     {"table", table_.name()},
-                                     {"beads", beadsJson(table_.scoreboard().beads())}}));
-        return;
-    case Command::Recall: recall(request, std::move(respond)); return;
-    case Command::Audit: audit(std::move(respond)); return;
-    case Command::Resettle: resettle(request, user, std::move(respond)); return;
-    case Command::Events: {
-        json events = json::array();
-        for (const table::TableEvent& e : events_) {
-            events.push_back(io::eventJson(e));
-        }
-        respond(Reply::accepted(json{{"events", std::move(events)}}));
-        return;
-    }
-    case Command::AttendantClear: table_.clearAttendant(*request.station, user, std::move(respond)); return;
-    case Command::HandpayReset: table_.resetHandpay(*request.station, user, std::move(respond)); return;
-    case Command::VoidRound:
-        if (request.round && *request.round != table_.roundId()) {
-            respond(Reply::refused("not_current_round", "only the round in progress (" +
-                                                            std::to_string(table_.roundId()) + ") can be voided"));
+        case Command::Stations:
+            respond(Reply::accepted(json{{"stations", table_.statusJson()["stations"]}}));
+            return;
+        case Command::Meters:
+            respond(Reply::accepted(journal_.committed().toJson()));
+            return;
+        case Command::Roads:
+            // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
+            // shoe from memory, an earlier one from the journal.
+            if (request.shoe && *request.shoe != table_.scoreboard().shoeNumber()) {
+                roadsOfShoe(*request.shoe, std::move(respond));
+                return;
+            }
+            respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
+                                         {"table", table_.name()},
+                                         {"beads", beadsJson(table_.scoreboard().beads())}}));
+            return;
+        case Command::Recall:
+            recall(request, std::move(respond));
+            return;
+        case Command::Audit:
+            audit(std::move(respond));
+            return;
+        case Command::Resettle:
+            resettle(request, user, std::move(respond));
+            return;
+        case Command::Events: {
+            json events = json::array();
+            for (const table::TableEvent& e : events_) {
+                events.push_back(io::eventJson(e));
+            }
+            respond(Reply::accepted(json{{"events", std::move(events)}}));
             return;
         }
-        spdlog::warn("control: {} voids round {}: {}", user, table_.roundId(), request.reason);
-        table_.voidRound(request.reason, user, std::move(respond));
-        return;
-    case Command::ShoeNew: table_.newShoe(std::move(respond)); return;
-    case Command::TiltClear: table_.clearTilt(request.cause, user, std::move(respond)); return;
+        case Command::AttendantClear:
+            table_.clearAttendant(*request.station, user, std::move(respond));
+            return;
+        case Command::HandpayReset:
+            table_.resetHandpay(*request.station, user, std::move(respond));
+            return;
+        case Command::VoidRound:
+            if (request.round && *request.round != table_.roundId()) {
+                respond(Reply::refused("not_current_round", "only the round in progress (" +
+                                                                std::to_string(table_.roundId()) + ") can be voided"));
+                return;
+            }
+            spdlog::warn("control: {} voids round {}: {}", user, table_.roundId(), request.reason);
+            table_.voidRound(request.reason, user, std::move(respond));
+            return;
+        case Command::ShoeNew:
+            table_.newShoe(std::move(respond));
+            return;
+        case Command::TiltClear:
+            table_.clearTilt(request.cause, user, std::move(respond));
+            return;
     }
 }
 

@@ -10,8 +10,8 @@
 #include <set>
 #include <string>
 
-#include "daemon/io/ordered_replies.h"
 #include "daemon/control/roles.h"
+#include "daemon/io/ordered_replies.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_reader.h"
 #include "daemon/table/table.h"

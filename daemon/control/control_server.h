@@ -4,8 +4,8 @@
 // ControlCommands decides the request.
 #include <filesystem>
 
-#include "daemon/io/line_server.h"
 #include "daemon/control/control_commands.h"
+#include "daemon/io/line_server.h"
 
 namespace pitlink::control {
 

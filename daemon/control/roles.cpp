@@ -10,10 +10,14 @@ namespace pitlink::control {
 
 std::string_view roleName(Role role) {
     switch (role) {
-        case Role::None: return "none";
-        case Role::Inspector: return "inspector";
-        case Role::Operator: return "operator";
-        case Role::Root: return "root";
+        case Role::None:
+            return "none";
+        case Role::Inspector:
+            return "inspector";
+        case Role::Operator:
+            return "operator";
+        case Role::Root:
+            return "root";
     }
     return "?";
 }

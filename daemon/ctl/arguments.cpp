@@ -26,7 +26,8 @@ std::optional<std::string> Arguments::value(const std::string& name) const {
     return it == values_.end() ? std::nullopt : std::optional(it->second);
 }
 
-std::int64_t Arguments::integer(const std::string& name, std::int64_t fallback, std::int64_t min, std::int64_t max) const {
+std::int64_t Arguments::integer(const std::string& name, std::int64_t fallback, std::int64_t min,
+                                std::int64_t max) const {
     const auto text = value(name);
     if (!text) {
         return fallback;

@@ -20,12 +20,14 @@ public:
 class Arguments {
 public:
     // `valued`: options that take a value; `flags`: options that do not. Anything else is a UsageError.
-    Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued, const std::set<std::string>& flags);
+    Arguments(const std::vector<std::string>& args, const std::set<std::string>& valued,
+              const std::set<std::string>& flags);
 
     [[nodiscard]] std::optional<std::string> value(const std::string& name) const;
     [[nodiscard]] bool flag(const std::string& name) const { return flags_.count(name) != 0; }
     // An integer option in [min, max], or `fallback` when absent.
-    [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t min, std::int64_t max) const;
+    [[nodiscard]] std::int64_t integer(const std::string& name, std::int64_t fallback, std::int64_t min,
+                                       std::int64_t max) const;
 
 private:
     std::map<std::string, std::string> values_;

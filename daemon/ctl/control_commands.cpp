@@ -1,5 +1,6 @@
 #include "daemon/ctl/control_commands.h"
 
+#include <nlohmann/json.hpp>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -7,8 +8,6 @@
 #include <cstring>
 #include <iomanip>
 #include <iostream>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/ctl/arguments.h"
 
@@ -219,7 +218,8 @@ int askAndShow(const std::string& socket, const control::ControlRequest& request
         return kExitUnavailable;
     }
     if (!reply.value("ok", false)) {
-        std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "") << "\n";
+        std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "")
+                  << "\n";
         return reply.value("error", "") == "permission_denied" ? kExitNoPermission : 1;
     }
     return show(reply["data"]);

@@ -1,20 +1,20 @@
 #pragma once
 // pitlinkctl commands that talk to the running pitlinkd over its control socket.
+#include <nlohmann/json.hpp>
+
 #include <functional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "protocols/control/control_request.h"
 
 namespace pitlink::ctl {
 
 // Exit codes beyond 0/1/2: the daemon cannot be reached, or the caller's role is not enough.
-inline constexpr int kExitUnavailable = 69;  // EX_UNAVAILABLE
-inline constexpr int kExitNoPermission = 77; // EX_NOPERM
+inline constexpr int kExitUnavailable = 69;   // EX_UNAVAILABLE
+inline constexpr int kExitNoPermission = 77;  // EX_NOPERM
 
 inline constexpr const char* kDefaultControlSocket = "/run/pitlink/control.sock";
 

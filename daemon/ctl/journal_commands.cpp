@@ -33,9 +33,9 @@ std::unique_ptr<journal::JournalStore> openJournal(const Arguments& a) {
 int printAudit(const json& report, std::ostream& out) {
     out << "records checked:    " << report["records_checked"] << "\n"
         << "hash chain:         "
-        << (report["chain_ok"].get<bool>() ? std::string("intact")
-                                           : "BROKEN at record " + report["first_bad_record"].dump() + ": " +
-                                                 report["problem"].get<std::string>())
+        << (report["chain_ok"].get<bool>()
+                ? std::string("intact")
+                : "BROKEN at record " + report["first_bad_record"].dump() + ": " + report["problem"].get<std::string>())
         << "\n"
         << "meter snapshots:    " << report["snapshots_compared"]
         << " compared with the meters recomputed from the records\n"
@@ -94,8 +94,8 @@ int exportRecords(const Arguments& a, std::ostream& out) {
     if (format != "jsonl" && format != "csv") {
         throw UsageError("--format is jsonl or csv");
     }
-    journal::exportJournal(*store, range, format == "csv" ? journal::ExportFormat::Csv : journal::ExportFormat::JsonLines,
-                           out);
+    journal::exportJournal(*store, range,
+                           format == "csv" ? journal::ExportFormat::Csv : journal::ExportFormat::JsonLines, out);
     return 0;
 }
 
@@ -114,8 +114,8 @@ void printRound(std::ostream& out, const json& r) {
     if (r["resettlements"].get<int>() > 0) {
         out << ", re-settled " << r["resettlements"] << "x";
     }
-    out << "\n  paytable " << r["paytable"].get<std::string>() << " " << r["paytable_sha256"].get<std::string>().substr(0, 16)
-        << "\n";
+    out << "\n  paytable " << r["paytable"].get<std::string>() << " "
+        << r["paytable_sha256"].get<std::string>().substr(0, 16) << "\n";
     for (const json& bet : r["bets"]) {
         out << "  station " << bet["station"] << " " << bet["spot"].get<std::string>() << " " << bet["stake"];
         if (bet.contains("result")) {
@@ -138,7 +138,8 @@ int runAudit(const std::vector<std::string>& args, std::ostream& out) {
     if (args[0] == "verify") {
         return verify(Arguments(rest, {"--journal", "--key", "--socket"}, {"--json"}), out);
     }
-    return exportRecords(Arguments(rest, {"--journal", "--key", "--rounds", "--from-ms", "--to-ms", "--format"}, {}), out);
+    return exportRecords(Arguments(rest, {"--journal", "--key", "--rounds", "--from-ms", "--to-ms", "--format"}, {}),
+                         out);
 }
 
 int runRecall(const std::vector<std::string>& args, std::ostream& out) {

@@ -91,9 +91,10 @@ int main(int argc, char** argv) {
             }
             const config::Config config = config::loadConfigFile(args[1]);
             const game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
-            std::cout << args[1] << ": OK (table '" << config.table.name << "', " << (config.table.rngShoe ? "rng" : "reader")
-                      << " shoe, " << config.table.stations << " stations, paytable '" << paytable.id << "', journal "
-                      << config.journal.path.string() << ")\n";
+            std::cout << args[1] << ": OK (table '" << config.table.name << "', "
+                      << (config.table.rngShoe ? "rng" : "reader") << " shoe, " << config.table.stations
+                      << " stations, paytable '" << paytable.id << "', journal " << config.journal.path.string()
+                      << ")\n";
             return 0;
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||

@@ -10,7 +10,9 @@
 namespace pitlink::ctl {
 
 namespace {
-std::string payoutText(const game::Payout& p) { return p.push ? "push" : p.ratio.toString() + ":1"; }
+std::string payoutText(const game::Payout& p) {
+    return p.push ? "push" : p.ratio.toString() + ":1";
+}
 }  // namespace
 
 int runOdds(const std::vector<std::string>& args, std::ostream& out) {
@@ -37,8 +39,8 @@ void printOdds(std::ostream& out, const game::Paytable& table, int decks, const 
     for (const auto w : {game::Winner::Banker, game::Winner::Player, game::Winner::Tie}) {
         fmt::print(out, "{:<8} {:>10.6f}\n", game::winnerName(w), static_cast<double>(report.probability(w)));
     }
-    fmt::print(out, "\n{:<12} {:<26} {:>7} {:>12} {:>10} {:>10}\n", "bet", "event", "pays", "probability",
-               "RTP %", "edge %");
+    fmt::print(out, "\n{:<12} {:<26} {:>7} {:>12} {:>10} {:>10}\n", "bet", "event", "pays", "probability", "RTP %",
+               "edge %");
     for (const game::BetType type : game::kAllBetTypes) {
         if (!table.offers(type)) {
             continue;
@@ -52,12 +54,13 @@ void printOdds(std::ostream& out, const game::Paytable& table, int decks, const 
                 return;
             }
             if (first) {
-                fmt::print(out, "{:<12} {:<26} {:>7} {:>12.8f} {:>10.4f} {:>10.4f}\n", game::betTypeName(type), event, pays,
-                           static_cast<double>(report.probability(count)), static_cast<double>(100 * r.returnToPlayer()),
-                           static_cast<double>(100 * r.houseEdge()));
+                fmt::print(out, "{:<12} {:<26} {:>7} {:>12.8f} {:>10.4f} {:>10.4f}\n", game::betTypeName(type), event,
+                           pays, static_cast<double>(report.probability(count)),
+                           static_cast<double>(100 * r.returnToPlayer()), static_cast<double>(100 * r.houseEdge()));
                 first = false;
             } else {
-                fmt::print(out, "{:<12} {:<26} {:>7} {:>12.8f}\n", "", event, pays, static_cast<double>(report.probability(count)));
+                fmt::print(out, "{:<12} {:<26} {:>7} {:>12.8f}\n", "", event, pays,
+                           static_cast<double>(report.probability(count)));
             }
         };
         for (std::size_t i = 0; i < tiers.size(); ++i) {
@@ -69,10 +72,11 @@ void printOdds(std::ostream& out, const game::Paytable& table, int decks, const 
 }
 
 void printOddsJson(std::ostream& out, const game::Paytable& table, int decks, const game::OddsReport& report) {
-    fmt::print(out, R"({{"paytable":"{}","decks":{},"sequences":{},"player":{:.10f},"banker":{:.10f},"tie":{:.10f},"bets":[)",
-               table.id, decks, report.sequences, static_cast<double>(report.probability(game::Winner::Player)),
-               static_cast<double>(report.probability(game::Winner::Banker)),
-               static_cast<double>(report.probability(game::Winner::Tie)));
+    fmt::print(
+        out, R"({{"paytable":"{}","decks":{},"sequences":{},"player":{:.10f},"banker":{:.10f},"tie":{:.10f},"bets":[)",
+        table.id, decks, report.sequences, static_cast<double>(report.probability(game::Winner::Player)),
+        static_cast<double>(report.probability(game::Winner::Banker)),
+        static_cast<double>(report.probability(game::Winner::Tie)));
     bool firstBet = true;
     for (const game::BetType type : game::kAllBetTypes) {
         if (!table.offers(type)) {
@@ -80,10 +84,12 @@ void printOddsJson(std::ostream& out, const game::Paytable& table, int decks, co
         }
         const game::BetTally& t = report.tally(type);
         const game::BetReturn r = game::betReturn(table, type, t);
-        fmt::print(out, R"({}{{"bet":"{}","house_edge":{:.10f},"return_to_player":{:.10f},"push":{:.10f},"loss":{:.10f},"tiers":{{)",
-                   firstBet ? "" : ",", game::betTypeName(type), static_cast<double>(r.houseEdge()),
-                   static_cast<double>(r.returnToPlayer()), static_cast<double>(report.probability(t.pushes)),
-                   static_cast<double>(report.probability(t.losses)));
+        fmt::print(
+            out,
+            R"({}{{"bet":"{}","house_edge":{:.10f},"return_to_player":{:.10f},"push":{:.10f},"loss":{:.10f},"tiers":{{)",
+            firstBet ? "" : ",", game::betTypeName(type), static_cast<double>(r.houseEdge()),
+            static_cast<double>(r.returnToPlayer()), static_cast<double>(report.probability(t.pushes)),
+            static_cast<double>(report.probability(t.losses)));
         const auto tiers = game::payTiers(type);
         for (std::size_t i = 0; i < tiers.size(); ++i) {
             fmt::print(out, R"({}"{}":{:.10f})", i == 0 ? "" : ",", tiers[i].name,

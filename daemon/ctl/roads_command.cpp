@@ -6,10 +6,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "daemon/ctl/scoreboard_json.h"
-#include "daemon/ctl/scoreboard_svg.h"
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
+#include "daemon/ctl/scoreboard_json.h"
+#include "daemon/ctl/scoreboard_svg.h"
 
 namespace pitlink::ctl {
 
@@ -20,7 +20,8 @@ void printGrid(std::ostream& out, const std::string& title, const game::RoadGrid
                Letter letter) {
     const int first = grid.firstVisibleColumn(visible);
     const int columns = std::min(visible, grid.columns() - first);
-    std::vector<std::string> rows(static_cast<std::size_t>(grid.rows()), std::string(static_cast<std::size_t>(columns), '.'));
+    std::vector<std::string> rows(static_cast<std::size_t>(grid.rows()),
+                                  std::string(static_cast<std::size_t>(columns), '.'));
     for (const auto& c : cells) {
         if (c.drawn.column >= first) {
             rows[static_cast<std::size_t>(c.drawn.row)][static_cast<std::size_t>(c.drawn.column - first)] = letter(c);
@@ -32,12 +33,15 @@ void printGrid(std::ostream& out, const std::string& title, const game::RoadGrid
     }
 }
 
-std::string probeText(const std::optional<game::RoadColour>& c) { return c ? std::string(1, game::colourLetter(*c)) : "-"; }
+std::string probeText(const std::optional<game::RoadColour>& c) {
+    return c ? std::string(1, game::colourLetter(*c)) : "-";
+}
 }  // namespace
 
 void printRoads(std::ostream& out, const game::Scoreboard& board) {
     const auto& st = board.statistics();
-    fmt::print(out, "shoe {}: {} rounds, Banker {}, Player {}, Tie {}, Banker pairs {}, Player pairs {}, naturals {}\n\n",
+    fmt::print(out,
+               "shoe {}: {} rounds, Banker {}, Player {}, Tie {}, Banker pairs {}, Player pairs {}, naturals {}\n\n",
                board.shoeNumber(), st.rounds, st.bankerWins, st.playerWins, st.ties, st.bankerPairs, st.playerPairs,
                st.naturals);
     const int visible = board.layout().visibleColumns;
@@ -93,7 +97,8 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
             return kExitUnavailable;
         }
         if (!reply.value("ok", false)) {
-            std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "") << "\n";
+            std::cerr << "pitlinkctl: refused (" << reply.value("error", "?") << "): " << reply.value("message", "")
+                      << "\n";
             return reply.value("error", "") == "permission_denied" ? kExitNoPermission : 1;
         }
         const auto& data = reply["data"];
@@ -101,7 +106,9 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
         table = data["table"].get<std::string>();
         for (const auto& b : data["beads"]) {
             const char w = b["winner"].get<std::string>().at(0);
-            rounds.push_back(game::RoundMarks{w == 'B' ? game::Winner::Banker : w == 'P' ? game::Winner::Player : game::Winner::Tie,
+            rounds.push_back(game::RoundMarks{w == 'B'   ? game::Winner::Banker
+                                              : w == 'P' ? game::Winner::Player
+                                                         : game::Winner::Tie,
                                               b["player_pair"].get<bool>(), b["banker_pair"].get<bool>(),
                                               b["natural"].get<std::uint8_t>()});
         }

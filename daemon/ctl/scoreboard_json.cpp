@@ -7,9 +7,15 @@ namespace pitlink::ctl {
 namespace {
 using nlohmann::json;
 
-std::string letter(game::Winner w) { return std::string(1, game::winnerLetter(w)); }
-std::string colourName(game::RoadColour c) { return c == game::RoadColour::Red ? "red" : "blue"; }
-json colourOrNull(const std::optional<game::RoadColour>& c) { return c ? json(colourName(*c)) : json(nullptr); }
+std::string letter(game::Winner w) {
+    return std::string(1, game::winnerLetter(w));
+}
+std::string colourName(game::RoadColour c) {
+    return c == game::RoadColour::Red ? "red" : "blue";
+}
+json colourOrNull(const std::optional<game::RoadColour>& c) {
+    return c ? json(colourName(*c)) : json(nullptr);
+}
 }  // namespace
 
 json scoreboardJson(const game::Scoreboard& board) {
@@ -18,23 +24,34 @@ json scoreboardJson(const game::Scoreboard& board) {
     out["shoe"] = board.shoeNumber();
     out["rows"] = board.layout().rows;
     out["visible_columns"] = board.layout().visibleColumns;
-    out["statistics"] = {{"rounds", st.rounds},          {"player_wins", st.playerWins}, {"banker_wins", st.bankerWins},
-                         {"ties", st.ties},              {"player_pairs", st.playerPairs},
-                         {"banker_pairs", st.bankerPairs}, {"naturals", st.naturals}};
+    out["statistics"] = {{"rounds", st.rounds},    {"player_wins", st.playerWins},   {"banker_wins", st.bankerWins},
+                         {"ties", st.ties},        {"player_pairs", st.playerPairs}, {"banker_pairs", st.bankerPairs},
+                         {"naturals", st.naturals}};
     json beads = json::array();
     for (std::size_t i = 0; i < board.beads().size(); ++i) {
         const game::RoundMarks& m = board.beads()[i];
         const game::GridCell cell = board.beadCell(static_cast<int>(i));
-        beads.push_back({{"result", letter(m.winner)}, {"column", cell.column}, {"row", cell.row},
-                         {"player_pair", m.playerPair}, {"banker_pair", m.bankerPair}, {"natural", m.natural}});
+        beads.push_back({{"result", letter(m.winner)},
+                         {"column", cell.column},
+                         {"row", cell.row},
+                         {"player_pair", m.playerPair},
+                         {"banker_pair", m.bankerPair},
+                         {"natural", m.natural}});
     }
     out["bead_plate"] = beads;
     const game::BigRoad& road = board.bigRoad();
     json cells = json::array();
     for (const game::BigRoadCell& c : road.cells()) {
-        cells.push_back({{"result", letter(c.side)}, {"column", c.column}, {"row", c.row}, {"x", c.drawn.column},
-                         {"y", c.drawn.row}, {"ties", c.ties}, {"tie_first", c.tieFirst}, {"player_pair", c.playerPair},
-                         {"banker_pair", c.bankerPair}, {"natural", c.natural}});
+        cells.push_back({{"result", letter(c.side)},
+                         {"column", c.column},
+                         {"row", c.row},
+                         {"x", c.drawn.column},
+                         {"y", c.drawn.row},
+                         {"ties", c.ties},
+                         {"tie_first", c.tieFirst},
+                         {"player_pair", c.playerPair},
+                         {"banker_pair", c.bankerPair},
+                         {"natural", c.natural}});
     }
     out["big_road"] = {{"columns", road.columnLengths()}, {"leading_ties", road.leadingTies()}, {"cells", cells}};
     for (int k = 1; k <= 3; ++k) {

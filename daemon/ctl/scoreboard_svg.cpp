@@ -21,13 +21,18 @@ constexpr int kSmallCell = 12;  // derived roads
 
 const char* sideColour(Winner w) {
     switch (w) {
-    case Winner::Banker: return kRed;
-    case Winner::Player: return kBlue;
-    case Winner::Tie: return kGreen;
+        case Winner::Banker:
+            return kRed;
+        case Winner::Player:
+            return kBlue;
+        case Winner::Tie:
+            return kGreen;
     }
     return kGreen;
 }
-const char* colourOf(RoadColour c) { return c == RoadColour::Red ? kRed : kBlue; }
+const char* colourOf(RoadColour c) {
+    return c == RoadColour::Red ? kRed : kBlue;
+}
 
 class SvgWriter {
 public:
@@ -40,7 +45,9 @@ public:
                        x, y, size, weight, s);
     }
     void grid(int x, int y, int columns, int rows, int cell) {
-        fmt::format_to(fmt::appender(body_), R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" stroke="{}"/>)" "\n",
+        fmt::format_to(fmt::appender(body_),
+                       R"(<rect x="{}" y="{}" width="{}" height="{}" fill="#ffffff" stroke="{}"/>)"
+                       "\n",
                        x, y, columns * cell, rows * cell, kGridLine);
         for (int c = 1; c < columns; ++c) {
             line(x + c * cell, y, x + c * cell, y + rows * cell, kGridLine, 1);
@@ -50,23 +57,31 @@ public:
         }
     }
     void circle(double cx, double cy, double r, const char* colour, bool solid) {
-        fmt::format_to(fmt::appender(body_), R"(<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="{}"/>)" "\n",
+        fmt::format_to(fmt::appender(body_),
+                       R"(<circle cx="{}" cy="{}" r="{}" fill="{}" stroke="{}" stroke-width="{}"/>)"
+                       "\n",
                        cx, cy, r, solid ? colour : "none", colour, solid ? 0 : 2.5);
     }
     void line(double x1, double y1, double x2, double y2, const char* colour, double width) {
-        fmt::format_to(fmt::appender(body_), R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"/>)" "\n",
+        fmt::format_to(fmt::appender(body_),
+                       R"(<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{}" stroke-width="{}"/>)"
+                       "\n",
                        x1, y1, x2, y2, colour, width);
     }
     void centredText(double x, double y, const std::string& s, int size, const char* colour) {
-        fmt::format_to(fmt::appender(body_),
-                       R"(<text x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>)"
-                       "\n",
-                       x, y, size, colour, s);
+        fmt::format_to(
+            fmt::appender(body_),
+            R"(<text x="{}" y="{}" font-family="sans-serif" font-size="{}" font-weight="bold" fill="{}" text-anchor="middle" dominant-baseline="central">{}</text>)"
+            "\n",
+            x, y, size, colour, s);
     }
     [[nodiscard]] std::string finish(int width, int height) const {
-        std::string out = fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}">)" "\n"
-                                      R"(<rect width="100%" height="100%" fill="#f7f7f2"/>)" "\n",
-                                      width, height);
+        std::string out =
+            fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0}" height="{1}" viewBox="0 0 {0} {1}">)"
+                        "\n"
+                        R"(<rect width="100%" height="100%" fill="#f7f7f2"/>)"
+                        "\n",
+                        width, height);
         out.reserve(out.size() + body_.size() + 8);
         out.append(body_.data(), body_.size());
         out += "</svg>\n";
@@ -114,13 +129,21 @@ void beadMark(SvgWriter& svg, double x, double y, int cell, const game::RoundMar
 void derivedMark(SvgWriter& svg, int k, double x, double y, int cell, RoadColour colour) {
     const char* c = colourOf(colour);
     switch (k) {
-    case 1: svg.circle(x + cell / 2.0, y + cell / 2.0, cell / 2.0 - 2, c, false); break;
-    case 2: svg.circle(x + cell / 2.0, y + cell / 2.0, cell / 2.0 - 2, c, true); break;
-    default: svg.line(x + 2, y + cell - 2, x + cell - 2, y + 2, c, 2.5); break;
+        case 1:
+            svg.circle(x + cell / 2.0, y + cell / 2.0, cell / 2.0 - 2, c, false);
+            break;
+        case 2:
+            svg.circle(x + cell / 2.0, y + cell / 2.0, cell / 2.0 - 2, c, true);
+            break;
+        default:
+            svg.line(x + 2, y + cell - 2, x + cell - 2, y + 2, c, 2.5);
+            break;
     }
 }
 
-std::string percent(int n, int total) { return total == 0 ? "0 %" : fmt::format("{:.1f} %", 100.0 * n / total); }
+std::string percent(int n, int total) {
+    return total == 0 ? "0 %" : fmt::format("{:.1f} %", 100.0 * n / total);
+}
 }  // namespace
 
 std::string scoreboardSvg(const game::Scoreboard& board, const std::string& tableName) {
@@ -134,7 +157,8 @@ std::string scoreboardSvg(const game::Scoreboard& board, const std::string& tabl
     svg.text(kMargin, y, fmt::format("{}: shoe {}", tableName, board.shoeNumber()), 18, "bold");
     y += 22;
     svg.text(kMargin, y,
-             fmt::format("rounds {}   Banker {} ({})   Player {} ({})   Tie {} ({})   Banker pairs {}   Player pairs {}   naturals {}",
+             fmt::format("rounds {}   Banker {} ({})   Player {} ({})   Tie {} ({})   Banker pairs {}   Player pairs "
+                         "{}   naturals {}",
                          st.rounds, st.bankerWins, percent(st.bankerWins, st.rounds), st.playerWins,
                          percent(st.playerWins, st.rounds), st.ties, percent(st.ties, st.rounds), st.bankerPairs,
                          st.playerPairs, st.naturals),
@@ -157,16 +181,20 @@ std::string scoreboardSvg(const game::Scoreboard& board, const std::string& tabl
     legend([&](int x, int yy) { svg.circle(x + 7, yy + 7, 6, kRed, true); }, "Banker");
     legend([&](int x, int yy) { svg.circle(x + 7, yy + 7, 6, kBlue, true); }, "Player");
     legend([&](int x, int yy) { svg.circle(x + 7, yy + 7, 6, kGreen, true); }, "Tie");
-    legend([&](int x, int yy) { svg.line(x + 1, yy + 13, x + 13, yy + 1, kGreen, 2.5); }, "tie on a big-road cell (count if > 1)");
+    legend([&](int x, int yy) { svg.line(x + 1, yy + 13, x + 13, yy + 1, kGreen, 2.5); },
+           "tie on a big-road cell (count if > 1)");
     legend([&](int x, int yy) { svg.circle(x + 4, yy + 4, 3, kRed, true); }, "Banker pair");
     legend([&](int x, int yy) { svg.circle(x + 10, yy + 10, 3, kBlue, true); }, "Player pair");
-    legend([&](int x, int yy) {
-        svg.circle(x + 7, yy + 7, 6, kRed, false);
-        svg.circle(x + 7, yy + 7, 2.5, kYellow, true);
-    }, "natural");
+    legend(
+        [&](int x, int yy) {
+            svg.circle(x + 7, yy + 7, 6, kRed, false);
+            svg.circle(x + 7, yy + 7, 2.5, kYellow, true);
+        },
+        "natural");
     legend([&](int x, int yy) { svg.circle(x + 7, yy + 7, 6, kBlue, false); }, "Big Eye: hollow");
     legend([&](int x, int yy) { svg.circle(x + 7, yy + 7, 5, kRed, true); }, "Small: solid");
-    legend([&](int x, int yy) { svg.line(x + 1, yy + 13, x + 13, yy + 1, kBlue, 2.5); }, "Cockroach: slash (derived roads: red = order, blue = chaos)");
+    legend([&](int x, int yy) { svg.line(x + 1, yy + 13, x + 13, yy + 1, kBlue, 2.5); },
+           "Cockroach: slash (derived roads: red = order, blue = chaos)");
     y = ly + 34;
 
     auto section = [&](const std::string& title) {
@@ -182,12 +210,14 @@ std::string scoreboardSvg(const game::Scoreboard& board, const std::string& tabl
     for (std::size_t i = 0; i < board.beads().size(); ++i) {
         const game::GridCell cell = board.beadCell(static_cast<int>(i));
         if (cell.column >= firstBead) {
-            beadMark(svg, kMargin + (cell.column - firstBead) * kBigCell, y + cell.row * kBigCell, kBigCell, board.beads()[i]);
+            beadMark(svg, kMargin + (cell.column - firstBead) * kBigCell, y + cell.row * kBigCell, kBigCell,
+                     board.beads()[i]);
         }
     }
     y += rows * kBigCell + 24;
 
-    section(board.bigRoad().leadingTies() > 0 && !board.bigRoad().cells().empty() ? "Big road (tie first)" : "Big road");
+    section(board.bigRoad().leadingTies() > 0 && !board.bigRoad().cells().empty() ? "Big road (tie first)"
+                                                                                  : "Big road");
     svg.grid(kMargin, y, visible, rows, kBigCell);
     const int firstBig = board.bigRoad().grid().firstVisibleColumn(visible);
     for (const game::BigRoadCell& c : board.bigRoad().cells()) {

@@ -50,11 +50,13 @@ int runSimulate(const std::vector<std::string>& args, std::ostream& out) {
     fmt::print(out, "{:<14} {:>12} {:>10} {:>10}\n", "result", "count", "frequency", "exact");
     for (const auto w : {game::Winner::Banker, game::Winner::Player, game::Winner::Tie}) {
         const auto count = sim.winners[static_cast<std::size_t>(w)];
-        fmt::print(out, "{:<14} {:>12} {:>10.6f} {:>10.6f}\n", game::winnerName(w), count, static_cast<double>(count) / n,
-                   static_cast<double>(exact.probability(w)));
+        fmt::print(out, "{:<14} {:>12} {:>10.6f} {:>10.6f}\n", game::winnerName(w), count,
+                   static_cast<double>(count) / n, static_cast<double>(exact.probability(w)));
     }
-    fmt::print(out, "{:<14} {:>12} {:>10.6f}\n", "player pairs", sim.playerPairs, static_cast<double>(sim.playerPairs) / n);
-    fmt::print(out, "{:<14} {:>12} {:>10.6f}\n", "banker pairs", sim.bankerPairs, static_cast<double>(sim.bankerPairs) / n);
+    fmt::print(out, "{:<14} {:>12} {:>10.6f}\n", "player pairs", sim.playerPairs,
+               static_cast<double>(sim.playerPairs) / n);
+    fmt::print(out, "{:<14} {:>12} {:>10.6f}\n", "banker pairs", sim.bankerPairs,
+               static_cast<double>(sim.bankerPairs) / n);
     fmt::print(out, "{:<14} {:>12} {:>10.6f}\n", "naturals", sim.naturals, static_cast<double>(sim.naturals) / n);
 
     fmt::print(out, "\nReturn to player per unit bet (95 % confidence interval = +/- 1.96 standard errors)\n");
@@ -68,8 +70,9 @@ int runSimulate(const std::vector<std::string>& args, std::ostream& out) {
         const double se = std::sqrt(static_cast<double>(r.variance) / n);
         const double rtp = static_cast<double>(r.returnToPlayer());
         const double z = se > 0 ? (rtp - static_cast<double>(e.returnToPlayer())) / se : 0.0;
-        fmt::print(out, "{:<12} {:>10.4f} {:>9.4f} .. {:<8.4f} {:>10.4f} {:>8.2f}\n", game::betTypeName(type), 100 * rtp,
-                   100 * (rtp - 1.96 * se), 100 * (rtp + 1.96 * se), 100 * static_cast<double>(e.returnToPlayer()), z);
+        fmt::print(out, "{:<12} {:>10.4f} {:>9.4f} .. {:<8.4f} {:>10.4f} {:>8.2f}\n", game::betTypeName(type),
+                   100 * rtp, 100 * (rtp - 1.96 * se), 100 * (rtp + 1.96 * se),
+                   100 * static_cast<double>(e.returnToPlayer()), z);
     }
     return 0;
 }

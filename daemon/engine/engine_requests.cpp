@@ -30,8 +30,8 @@ void EngineRequests::handle(const std::string& line, const io::OrderedReplies::F
 void EngineRequests::oversize(const io::OrderedReplies::Fill& reply) {
     ++stats_.badRequests;
     reply(io::replyLine(nullptr, table::Reply::refused("line_too_long", "a request is at most " +
-                                                                        std::to_string(engine::kMaxLineBytes) +
-                                                                        " bytes; the connection is closed")));
+                                                                            std::to_string(engine::kMaxLineBytes) +
+                                                                            " bytes; the connection is closed")));
 }
 
 void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond respond) {

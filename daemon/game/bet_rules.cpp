@@ -4,13 +4,15 @@ namespace pitlink::game {
 
 namespace {
 constexpr std::array<std::string_view, 13> kRuleNames{
-    "betting_closed",   "not_offered",           "not_positive",       "not_whole_credits",
-    "below_minimum",    "above_maximum",         "above_payout_limit", "insufficient_credits",
+    "betting_closed",       "not_offered",       "not_positive",       "not_whole_credits",
+    "below_minimum",        "above_maximum",     "above_payout_limit", "insufficient_credits",
     "tie_without_main_bet", "player_and_banker", "big_small_too_late", "lucky_nines_without_main_bet",
     "anti_doubling",
 };
 
-std::string money(Money m) { return std::to_string(m); }
+std::string money(Money m) {
+    return std::to_string(m);
+}
 
 BetRefusal refuse(BetRule rule, BetType spot, std::string message) {
     return BetRefusal{rule, spot, std::string(betTypeName(spot)) + ": " + std::move(message)};
@@ -29,10 +31,12 @@ std::optional<BetRefusal> checkSpot(BetType spot, Money stake, const StationBetC
                       "stake " + money(stake) + " is not a whole number of credits of " + money(ctx.denomination));
     }
     if (stake < rules.minBet) {
-        return refuse(BetRule::BelowMinimum, spot, "stake " + money(stake) + " below the table minimum " + money(rules.minBet));
+        return refuse(BetRule::BelowMinimum, spot,
+                      "stake " + money(stake) + " below the table minimum " + money(rules.minBet));
     }
     if (stake > rules.maxBet) {
-        return refuse(BetRule::AboveMaximum, spot, "stake " + money(stake) + " above the table maximum " + money(rules.maxBet));
+        return refuse(BetRule::AboveMaximum, spot,
+                      "stake " + money(stake) + " above the table maximum " + money(rules.maxBet));
     }
     const Fraction top = table.highestRatio(spot);
     const Int128 worstWin = static_cast<Int128>(stake) * top.num / top.den;
@@ -50,7 +54,9 @@ std::optional<BetRefusal> checkSpot(BetType spot, Money stake, const StationBetC
 }
 }  // namespace
 
-std::string_view betRuleName(BetRule rule) { return kRuleNames[static_cast<std::size_t>(rule)]; }
+std::string_view betRuleName(BetRule rule) {
+    return kRuleNames[static_cast<std::size_t>(rule)];
+}
 
 void LosingStreak::record(Money evenMoneyStake, BetResult result) {
     if (evenMoneyStake == 0 || result == BetResult::Push) {
@@ -94,7 +100,8 @@ std::optional<BetRefusal> checkSlip(const BetSlip& slip, const StationBetContext
         return refuse(BetRule::TieWithoutMainBet, BetType::Tie, "a Tie bet needs a Player or Banker bet");
     }
     if (rules.luckyNinesNeedsMainBet && slip.has(BetType::LuckyNines) && !mainBet) {
-        return refuse(BetRule::LuckyNinesWithoutMainBet, BetType::LuckyNines, "Lucky Nines needs a Player or Banker bet");
+        return refuse(BetRule::LuckyNinesWithoutMainBet, BetType::LuckyNines,
+                      "Lucky Nines needs a Player or Banker bet");
     }
     if (rules.antiDoubling && ctx.streak.losses >= 3 && mainBet) {
         const Money evenMoney = slip[BetType::Player] + slip[BetType::Banker];
@@ -102,8 +109,9 @@ std::optional<BetRefusal> checkSlip(const BetSlip& slip, const StationBetContext
         if (evenMoney > limit) {
             const BetType spot = slip.has(BetType::Player) ? BetType::Player : BetType::Banker;
             return refuse(BetRule::AntiDoubling, spot,
-                          "after " + std::to_string(ctx.streak.losses) + " lost even-money bets the stake may be at most " +
-                              money(limit) + " (last stake plus 50 %)");
+                          "after " + std::to_string(ctx.streak.losses) +
+                              " lost even-money bets the stake may be at most " + money(limit) +
+                              " (last stake plus 50 %)");
         }
     }
     if (slip.total() > ctx.credits) {

@@ -13,14 +13,14 @@
 namespace pitlink::game {
 
 struct BetRulesConfig {
-    Money minBet = 100;             // per spot, minor units
-    Money maxBet = 500'000;         // per spot
-    Money maxPayout = 10'000'000;   // per spot: stake x highest ratio of the spot
-    bool tieNeedsMainBet = false;   // seed 002 (égalité only with P or B)
-    bool forbidPlayerAndBanker = true;  // seed 003
-    int bigSmallLastRound = 31;     // seed 004: Big/Small refused after this round of a shoe
+    Money minBet = 100;                  // per spot, minor units
+    Money maxBet = 500'000;              // per spot
+    Money maxPayout = 10'000'000;        // per spot: stake x highest ratio of the spot
+    bool tieNeedsMainBet = false;        // seed 002 (égalité only with P or B)
+    bool forbidPlayerAndBanker = true;   // seed 003
+    int bigSmallLastRound = 31;          // seed 004: Big/Small refused after this round of a shoe
     bool luckyNinesNeedsMainBet = true;  // seed 001
-    bool antiDoubling = false;      // seed 002
+    bool antiDoubling = false;           // seed 002
     bool operator==(const BetRulesConfig&) const = default;
 };
 

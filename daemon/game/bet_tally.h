@@ -13,14 +13,20 @@ namespace pitlink::game {
 
 struct BetTally {
     std::array<std::uint64_t, kMaxPayTiers> wins{};  // by pay tier, as classified by classifyBet
-    std::uint64_t pushes = 0;                         // pushed by the rules (Player/Banker on a tie)
+    std::uint64_t pushes = 0;                        // pushed by the rules (Player/Banker on a tie)
     std::uint64_t losses = 0;
 
     void add(BetEvent event, std::uint64_t weight = 1) {
         switch (event.kind) {
-        case BetEvent::Kind::Win: wins[event.tier] += weight; break;
-        case BetEvent::Kind::Push: pushes += weight; break;
-        case BetEvent::Kind::Loss: losses += weight; break;
+            case BetEvent::Kind::Win:
+                wins[event.tier] += weight;
+                break;
+            case BetEvent::Kind::Push:
+                pushes += weight;
+                break;
+            case BetEvent::Kind::Loss:
+                losses += weight;
+                break;
         }
     }
     [[nodiscard]] std::uint64_t total() const;

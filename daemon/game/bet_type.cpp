@@ -4,8 +4,8 @@ namespace pitlink::game {
 
 namespace {
 constexpr std::array<std::string_view, kBetTypes> kNames{
-    "player", "banker", "tie", "player_pair", "banker_pair", "any_pair",
-    "big",    "small",  "gold_7", "jade_8",   "ruby_9",      "lucky_nines",
+    "player", "banker", "tie",    "player_pair", "banker_pair", "any_pair",
+    "big",    "small",  "gold_7", "jade_8",      "ruby_9",      "lucky_nines",
 };
 
 constexpr std::array<PayTier, 1> kWinOnly{{{"win", false}}};
@@ -34,10 +34,14 @@ BetEvent mainBet(Winner bet, const Outcome& o) {
     return o.winner == bet ? BetEvent::win() : BetEvent::loss();
 }
 
-BetEvent winIf(bool won) { return won ? BetEvent::win() : BetEvent::loss(); }
+BetEvent winIf(bool won) {
+    return won ? BetEvent::win() : BetEvent::loss();
+}
 }  // namespace
 
-std::string_view betTypeName(BetType type) { return kNames[static_cast<std::size_t>(type)]; }
+std::string_view betTypeName(BetType type) {
+    return kNames[static_cast<std::size_t>(type)];
+}
 
 std::optional<BetType> parseBetType(std::string_view name) {
     for (const BetType t : kAllBetTypes) {
@@ -50,40 +54,53 @@ std::optional<BetType> parseBetType(std::string_view name) {
 
 std::span<const PayTier> payTiers(BetType type) {
     switch (type) {
-    case BetType::Banker: return kBankerTiers;
-    case BetType::Ruby9: return kRuby9Tiers;
-    case BetType::LuckyNines: return kLuckyNinesTiers;
-    default: return kWinOnly;
+        case BetType::Banker:
+            return kBankerTiers;
+        case BetType::Ruby9:
+            return kRuby9Tiers;
+        case BetType::LuckyNines:
+            return kLuckyNinesTiers;
+        default:
+            return kWinOnly;
     }
 }
 
 BetEvent classifyBet(BetType type, const Outcome& o) {
     switch (type) {
-    case BetType::Player: return mainBet(Winner::Player, o);
-    case BetType::Banker: {
-        const BetEvent e = mainBet(Winner::Banker, o);
-        if (e.kind != BetEvent::Kind::Win) {
-            return e;
+        case BetType::Player:
+            return mainBet(Winner::Player, o);
+        case BetType::Banker: {
+            const BetEvent e = mainBet(Winner::Banker, o);
+            if (e.kind != BetEvent::Kind::Win) {
+                return e;
+            }
+            if (o.bankerWinsWithThreeCardSeven()) {
+                return BetEvent::win(2);
+            }
+            return o.bankerTotal == 6 ? BetEvent::win(1) : BetEvent::win(0);
         }
-        if (o.bankerWinsWithThreeCardSeven()) {
-            return BetEvent::win(2);
+        case BetType::Tie:
+            return winIf(o.winner == Winner::Tie);
+        case BetType::PlayerPair:
+            return winIf(o.playerPair);
+        case BetType::BankerPair:
+            return winIf(o.bankerPair);
+        case BetType::AnyPair:
+            return winIf(o.playerPair || o.bankerPair);
+        case BetType::Big:
+            return winIf(!o.small());
+        case BetType::Small:
+            return winIf(o.small());
+        case BetType::Gold7:
+            return winIf(o.bankerWinsWithThreeCardSeven());
+        case BetType::Jade8:
+            return winIf(o.playerWinsWithThreeCardEight());
+        case BetType::Ruby9: {
+            const int hands = (o.playerThreeCardNine() ? 1 : 0) + (o.bankerThreeCardNine() ? 1 : 0);
+            return hands == 0 ? BetEvent::loss() : BetEvent::win(hands - 1);
         }
-        return o.bankerTotal == 6 ? BetEvent::win(1) : BetEvent::win(0);
-    }
-    case BetType::Tie: return winIf(o.winner == Winner::Tie);
-    case BetType::PlayerPair: return winIf(o.playerPair);
-    case BetType::BankerPair: return winIf(o.bankerPair);
-    case BetType::AnyPair: return winIf(o.playerPair || o.bankerPair);
-    case BetType::Big: return winIf(!o.small());
-    case BetType::Small: return winIf(o.small());
-    case BetType::Gold7: return winIf(o.bankerWinsWithThreeCardSeven());
-    case BetType::Jade8: return winIf(o.playerWinsWithThreeCardEight());
-    case BetType::Ruby9: {
-        const int hands = (o.playerThreeCardNine() ? 1 : 0) + (o.bankerThreeCardNine() ? 1 : 0);
-        return hands == 0 ? BetEvent::loss() : BetEvent::win(hands - 1);
-    }
-    case BetType::LuckyNines:
-        return o.nines == NinesPattern::None ? BetEvent::loss() : BetEvent::win(static_cast<int>(o.nines) - 1);
+        case BetType::LuckyNines:
+            return o.nines == NinesPattern::None ? BetEvent::loss() : BetEvent::win(static_cast<int>(o.nines) - 1);
     }
     return BetEvent::loss();
 }

@@ -36,7 +36,9 @@ inline constexpr std::array<BetType, kBetTypes> kAllBetTypes{
 [[nodiscard]] std::optional<BetType> parseBetType(std::string_view name);
 
 // Player and Banker: the bets the anti-doubling rule and the main-bet requirements speak of.
-[[nodiscard]] constexpr bool isMainBet(BetType type) { return type == BetType::Player || type == BetType::Banker; }
+[[nodiscard]] constexpr bool isMainBet(BetType type) {
+    return type == BetType::Player || type == BetType::Banker;
+}
 
 // A pay tier: one line of a bet's paytable. Tier 0 is the bet's basic win; a bet's later tiers
 // are either required lines (Ruby 9, Lucky Nines) or optional overrides of tier 0 (Banker).

@@ -33,10 +33,16 @@ std::optional<Suit> parseSuit(char c) {
 }
 }  // namespace
 
-char rankLetter(Rank rank) { return kRankLetters[static_cast<std::size_t>(rank) - 1]; }
-char suitLetter(Suit suit) { return kSuitLetters[static_cast<std::size_t>(suit)]; }
+char rankLetter(Rank rank) {
+    return kRankLetters[static_cast<std::size_t>(rank) - 1];
+}
+char suitLetter(Suit suit) {
+    return kSuitLetters[static_cast<std::size_t>(suit)];
+}
 
-std::string Card::toString() const { return {rankLetter(rank_), suitLetter(suit_)}; }
+std::string Card::toString() const {
+    return {rankLetter(rank_), suitLetter(suit_)};
+}
 
 std::optional<Card> parseCard(std::string_view text) {
     if (text.size() < 2 || text.size() > 3) {

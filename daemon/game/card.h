@@ -24,7 +24,9 @@ public:
     static constexpr Card fromIndex(int index) {
         return Card(static_cast<Rank>(index / kSuits + 1), static_cast<Suit>(index % kSuits));
     }
-    [[nodiscard]] constexpr int index() const { return (static_cast<int>(rank_) - 1) * kSuits + static_cast<int>(suit_); }
+    [[nodiscard]] constexpr int index() const {
+        return (static_cast<int>(rank_) - 1) * kSuits + static_cast<int>(suit_);
+    }
 
     [[nodiscard]] constexpr Rank rank() const { return rank_; }
     [[nodiscard]] constexpr Suit suit() const { return suit_; }

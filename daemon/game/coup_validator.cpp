@@ -7,14 +7,20 @@ namespace pitlink::game {
 namespace {
 std::string ordinal(int n) {
     switch (n) {
-    case 1: return "1st";
-    case 2: return "2nd";
-    case 3: return "3rd";
-    default: return std::to_string(n) + "th";
+        case 1:
+            return "1st";
+        case 2:
+            return "2nd";
+        case 3:
+            return "3rd";
+        default:
+            return std::to_string(n) + "th";
     }
 }
 
-std::string handName(Side side) { return side == Side::Player ? "Player" : "Banker"; }
+std::string handName(Side side) {
+    return side == Side::Player ? "Player" : "Banker";
+}
 
 // Why no further card is due once the coup is complete.
 std::string whyComplete(const Coup& coup) {
@@ -33,12 +39,16 @@ std::string whyComplete(const Coup& coup) {
 }
 }  // namespace
 
-std::string describePosition(Side side, int cardOfHand) { return handName(side) + "'s " + ordinal(cardOfHand) + " card"; }
+std::string describePosition(Side side, int cardOfHand) {
+    return handName(side) + "'s " + ordinal(cardOfHand) + " card";
+}
 
 CoupValidator::CoupValidator(ShoeComposition remaining, int rescanAttempts)
     : remaining_(remaining), rescanAttempts_(rescanAttempts) {}
 
-std::optional<Side> CoupValidator::due() const { return nextCardFor(coup_); }
+std::optional<Side> CoupValidator::due() const {
+    return nextCardFor(coup_);
+}
 
 std::optional<CardRefusal> CoupValidator::offer(Card card) {
     const int position = coup_.cardCount() + 1;

@@ -44,12 +44,17 @@ std::optional<RoadColour> DerivedRoad::probe(const BigRoad& road, Winner next) c
 
 std::string_view derivedRoadName(int k) {
     switch (k) {
-    case 1: return "big_eye";
-    case 2: return "small";
-    default: return "cockroach";
+        case 1:
+            return "big_eye";
+        case 2:
+            return "small";
+        default:
+            return "cockroach";
     }
 }
 
-char colourLetter(RoadColour c) { return c == RoadColour::Red ? 'R' : 'B'; }
+char colourLetter(RoadColour c) {
+    return c == RoadColour::Red ? 'R' : 'B';
+}
 
 }  // namespace pitlink::game

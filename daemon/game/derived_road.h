@@ -43,6 +43,6 @@ private:
 };
 
 [[nodiscard]] std::string_view derivedRoadName(int k);  // "big_eye", "small", "cockroach"
-[[nodiscard]] char colourLetter(RoadColour c);         // 'R' / 'B'
+[[nodiscard]] char colourLetter(RoadColour c);          // 'R' / 'B'
 
 }  // namespace pitlink::game

@@ -93,7 +93,8 @@ private:
             }
             for (int u = 0; u < 10; ++u) {
                 if (pointsLeft[static_cast<std::size_t>(u)] > 0) {
-                    main_.push_back({mainSignature(pt, (bt + u) % 10, 2, 3), pointsLeft[static_cast<std::size_t>(u)] * tail_[5]});
+                    main_.push_back(
+                        {mainSignature(pt, (bt + u) % 10, 2, 3), pointsLeft[static_cast<std::size_t>(u)] * tail_[5]});
                 }
             }
             return;
@@ -150,7 +151,8 @@ private:
         const std::uint64_t otherWeight = rankWeight / needyRankWeight;
         std::array<Card, 4> cards{};
         for (int i = 0; i < 4; ++i) {
-            cards[static_cast<std::size_t>(i)] = Card(static_cast<Rank>(ranks[static_cast<std::size_t>(i)] + 1), Suit::Clubs);
+            cards[static_cast<std::size_t>(i)] =
+                Card(static_cast<Rank>(ranks[static_cast<std::size_t>(i)] + 1), Suit::Clubs);
         }
         std::array<std::int16_t, kCardsPerDeck> left{};
         for (int c = 0; c < kCardsPerDeck; ++c) {
@@ -162,8 +164,8 @@ private:
     void assignSuits(int i, const std::array<bool, 4>& needy, std::array<Card, 4>& cards,
                      std::array<std::int16_t, kCardsPerDeck>& left, std::uint64_t weight) {
         if (i == 4) {
-            const int signature =
-                suitSignature(cards[0] == cards[2], cards[1] == cards[3], ninesPattern(cards[0], cards[1], cards[2], cards[3]));
+            const int signature = suitSignature(cards[0] == cards[2], cards[1] == cards[3],
+                                                ninesPattern(cards[0], cards[1], cards[2], cards[3]));
             for (Weighted& s : suits_) {
                 if (s.signature == signature) {
                     s.weight += weight;

@@ -30,11 +30,17 @@ NinesPattern ninesPattern(Card p1, Card b1, Card p2, Card b2) {
     }
     const bool suited = count >= 2 && mostOfOneSuit == count;
     switch (count) {
-    case 0: return NinesPattern::None;
-    case 1: return perSuit[static_cast<std::size_t>(Suit::Diamonds)] == 1 ? NinesPattern::OneNineOfDiamonds : NinesPattern::OneNine;
-    case 2: return suited ? NinesPattern::TwoNinesSuited : NinesPattern::TwoNines;
-    case 3: return suited ? NinesPattern::ThreeNinesSuited : NinesPattern::ThreeNines;
-    default: return NinesPattern::FourNines;
+        case 0:
+            return NinesPattern::None;
+        case 1:
+            return perSuit[static_cast<std::size_t>(Suit::Diamonds)] == 1 ? NinesPattern::OneNineOfDiamonds
+                                                                          : NinesPattern::OneNine;
+        case 2:
+            return suited ? NinesPattern::TwoNinesSuited : NinesPattern::TwoNines;
+        case 3:
+            return suited ? NinesPattern::ThreeNinesSuited : NinesPattern::ThreeNines;
+        default:
+            return NinesPattern::FourNines;
     }
 }
 
@@ -57,18 +63,24 @@ Outcome evaluate(const Coup& coup) {
 
 std::string_view winnerName(Winner winner) {
     switch (winner) {
-    case Winner::Player: return "player";
-    case Winner::Banker: return "banker";
-    case Winner::Tie: return "tie";
+        case Winner::Player:
+            return "player";
+        case Winner::Banker:
+            return "banker";
+        case Winner::Tie:
+            return "tie";
     }
     return "?";
 }
 
 char winnerLetter(Winner winner) {
     switch (winner) {
-    case Winner::Player: return 'P';
-    case Winner::Banker: return 'B';
-    case Winner::Tie: return 'T';
+        case Winner::Player:
+            return 'P';
+        case Winner::Banker:
+            return 'B';
+        case Winner::Tie:
+            return 'T';
     }
     return '?';
 }

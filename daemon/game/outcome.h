@@ -28,7 +28,7 @@ struct Outcome {
     std::uint8_t bankerTotal = 0;
     std::uint8_t playerCards = 2;
     std::uint8_t bankerCards = 2;
-    bool playerPair = false;         // first two Player cards of the same rank
+    bool playerPair = false;  // first two Player cards of the same rank
     bool bankerPair = false;
     bool playerPerfectPair = false;  // same rank and suit
     bool bankerPerfectPair = false;

@@ -18,11 +18,15 @@ inline constexpr int kOutcomeSignatures = kMainSignatures * kPairSignatures * kS
 constexpr int mainSignature(int playerTotal, int bankerTotal, int playerCards, int bankerCards) {
     return ((playerTotal * 10 + bankerTotal) * 2 + (playerCards - 2)) * 2 + (bankerCards - 2);
 }
-constexpr int pairSignature(bool playerPair, bool bankerPair) { return (playerPair ? 2 : 0) + (bankerPair ? 1 : 0); }
+constexpr int pairSignature(bool playerPair, bool bankerPair) {
+    return (playerPair ? 2 : 0) + (bankerPair ? 1 : 0);
+}
 constexpr int suitSignature(bool playerPerfect, bool bankerPerfect, NinesPattern nines) {
     return ((playerPerfect ? 2 : 0) + (bankerPerfect ? 1 : 0)) * 8 + static_cast<int>(nines);
 }
-constexpr int outcomeSignature(int main, int pairs, int suits) { return (main * kPairSignatures + pairs) * kSuitSignatures + suits; }
+constexpr int outcomeSignature(int main, int pairs, int suits) {
+    return (main * kPairSignatures + pairs) * kSuitSignatures + suits;
+}
 
 [[nodiscard]] int outcomeSignature(const Outcome& o);
 [[nodiscard]] Outcome outcomeFromSignature(int signature);

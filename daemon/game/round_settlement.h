@@ -26,7 +26,7 @@ struct StationSettlement {
 
 struct RoundSettlement {
     Outcome outcome;
-    std::vector<BetSettlement> bets;                  // in the order of the bets given
+    std::vector<BetSettlement> bets;                     // in the order of the bets given
     std::map<std::int64_t, StationSettlement> stations;  // every station with a bet
 };
 

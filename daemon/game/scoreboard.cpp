@@ -38,10 +38,20 @@ std::optional<std::vector<RoundMarks>> parseResults(std::string_view text) {
     for (const char c : text) {
         RoundMarks m;
         switch (c) {
-        case 'B': case 'b': m.winner = Winner::Banker; break;
-        case 'P': case 'p': m.winner = Winner::Player; break;
-        case 'T': case 't': m.winner = Winner::Tie; break;
-        default: return std::nullopt;
+            case 'B':
+            case 'b':
+                m.winner = Winner::Banker;
+                break;
+            case 'P':
+            case 'p':
+                m.winner = Winner::Player;
+                break;
+            case 'T':
+            case 't':
+                m.winner = Winner::Tie;
+                break;
+            default:
+                return std::nullopt;
         }
         rounds.push_back(m);
     }

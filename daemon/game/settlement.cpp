@@ -14,12 +14,15 @@ BetSettlement settleBet(const Bet& bet, const Outcome& outcome, const Paytable& 
     const BetEvent event = classifyBet(bet.type, outcome);
     s.tier = event.tier;
     switch (event.kind) {
-    case BetEvent::Kind::Loss: s.result = BetResult::Loss; return s;
-    case BetEvent::Kind::Push:
-        s.result = BetResult::Push;
-        s.returned = bet.stake;
-        return s;
-    case BetEvent::Kind::Win: break;
+        case BetEvent::Kind::Loss:
+            s.result = BetResult::Loss;
+            return s;
+        case BetEvent::Kind::Push:
+            s.result = BetResult::Push;
+            s.returned = bet.stake;
+            return s;
+        case BetEvent::Kind::Win:
+            break;
     }
     const Payout payout = table.payout(bet.type, event.tier);
     if (payout.push) {
@@ -45,9 +48,12 @@ void settleRound(std::span<const Bet> bets, const Outcome& outcome, const Paytab
 
 std::string_view betResultName(BetResult result) {
     switch (result) {
-    case BetResult::Win: return "win";
-    case BetResult::Push: return "push";
-    case BetResult::Loss: return "loss";
+        case BetResult::Win:
+            return "win";
+        case BetResult::Push:
+            return "push";
+        case BetResult::Loss:
+            return "loss";
     }
     return "?";
 }

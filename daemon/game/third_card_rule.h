@@ -8,10 +8,14 @@
 namespace pitlink::game {
 
 // A two-card total of 8 or 9 in either hand: both stand.
-constexpr bool isNatural(int twoCardTotal) { return twoCardTotal >= 8; }
+constexpr bool isNatural(int twoCardTotal) {
+    return twoCardTotal >= 8;
+}
 
 // Player draws on 0-5, stands on 6-7 (naturals are handled before).
-constexpr bool playerDraws(int playerTwoCardTotal) { return playerTwoCardTotal <= 5; }
+constexpr bool playerDraws(int playerTwoCardTotal) {
+    return playerTwoCardTotal <= 5;
+}
 
 // Banker's rule. playerThirdCardPoints is empty when the Player stood on two cards.
 constexpr bool bankerDraws(int bankerTwoCardTotal, std::optional<int> playerThirdCardPoints) {
@@ -20,14 +24,20 @@ constexpr bool bankerDraws(int bankerTwoCardTotal, std::optional<int> playerThir
     }
     const int v = *playerThirdCardPoints;
     switch (bankerTwoCardTotal) {
-    case 0:
-    case 1:
-    case 2: return true;
-    case 3: return v != 8;
-    case 4: return v >= 2 && v <= 7;
-    case 5: return v >= 4 && v <= 7;
-    case 6: return v == 6 || v == 7;
-    default: return false;
+        case 0:
+        case 1:
+        case 2:
+            return true;
+        case 3:
+            return v != 8;
+        case 4:
+            return v >= 2 && v <= 7;
+        case 5:
+            return v >= 4 && v <= 7;
+        case 6:
+            return v == 6 || v == 7;
+        default:
+            return false;
     }
 }
 

@@ -55,7 +55,9 @@ json settledJson(const table::RoundSettled& e) {
 json eventJson(const table::TableEvent& event) {
     return std::visit(
         Overloaded{
-            [](const table::ShoeStarted& e) { return json{{"event", "shoe"}, {"shoe", e.shoe}}; },
+            [](const table::ShoeStarted& e) {
+                return json{{"event", "shoe"}, {"shoe", e.shoe}};
+            },
             [](const table::RoundOpened& e) {
                 return json{{"event", "round"},
                             {"round", e.round},
@@ -63,8 +65,12 @@ json eventJson(const table::TableEvent& event) {
                             {"shoe", e.shoe},
                             {"round_in_shoe", e.roundInShoe}};
             },
-            [](const table::LastBets& e) { return json{{"event", "round"}, {"round", e.round}, {"phase", "last_bets"}}; },
-            [](const table::BetsClosed& e) { return json{{"event", "round"}, {"round", e.round}, {"phase", "closed"}}; },
+            [](const table::LastBets& e) {
+                return json{{"event", "round"}, {"round", e.round}, {"phase", "last_bets"}};
+            },
+            [](const table::BetsClosed& e) {
+                return json{{"event", "round"}, {"round", e.round}, {"phase", "closed"}};
+            },
             [](const table::CardDealt& e) {
                 return json{
                     {"event", "card"}, {"round", e.round}, {"position", e.position}, {"card", e.card.toString()}};

@@ -1,9 +1,9 @@
 #pragma once
 // One reply as a JSON line, as the engine link and the control socket send it:
 // {"id": ..., "ok": true, "data": {...}} or {"id": ..., "ok": false, "error": "...", "message": "..."}.
-#include <string>
-
 #include <nlohmann/json.hpp>
+
+#include <string>
 
 #include "daemon/table/reply.h"
 

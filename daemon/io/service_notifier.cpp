@@ -12,9 +12,13 @@ ServiceNotifier::ServiceNotifier(boost::asio::io_context& io) : timer_(io) {
     }
 }
 
-void ServiceNotifier::ready(const std::string& text) { ::sd_notifyf(0, "READY=1\nSTATUS=%s", text.c_str()); }
+void ServiceNotifier::ready(const std::string& text) {
+    ::sd_notifyf(0, "READY=1\nSTATUS=%s", text.c_str());
+}
 
-void ServiceNotifier::status(const std::string& text) { ::sd_notifyf(0, "STATUS=%s", text.c_str()); }
+void ServiceNotifier::status(const std::string& text) {
+    ::sd_notifyf(0, "STATUS=%s", text.c_str());
+}
 
 void ServiceNotifier::stopping() {
     timer_.cancel();

@@ -2,11 +2,11 @@
 // The inspector's audit: the whole chain verified (first bad record reported), every meter and
 // credit recomputed from the records and compared with every stored snapshot, and every round
 // checked for completeness (each bet settled or returned exactly once, credits matching).
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/journal_store.h"

@@ -27,7 +27,9 @@ struct ChainHasher::OpenSsl {
 
 namespace {
 
-[[noreturn]] void fail(const char* what) { throw JournalError(std::string("OpenSSL: ") + what + " failed"); }
+[[noreturn]] void fail(const char* what) {
+    throw JournalError(std::string("OpenSSL: ") + what + " failed");
+}
 
 }  // namespace
 
@@ -72,10 +74,10 @@ Digest ChainHasher::link(const Digest& previous, std::string_view canonical) {
     }
     EVP_MAC_CTX* ctx = EVP_MAC_CTX_dup(ssl_->macTemplate);
     std::size_t size = 0;
-    const bool ok = ctx != nullptr && EVP_MAC_update(ctx, previous.data(), previous.size()) == 1 &&
-                    EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(canonical.data()), canonical.size()) ==
-                        1 &&
-                    EVP_MAC_final(ctx, out.data(), &size, out.size()) == 1;
+    const bool ok =
+        ctx != nullptr && EVP_MAC_update(ctx, previous.data(), previous.size()) == 1 &&
+        EVP_MAC_update(ctx, reinterpret_cast<const unsigned char*>(canonical.data()), canonical.size()) == 1 &&
+        EVP_MAC_final(ctx, out.data(), &size, out.size()) == 1;
     EVP_MAC_CTX_free(ctx);
     if (!ok) {
         fail("HMAC-SHA-256");

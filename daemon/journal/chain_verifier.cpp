@@ -26,8 +26,8 @@ ChainCheck verifyChain(JournalStore& store, std::int64_t from, const RecordVisit
     };
     store.forEach(check.from, INT64_MAX, [&](const JournalRecord& record) {
         if (record.seq != expected) {
-            return fail(expected, "record " + std::to_string(expected) + " is missing (next found: " +
-                                      std::to_string(record.seq) + ")");
+            return fail(expected, "record " + std::to_string(expected) +
+                                      " is missing (next found: " + std::to_string(record.seq) + ")");
         }
         canonical.clear();
         appendCanonicalBytes(record, canonical);

@@ -1,10 +1,10 @@
-#include "daemon/journal/fact_views.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/store_sink.h"
 
 #include <algorithm>
 
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/store_sink.h"
 
 namespace pitlink::journal {
 

@@ -20,7 +20,6 @@ namespace pitlink::journal {
 
 class JournalStore;  // journal_store.h: SQLite stays behind it
 
-
 struct Fact {
     std::string kind;
     std::optional<std::int64_t> roundId;

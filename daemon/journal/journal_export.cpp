@@ -1,8 +1,8 @@
 #include "daemon/journal/journal_export.h"
 
-#include <ctime>
-
 #include <nlohmann/json.hpp>
+
+#include <ctime>
 
 namespace pitlink::journal {
 
@@ -33,12 +33,14 @@ std::string csvField(std::string_view text) {
     return out + "\"";
 }
 
-std::string optionalText(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : ""; }
+std::string optionalText(const std::optional<std::int64_t>& value) {
+    return value ? std::to_string(*value) : "";
+}
 
 // The seq range of the rounds asked for: first record of the first round to the last of the last.
 std::pair<std::int64_t, std::int64_t> seqRangeOfRounds(JournalStore& store, const ExportRange& range) {
-    SqliteStatement bounds = store.connection().prepare(
-        "SELECT min(seq), max(seq) FROM record WHERE round_id BETWEEN ? AND ?");
+    SqliteStatement bounds =
+        store.connection().prepare("SELECT min(seq), max(seq) FROM record WHERE round_id BETWEEN ? AND ?");
     bounds.bind(1, range.fromRound.value_or(0)).bind(2, range.toRound.value_or(INT64_MAX));
     bounds.step();
     if (bounds.isNull(0)) {
@@ -66,7 +68,8 @@ std::int64_t exportJournal(JournalStore& store, const ExportRange& range, Export
         }
     }
     store.forEach(from, to, [&](const JournalRecord& record) {
-        const bool inTime = (!range.fromMs || record.atMs >= *range.fromMs) && (!range.toMs || record.atMs < *range.toMs);
+        const bool inTime =
+            (!range.fromMs || record.atMs >= *range.fromMs) && (!range.toMs || record.atMs < *range.toMs);
         if (inTime) {
             if (format == ExportFormat::JsonLines) {
                 json line{{"seq", record.seq},

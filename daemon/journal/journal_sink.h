@@ -12,8 +12,8 @@ namespace pitlink::journal {
 
 struct CommitResult {
     bool ok = false;
-    AppendResult seqs;   // the sequence numbers given to the records, when ok
-    std::string error;   // why not, when !ok
+    AppendResult seqs;  // the sequence numbers given to the records, when ok
+    std::string error;  // why not, when !ok
 };
 
 class JournalSink {

@@ -139,7 +139,9 @@ AppendResult JournalStore::insert(std::span<const PendingRecord> records) {
     return result;
 }
 
-void JournalStore::commit() { db_.exec("COMMIT"); }
+void JournalStore::commit() {
+    db_.exec("COMMIT");
+}
 
 void JournalStore::rollback() noexcept {
     // After an I/O error SQLite may already have rolled back; ignore "no transaction is active".
@@ -213,7 +215,8 @@ std::optional<std::int64_t> JournalStore::lastSeqOfKind(std::string_view kind, s
     if (kind.empty() || kind.find_first_not_of("abcdefghijklmnopqrstuvwxyz._") != std::string_view::npos) {
         throw JournalError("not a record kind: " + std::string(kind));
     }
-    SqliteStatement row = db_.prepare("SELECT max(seq) FROM record WHERE kind = '" + std::string(kind) + "' AND seq < ?");
+    SqliteStatement row =
+        db_.prepare("SELECT max(seq) FROM record WHERE kind = '" + std::string(kind) + "' AND seq < ?");
     row.bind(1, before);
     row.step();
     return row.optionalInteger(0);

@@ -1,6 +1,6 @@
 #include "daemon/journal/journal_writer.h"
-#include "daemon/journal/journal_store.h"
 
+#include "daemon/journal/journal_store.h"
 #include "daemon/platform/worker_thread.h"
 
 namespace pitlink::journal {

@@ -1,4 +1,3 @@
-#include "daemon/journal/fact_views.h"
 #include "daemon/journal/ledger.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "daemon/game/wide_int.h"
 #include "daemon/journal/body_fields.h"
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::journal {

@@ -10,8 +10,8 @@ std::string LedgerReplay::visit(const JournalRecord& record) {
             const Ledger stored = Ledger::fromJson(nlohmann::json::parse(record.body));
             ++snapshots_;
             if (std::string difference = ledger_.differenceFrom(stored); !difference.empty()) {
-                return "meters recomputed from the records differ from snapshot " + std::to_string(record.seq) +
-                       ": " + difference + " (recomputed != stored)";
+                return "meters recomputed from the records differ from snapshot " + std::to_string(record.seq) + ": " +
+                       difference + " (recomputed != stored)";
             }
             return {};
         }

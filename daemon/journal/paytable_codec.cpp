@@ -68,6 +68,8 @@ game::Paytable paytableFromJson(const json& in) {
     return table;
 }
 
-std::string paytableSha256(const game::Paytable& table) { return toHex(sha256(canonicalJson(paytableToJson(table)))); }
+std::string paytableSha256(const game::Paytable& table) {
+    return toHex(sha256(canonicalJson(paytableToJson(table))));
+}
 
 }  // namespace pitlink::journal

@@ -2,9 +2,9 @@
 // A paytable as journal JSON, and its content hash. Every round names the hash of the paytable
 // it was settled with, and the paytable itself is journaled (paytable.loaded), so recovery and
 // re-settlement use exactly the payouts of the time even after the YAML file has changed.
-#include <string>
-
 #include <nlohmann/json.hpp>
+
+#include <string>
 
 #include "daemon/game/paytable.h"
 

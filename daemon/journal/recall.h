@@ -1,12 +1,12 @@
 #pragma once
 // Game recall (SPEC.md): the last rounds of the table or of one station, each with its cards,
 // outcome, every bet, every win, the station's credits before and after, and the paytable used.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/round_history.h"

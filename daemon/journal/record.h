@@ -1,13 +1,13 @@
 #pragma once
 // One journal record, and the canonical bytes its chain link is computed over (schema/README.md
 // "Hash chain" gives the same definition for inspectors who check it with their own tools).
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace pitlink::journal {
 

@@ -128,8 +128,8 @@ RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& option
     }
     report.snapshotsCompared = replay.snapshotsCompared();
     if (!report.chain.ok) {
-        report.tilt = "journal check failed at record " + std::to_string(report.chain.firstBadSeq.value_or(0)) +
-                      ": " + report.chain.problem;
+        report.tilt = "journal check failed at record " + std::to_string(report.chain.firstBadSeq.value_or(0)) + ": " +
+                      report.chain.problem;
         return report;
     }
     report.ledger = replay.take();

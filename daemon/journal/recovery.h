@@ -30,8 +30,8 @@ struct RecoveryReport {
     std::string quickCheck;           // "ok", what SQLite found, or "skipped"
     ChainCheck chain;
     int snapshotsCompared = 0;
-    Ledger ledger;                    // committed credits and meters after recovery
-    std::vector<std::string> actions; // what recovery did to the unfinished round, if anything
+    Ledger ledger;                     // committed credits and meters after recovery
+    std::vector<std::string> actions;  // what recovery did to the unfinished round, if anything
     std::optional<std::int64_t> lastRoundId;
     [[nodiscard]] bool ok() const { return !tilt.has_value(); }
 };

@@ -16,7 +16,8 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
                      const ResettlementRequest& request) {
     if (round.state != RoundState::Settled) {
         throw std::invalid_argument("round " + std::to_string(round.roundId) + " is " +
-                                    std::string(roundStateName(round.state)) + ", only a settled round can be re-settled");
+                                    std::string(roundStateName(round.state)) +
+                                    ", only a settled round can be re-settled");
     }
     if (request.reason.empty() || request.operatorName.empty()) {
         throw std::invalid_argument("a re-settlement needs a reason and an operator");

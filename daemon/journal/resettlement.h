@@ -19,7 +19,7 @@ struct ResettlementRequest {
     std::int64_t roundId = 0;
     std::vector<game::Card> cards;  // the corrected coup, in deal order
     std::string reason;
-    std::string operatorName;       // Unix user from the control socket
+    std::string operatorName;  // Unix user from the control socket
 };
 
 // Throws std::invalid_argument when the round is not settled, the cards are not a complete legal

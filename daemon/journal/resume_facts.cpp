@@ -63,8 +63,7 @@ std::map<std::int64_t, HandpayFact> lockedHandpays(JournalStore& store) {
     auto last = lastPerStation(store, kind::kHandpayPending, kind::kHandpayReset);
     while (last.step()) {
         if (last.text(1) == kind::kHandpayPending) {
-            locked[last.integer(0)] =
-                readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
+            locked[last.integer(0)] = readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
         }
     }
     return locked;
@@ -96,9 +95,10 @@ std::int64_t lastClockOffsetMs(JournalStore& store) {
 
 void forEachStationRecord(JournalStore& store, std::span<const std::string_view> kinds,
                           const std::function<void(const StationRecord&)>& visit) {
-    auto records = store.connection().prepare("SELECT kind, station, body, at_ms FROM record WHERE station IS NOT NULL "
-                                              "AND kind IN (" +
-                                              placeholders(kinds.size()) + ") ORDER BY seq");
+    auto records = store.connection().prepare(
+        "SELECT kind, station, body, at_ms FROM record WHERE station IS NOT NULL "
+        "AND kind IN (" +
+        placeholders(kinds.size()) + ") ORDER BY seq");
     for (std::size_t i = 0; i < kinds.size(); ++i) {
         records.bind(static_cast<int>(i) + 1, kinds[i]);
     }

@@ -2,13 +2,13 @@
 // A round as its journal records tell it: state, bets standing, cards, the settlement in force
 // (the original, or the latest re-settlement). Recovery, recall and re-settlement read rounds
 // through this one reconstruction.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/bet_type.h"
 #include "daemon/game/card.h"
@@ -51,9 +51,9 @@ struct RoundHistory {
     RoundState state = RoundState::Open;
     std::int64_t openedAtMs = 0;
     std::int64_t endedAtMs = 0;
-    std::vector<RoundBet> bets;       // accepted and not withdrawn, in order
-    std::vector<DealtCard> cards;     // as dealt
-    nlohmann::json settlement;        // body of the round.settled or latest round.resettled, or null
+    std::vector<RoundBet> bets;                   // accepted and not withdrawn, in order
+    std::vector<DealtCard> cards;                 // as dealt
+    nlohmann::json settlement;                    // body of the round.settled or latest round.resettled, or null
     std::map<std::int64_t, BetOutcome> outcomes;  // by bet index
     int resettlements = 0;
     std::string voidReason;

@@ -4,9 +4,13 @@
 
 namespace pitlink::journal {
 
-int latestSchemaVersion() { return migrations().empty() ? 0 : migrations().back().version; }
+int latestSchemaVersion() {
+    return migrations().empty() ? 0 : migrations().back().version;
+}
 
-int schemaVersion(SqliteConnection& db) { return static_cast<int>(db.queryInt("PRAGMA user_version")); }
+int schemaVersion(SqliteConnection& db) {
+    return static_cast<int>(db.queryInt("PRAGMA user_version"));
+}
 
 void migrate(SqliteConnection& db, int target) {
     const int latest = latestSchemaVersion();

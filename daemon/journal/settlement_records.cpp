@@ -20,12 +20,9 @@ json handToJson(const game::Hand& hand) {
 
 json outcomeToJson(const game::Outcome& outcome) {
     return {
-        {"winner", game::winnerName(outcome.winner)},
-        {"player_total", outcome.playerTotal},
-        {"banker_total", outcome.bankerTotal},
-        {"player_pair", outcome.playerPair},
-        {"banker_pair", outcome.bankerPair},
-        {"natural", outcome.natural()},
+        {"winner", game::winnerName(outcome.winner)}, {"player_total", outcome.playerTotal},
+        {"banker_total", outcome.bankerTotal},        {"player_pair", outcome.playerPair},
+        {"banker_pair", outcome.bankerPair},          {"natural", outcome.natural()},
     };
 }
 

@@ -2,13 +2,13 @@
 // The records that settle or void a round, written in one place for the live table, for recovery
 // (settling from journaled cards) and, as differences, for re-settlement. The settlement itself is
 // the game's (game::settleCoup), computed once by the caller.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/hand.h"
 #include "daemon/game/outcome.h"

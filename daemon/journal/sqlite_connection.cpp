@@ -10,9 +10,12 @@ int openFlags(SqliteConnection::Mode mode) {
     // NOMUTEX: a connection is used by one thread at a time (the writer, or start-up before it).
     const int common = SQLITE_OPEN_NOMUTEX;
     switch (mode) {
-    case SqliteConnection::Mode::ReadWriteCreate: return common | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    case SqliteConnection::Mode::ReadWrite: return common | SQLITE_OPEN_READWRITE;
-    case SqliteConnection::Mode::ReadOnly: return common | SQLITE_OPEN_READONLY;
+        case SqliteConnection::Mode::ReadWriteCreate:
+            return common | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        case SqliteConnection::Mode::ReadWrite:
+            return common | SQLITE_OPEN_READWRITE;
+        case SqliteConnection::Mode::ReadOnly:
+            return common | SQLITE_OPEN_READONLY;
     }
     return common | SQLITE_OPEN_READONLY;
 }
@@ -56,9 +59,8 @@ void SqliteConnection::check(int rc, std::string_view what) const {
     if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) {
         return;
     }
-    throw JournalError(std::string(what) + " failed on " + path_ + ": " + sqlite3_errmsg(db_) + " (" +
-                           sqlite3_errstr(rc) + ")",
-                       rc);
+    throw JournalError(
+        std::string(what) + " failed on " + path_ + ": " + sqlite3_errmsg(db_) + " (" + sqlite3_errstr(rc) + ")", rc);
 }
 
 void SqliteConnection::interrupt() const {
@@ -77,7 +79,9 @@ void SqliteConnection::exec(const std::string& sql) {
     }
 }
 
-SqliteStatement SqliteConnection::prepare(std::string_view sql) { return SqliteStatement(*this, sql); }
+SqliteStatement SqliteConnection::prepare(std::string_view sql) {
+    return SqliteStatement(*this, sql);
+}
 
 std::int64_t SqliteConnection::queryInt(std::string_view sql) {
     SqliteStatement statement = prepare(sql);
@@ -93,7 +97,9 @@ SqliteStatement::SqliteStatement(const SqliteConnection& connection, std::string
                      "prepare");
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+    sqlite3_finalize(stmt_);
+}
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
     : connection_(other.connection_), stmt_(std::exchange(other.stmt_, nullptr)) {}
@@ -145,9 +151,13 @@ void SqliteStatement::reset() {
     sqlite3_clear_bindings(stmt_);
 }
 
-bool SqliteStatement::isNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool SqliteStatement::isNull(int column) const {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
-std::int64_t SqliteStatement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+std::int64_t SqliteStatement::integer(int column) const {
+    return sqlite3_column_int64(stmt_, column);
+}
 
 std::optional<std::int64_t> SqliteStatement::optionalInteger(int column) const {
     if (isNull(column)) {

@@ -6,8 +6,8 @@
 
 #include "daemon/journal/journal_error.h"
 #include "daemon/journal/journal_sink.h"
-#include "daemon/journal/store_sink.h"
 #include "daemon/journal/journal_store.h"
+#include "daemon/journal/store_sink.h"
 
 namespace pitlink::journal {
 

@@ -85,11 +85,16 @@ void DealerButtons::carryOut(ButtonAction action, const std::string& button) {
             } else if (table_.phase() == table::RoundPhase::Idle) {
                 table_.openRound(logReply(button, name));
             } else {
-                spdlog::info("button {}: the round is past betting ({})", button, table::roundPhaseName(table_.phase()));
+                spdlog::info("button {}: the round is past betting ({})", button,
+                             table::roundPhaseName(table_.phase()));
             }
             return;
-        case ButtonAction::NewShoe: table_.newShoe(logReply(button, name)); return;
-        case ButtonAction::VoidRound: table_.voidRound("void button", kWho, logReply(button, name)); return;
+        case ButtonAction::NewShoe:
+            table_.newShoe(logReply(button, name));
+            return;
+        case ButtonAction::VoidRound:
+            table_.voidRound("void button", kWho, logReply(button, name));
+            return;
         case ButtonAction::AttendantKey:
             for (std::int64_t n = 1; n <= table_.stationCount(); ++n) {
                 if (table_.station(n).attendantCalled) {
@@ -97,7 +102,8 @@ void DealerButtons::carryOut(ButtonAction action, const std::string& button) {
                 }
             }
             return;
-        case ButtonAction::Confirm: return;  // never armed itself
+        case ButtonAction::Confirm:
+            return;  // never armed itself
     }
 }
 

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "daemon/journal/journal.h"
 #include "daemon/config/modbus_settings.h"
+#include "daemon/journal/journal.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::modbus {
@@ -19,8 +19,8 @@ public:
     DealerButtons(const TableIoSettings& settings, table::Table& table, journal::Journal& journal,
                   std::function<std::int64_t()> now);
 
-    void pressed(std::size_t input);   // index into settings.points.inputs
-    void expire(std::int64_t nowMs);   // an armed action past its window lapses
+    void pressed(std::size_t input);  // index into settings.points.inputs
+    void expire(std::int64_t nowMs);  // an armed action past its window lapses
     [[nodiscard]] std::uint64_t presses() const { return presses_; }
 
 private:

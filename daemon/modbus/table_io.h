@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/modbus/dealer_buttons.h"
 #include "daemon/config/modbus_settings.h"
+#include "daemon/modbus/dealer_buttons.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/table.h"
 #include "protocols/modbus/button_debouncer.h"

@@ -17,10 +17,10 @@
 #include <set>
 #include <vector>
 
+#include "daemon/config/sas_settings.h"
 #include "daemon/journal/journal.h"
 #include "daemon/platform/worker.h"
 #include "daemon/sas/exception_events.h"
-#include "daemon/config/sas_settings.h"
 #include "daemon/sas/sas_resume.h"
 #include "daemon/sas/station_port.h"
 #include "daemon/sas/table_clock.h"

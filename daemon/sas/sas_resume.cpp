@@ -67,9 +67,8 @@ SasResume resumeSas(journal::JournalStore& store) {
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
     static constexpr std::array<std::string_view, 9> kKinds{
-        kind::kSasException,    kind::kSasAcked,     kind::kSasQueue,
-        kind::kSasValidationId, kind::kTicketIssued, kind::kSasHostEnabled,
-        kind::kSasTicketSetup,  kind::kSasRecordRead, kind::kTicketRedeemed};
+        kind::kSasException,   kind::kSasAcked,       kind::kSasQueue,      kind::kSasValidationId, kind::kTicketIssued,
+        kind::kSasHostEnabled, kind::kSasTicketSetup, kind::kSasRecordRead, kind::kTicketRedeemed};
     journal::forEachStationRecord(store, kKinds, [&](const journal::StationRecord& record) {
         const std::string_view k = record.kind;
         const std::int64_t station = record.station;

@@ -11,8 +11,8 @@
 #include <memory>
 #include <optional>
 
-#include "daemon/journal/journal.h"
 #include "daemon/config/sas_settings.h"
+#include "daemon/journal/journal.h"
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"

@@ -18,8 +18,8 @@
 #include <string>
 #include <utility>
 
-#include "daemon/platform/executor.h"
 #include "daemon/config/sas_settings.h"
+#include "daemon/platform/executor.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/ticket_system.h"
 #include "protocols/sas/ticket_host.h"

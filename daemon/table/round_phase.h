@@ -10,11 +10,16 @@ enum class RoundPhase : std::uint8_t { Idle, BetsOpen, LastBets, Closed, Dealing
 
 [[nodiscard]] constexpr std::string_view roundPhaseName(RoundPhase phase) {
     switch (phase) {
-        case RoundPhase::Idle: return "idle";
-        case RoundPhase::BetsOpen: return "bets_open";
-        case RoundPhase::LastBets: return "last_bets";
-        case RoundPhase::Closed: return "closed";
-        case RoundPhase::Dealing: return "dealing";
+        case RoundPhase::Idle:
+            return "idle";
+        case RoundPhase::BetsOpen:
+            return "bets_open";
+        case RoundPhase::LastBets:
+            return "last_bets";
+        case RoundPhase::Closed:
+            return "closed";
+        case RoundPhase::Dealing:
+            return "dealing";
     }
     return "?";
 }

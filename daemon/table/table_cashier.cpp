@@ -112,9 +112,8 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     tx.add(kind::kHandpayReset, std::nullopt, number, std::move(body));
     tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
     s.handpay.reset();
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", paid}}), [this, number] {
-        publish(HandpayReset{number});
-    });
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", paid}}),
+           [this, number] { publish(HandpayReset{number}); });
 }
 
 void Table::ticketIn(std::int64_t number, const std::string& validation, game::Money amount, Respond respond) {

@@ -3,14 +3,14 @@
 // change, in the journal's order (a committed change's event leaves after its commit). The
 // engine link and the control socket turn them into JSON lines (daemon/io/event_line.h, in the
 // form protocols/engine/README.md documents); the daemon logs and counts them as they are.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <variant>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
@@ -109,9 +109,9 @@ struct TiltChanged {
     std::optional<std::string> message;
 };
 
-using TableEvent = std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided,
-                                CreditsChanged, TicketIssued, HandpayLocked, HandpayReset, AttendantChanged,
-                                HostEnabledChanged, TiltChanged>;
+using TableEvent =
+    std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided, CreditsChanged,
+                 TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

@@ -73,9 +73,8 @@ void Table::newShoe(Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     addShoe(tx);
     const std::uint32_t shoe = shoeNumber_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoe}}), [this, shoe] {
-        publish(ShoeStarted{shoe});
-    });
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoe}}),
+           [this, shoe] { publish(ShoeStarted{shoe}); });
 }
 
 void Table::scheduleNextRound() {
@@ -151,9 +150,8 @@ void Table::closeNow(Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
     const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}), [this, round] {
-        publish(BetsClosed{round});
-    });
+    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}),
+           [this, round] { publish(BetsClosed{round}); });
     if (settings_.source == CardSource::Rng) {
         dealFromShoe();
     }

@@ -3,12 +3,12 @@
 // host (SAS, issue 6): the table asks, the answer comes back later on the logic thread, and the
 // table journals what follows. Without one, the table numbers its own tickets and redeems
 // tickets locally only if `cashier.ticket_in_local` allows it.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/bet_rules.h"
 #include "daemon/journal/journal.h"
@@ -16,7 +16,7 @@
 namespace pitlink::table {
 
 struct ValidatedTicket {
-    std::string validation;                           // the number printed (18 digits)
+    std::string validation;                             // the number printed (18 digits)
     nlohmann::json details = nlohmann::json::object();  // journaled with the ticket and sent to print it
 };
 

@@ -52,47 +52,53 @@ Refusal unknownOrIncomplete(const std::string& name) {
 
 void readFields(const json& in, ControlRequest& r) {
     switch (*r.command) {
-    case Command::Status:
-    case Command::Stations:
-    case Command::Meters:
-    case Command::Events:
-    case Command::Audit:
-    case Command::ShoeNew: break;
-    case Command::Roads: r.shoe = integerField(in, "shoe"); break;
-    case Command::Recall:
-        r.round = positiveField(in, "round");
-        r.station = positiveField(in, "station");
-        r.last = std::min(positiveField(in, "last").value_or(10), kMostRecalled);
-        break;
-    case Command::AttendantClear:
-    case Command::HandpayReset:
-        r.station = integerField(in, "station");
-        if (!r.station) {
-            r.invalid = unknownOrIncomplete(r.name);
+        case Command::Status:
+        case Command::Stations:
+        case Command::Meters:
+        case Command::Events:
+        case Command::Audit:
+        case Command::ShoeNew:
+            break;
+        case Command::Roads:
+            r.shoe = integerField(in, "shoe");
+            break;
+        case Command::Recall:
+            r.round = positiveField(in, "round");
+            r.station = positiveField(in, "station");
+            r.last = std::min(positiveField(in, "last").value_or(10), kMostRecalled);
+            break;
+        case Command::AttendantClear:
+        case Command::HandpayReset:
+            r.station = integerField(in, "station");
+            if (!r.station) {
+                r.invalid = unknownOrIncomplete(r.name);
+            }
+            break;
+        case Command::VoidRound:
+            r.reason = textField(in, "reason");
+            r.round = integerField(in, "round");
+            if (r.reason.empty() || r.reason.size() > kMaxReasonChars) {
+                r.invalid = Refusal{"bad_request", "void_round needs a \"reason\" of 1 to 500 characters"};
+            }
+            break;
+        case Command::Resettle: {
+            r.round = positiveField(in, "round");
+            r.reason = textField(in, "reason");
+            std::string problem;
+            const auto cards = parseCoupCards(textField(in, "cards"), problem);
+            if (cards) {
+                r.cards = *cards;
+            }
+            if (!r.round || r.reason.empty() || r.reason.size() > kMaxReasonChars || !cards) {
+                r.invalid =
+                    Refusal{"bad_request", cards ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
+                                                 : "\"cards\": " + problem};
+            }
+            break;
         }
-        break;
-    case Command::VoidRound:
-        r.reason = textField(in, "reason");
-        r.round = integerField(in, "round");
-        if (r.reason.empty() || r.reason.size() > kMaxReasonChars) {
-            r.invalid = Refusal{"bad_request", "void_round needs a \"reason\" of 1 to 500 characters"};
-        }
-        break;
-    case Command::Resettle: {
-        r.round = positiveField(in, "round");
-        r.reason = textField(in, "reason");
-        std::string problem;
-        const auto cards = parseCoupCards(textField(in, "cards"), problem);
-        if (cards) {
-            r.cards = *cards;
-        }
-        if (!r.round || r.reason.empty() || r.reason.size() > kMaxReasonChars || !cards) {
-            r.invalid = Refusal{"bad_request", cards ? "resettle needs a \"round\" and a \"reason\" of 1 to 500 characters"
-                                                     : "\"cards\": " + problem};
-        }
-        break;
-    }
-    case Command::TiltClear: r.cause = textField(in, "cause"); break;
+        case Command::TiltClear:
+            r.cause = textField(in, "cause");
+            break;
     }
 }
 
@@ -116,7 +122,9 @@ std::optional<Command> parseCommand(std::string_view name) {
     return std::nullopt;
 }
 
-bool isReadOnly(Command command) { return command <= Command::Audit; }
+bool isReadOnly(Command command) {
+    return command <= Command::Audit;
+}
 
 std::optional<std::vector<game::Card>> parseCoupCards(const std::string& text, std::string& problem) {
     std::vector<game::Card> cards;

@@ -52,9 +52,9 @@ struct Refusal {
 };
 
 struct ControlRequest {
-    nlohmann::json id;               // echoed in the reply (null when absent)
-    std::string name;                // the `cmd` as sent
-    std::optional<Command> command;  // nullopt: not a command pitlinkd knows
+    nlohmann::json id;                    // echoed in the reply (null when absent)
+    std::string name;                     // the `cmd` as sent
+    std::optional<Command> command;       // nullopt: not a command pitlinkd knows
     std::optional<std::int64_t> station;  // attendant_clear, handpay_reset; recall: only this station's rounds
     std::optional<std::int64_t> round;    // recall one round; resettle; void_round: must be the current one
     std::optional<std::int64_t> shoe;     // roads of an earlier shoe

@@ -21,8 +21,8 @@ public:
 
 private:
     std::int64_t debounceMs_;
-    std::optional<bool> stable_;           // the debounced level; nullopt until the first sample
-    std::optional<bool> candidate_;        // a different level seen since `candidateSince_`
+    std::optional<bool> stable_;     // the debounced level; nullopt until the first sample
+    std::optional<bool> candidate_;  // a different level seen since `candidateSince_`
     std::int64_t candidateSince_ = 0;
 };
 

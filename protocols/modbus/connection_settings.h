@@ -13,12 +13,12 @@ struct ConnectionSettings {
     Transport transport = Transport::Tcp;
     std::string host = "127.0.0.1";  // TCP
     std::uint16_t port = 502;
-    std::string device;              // RTU: serial port path
+    std::string device;  // RTU: serial port path
     int baud = 19200;
-    char parity = 'N';               // N, E or O
+    char parity = 'N';  // N, E or O
     int dataBits = 8;
     int stopBits = 1;
-    int unitId = 1;                  // 1..247 (TCP: 0..255, 255 "no unit" behind some gateways)
+    int unitId = 1;  // 1..247 (TCP: 0..255, 255 "no unit" behind some gateways)
     std::chrono::milliseconds responseTimeout{200};
     bool operator==(const ConnectionSettings&) const = default;
 };

@@ -8,7 +8,8 @@
 namespace pitlink::modbus {
 
 template <typename Enum, std::size_t N>
-[[nodiscard]] constexpr std::optional<Enum> enumNamed(const std::array<std::string_view, N>& names, std::string_view name) {
+[[nodiscard]] constexpr std::optional<Enum> enumNamed(const std::array<std::string_view, N>& names,
+                                                      std::string_view name) {
     for (std::size_t i = 0; i < N; ++i) {
         if (names[i] == name) {
             return static_cast<Enum>(i);

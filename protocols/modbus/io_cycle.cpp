@@ -11,7 +11,9 @@ CycleResult failed(ModbusDevice& device, CycleResult result, const std::string& 
     return result;
 }
 
-std::string describe(const char* kind, std::uint16_t address) { return std::string(kind) + " " + std::to_string(address); }
+std::string describe(const char* kind, std::uint16_t address) {
+    return std::string(kind) + " " + std::to_string(address);
+}
 
 }  // namespace
 
@@ -49,7 +51,8 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
             }
             for (std::size_t i = 0; i < run.values.size(); ++i) {
                 if (i >= back.size() || back[i] != run.values[i]) {
-                    return failed(device, std::move(result), "read back " + describe("coil", static_cast<std::uint16_t>(run.start + i)),
+                    return failed(device, std::move(result),
+                                  "read back " + describe("coil", static_cast<std::uint16_t>(run.start + i)),
                                   std::string("holds ") + (i < back.size() && back[i] ? "on" : "off") + ", written " +
                                       (run.values[i] ? "on" : "off"));
                 }
@@ -58,7 +61,8 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         for (const RegisterRun& run : registerRuns(writes.registers)) {
             std::vector<std::uint16_t> back;
             ++result.requests;
-            if (DeviceError e = device.readHoldingRegisters(run.start, static_cast<std::uint16_t>(run.values.size()), back)) {
+            if (DeviceError e =
+                    device.readHoldingRegisters(run.start, static_cast<std::uint16_t>(run.values.size()), back)) {
                 return failed(device, std::move(result), "read back " + describe("holding register", run.start), *e);
             }
             if (back != run.values) {

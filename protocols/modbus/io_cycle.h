@@ -13,8 +13,8 @@
 namespace pitlink::modbus {
 
 struct CycleRequest {
-    OutputImage image;       // the lamps as they should be now
-    OutputImage written;     // what the device holds from earlier cycles
+    OutputImage image;          // the lamps as they should be now
+    OutputImage written;        // what the device holds from earlier cycles
     bool writtenValid = false;  // false: write everything (start, or after a failure)
     ReadPlan plan;
 };

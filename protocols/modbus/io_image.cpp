@@ -58,7 +58,9 @@ std::vector<Run<T>> runsOf(const std::map<std::uint16_t, T>& values, std::size_t
 
 }  // namespace
 
-std::vector<CoilRun> coilRuns(const std::map<std::uint16_t, bool>& coils) { return runsOf(coils, kMaxWriteBits); }
+std::vector<CoilRun> coilRuns(const std::map<std::uint16_t, bool>& coils) {
+    return runsOf(coils, kMaxWriteBits);
+}
 
 std::vector<RegisterRun> registerRuns(const std::map<std::uint16_t, std::uint16_t>& registers) {
     return runsOf(registers, kMaxWriteRegisters);

@@ -10,10 +10,10 @@
 
 namespace pitlink::modbus {
 
-inline constexpr std::uint16_t kMaxReadBits = 2000;      // Modbus function 02 limit
-inline constexpr std::uint16_t kMaxReadRegisters = 125;  // Modbus function 04 limit
-inline constexpr std::uint16_t kMaxWriteBits = 1968;     // function 0F
-inline constexpr std::uint16_t kMaxWriteRegisters = 123; // function 10
+inline constexpr std::uint16_t kMaxReadBits = 2000;       // Modbus function 02 limit
+inline constexpr std::uint16_t kMaxReadRegisters = 125;   // Modbus function 04 limit
+inline constexpr std::uint16_t kMaxWriteBits = 1968;      // function 0F
+inline constexpr std::uint16_t kMaxWriteRegisters = 123;  // function 10
 
 struct OutputImage {
     std::map<std::uint16_t, bool> coils;
@@ -51,7 +51,8 @@ struct ReadPlan {
 [[nodiscard]] ReadPlan readPlanOf(const PointMap& map);
 
 // What the reads returned, as `pressed` per map.inputs (active-low inputs inverted).
-[[nodiscard]] std::vector<bool> decodeInputs(const PointMap& map, const ReadPlan& plan, const std::vector<bool>& discrete,
+[[nodiscard]] std::vector<bool> decodeInputs(const PointMap& map, const ReadPlan& plan,
+                                             const std::vector<bool>& discrete,
                                              const std::vector<std::uint16_t>& registers);
 
 }  // namespace pitlink::modbus

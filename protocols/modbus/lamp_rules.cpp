@@ -12,15 +12,21 @@ constexpr std::array<std::string_view, kConditionCount> kConditionNames{
 
 }  // namespace
 
-std::optional<LampState> parseLampState(std::string_view name) { return enumNamed<LampState>(kStateNames, name); }
+std::optional<LampState> parseLampState(std::string_view name) {
+    return enumNamed<LampState>(kStateNames, name);
+}
 
-std::string_view lampStateName(LampState state) { return nameOf(kStateNames, state); }
+std::string_view lampStateName(LampState state) {
+    return nameOf(kStateNames, state);
+}
 
 std::optional<TableCondition> parseTableCondition(std::string_view name) {
     return enumNamed<TableCondition>(kConditionNames, name);
 }
 
-std::string_view tableConditionName(TableCondition condition) { return nameOf(kConditionNames, condition); }
+std::string_view tableConditionName(TableCondition condition) {
+    return nameOf(kConditionNames, condition);
+}
 
 std::vector<TableCondition> defaultPriority() {
     std::vector<TableCondition> order;
@@ -32,15 +38,20 @@ std::vector<TableCondition> defaultPriority() {
 
 bool lampLit(LampState state, std::int64_t nowMs, const FlashTiming& timing) {
     switch (state) {
-        case LampState::Off: return false;
-        case LampState::On: return true;
-        case LampState::SlowFlash: return (nowMs / timing.slowHalfPeriod.count()) % 2 == 0;
-        case LampState::FastFlash: return (nowMs / timing.fastHalfPeriod.count()) % 2 == 0;
+        case LampState::Off:
+            return false;
+        case LampState::On:
+            return true;
+        case LampState::SlowFlash:
+            return (nowMs / timing.slowHalfPeriod.count()) % 2 == 0;
+        case LampState::FastFlash:
+            return (nowMs / timing.fastHalfPeriod.count()) % 2 == 0;
     }
     return false;
 }
 
-LampState lampStateFor(const LampRule& rule, const std::vector<TableCondition>& priority, const TableConditions& active) {
+LampState lampStateFor(const LampRule& rule, const std::vector<TableCondition>& priority,
+                       const TableConditions& active) {
     for (const TableCondition c : priority) {
         if (!active.at(static_cast<std::size_t>(c))) {
             continue;

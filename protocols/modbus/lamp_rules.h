@@ -25,7 +25,7 @@ enum class TableCondition : std::uint8_t {
     LastBets,
     NoMoreBets,  // bets closed, cards not yet all out
     Dealing,
-    Idle,        // between rounds
+    Idle,  // between rounds
 };
 inline constexpr std::size_t kConditionCount = 9;
 

@@ -26,7 +26,8 @@ public:
             return lastError("cannot create the context");
         }
         const auto ms = settings_.responseTimeout.count();
-        modbus_set_response_timeout(ctx_, static_cast<std::uint32_t>(ms / 1000), static_cast<std::uint32_t>((ms % 1000) * 1000));
+        modbus_set_response_timeout(ctx_, static_cast<std::uint32_t>(ms / 1000),
+                                    static_cast<std::uint32_t>((ms % 1000) * 1000));
         if (modbus_set_slave(ctx_, settings_.unitId) != 0) {
             DeviceError e = lastError("unit id");
             close();
@@ -56,14 +57,16 @@ public:
     }
 
     DeviceError writeRegisters(std::uint16_t start, const std::vector<std::uint16_t>& values) override {
-        return check(modbus_write_registers(ctx_, start, static_cast<int>(values.size()), values.data()), "write registers");
+        return check(modbus_write_registers(ctx_, start, static_cast<int>(values.size()), values.data()),
+                     "write registers");
     }
 
     DeviceError readCoils(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) override {
         return readBits(&modbus_read_bits, start, count, out);
     }
 
-    DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) override {
+    DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count,
+                                     std::vector<std::uint16_t>& out) override {
         return readWords(&modbus_read_registers, start, count, out);
     }
 

@@ -17,12 +17,14 @@ public:
     virtual DeviceError connect() = 0;
     virtual void close() = 0;
     [[nodiscard]] virtual bool connected() const = 0;
-    virtual DeviceError writeCoils(std::uint16_t start, const std::vector<bool>& values) = 0;              // 0F
+    virtual DeviceError writeCoils(std::uint16_t start, const std::vector<bool>& values) = 0;               // 0F
     virtual DeviceError writeRegisters(std::uint16_t start, const std::vector<std::uint16_t>& values) = 0;  // 10
-    virtual DeviceError readCoils(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;     // 01
-    virtual DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) = 0;  // 03
+    virtual DeviceError readCoils(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;    // 01
+    virtual DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count,
+                                             std::vector<std::uint16_t>& out) = 0;                                 // 03
     virtual DeviceError readDiscreteInputs(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;  // 02
-    virtual DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) = 0;  // 04
+    virtual DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
+                                           std::vector<std::uint16_t>& out) = 0;  // 04
 };
 
 }  // namespace pitlink::modbus

@@ -23,8 +23,8 @@ struct InputPoint {
     std::string name;
     InputKind kind = InputKind::DiscreteInput;
     std::uint16_t address = 0;
-    std::uint8_t bit = 0;     // 0..15, register bits only
-    bool activeLow = false;   // pressed reads 0 (normally-closed contacts)
+    std::uint8_t bit = 0;    // 0..15, register bits only
+    bool activeLow = false;  // pressed reads 0 (normally-closed contacts)
     bool operator==(const InputPoint&) const = default;
 };
 

@@ -42,10 +42,17 @@ std::optional<std::uint64_t> gameOf(const Poll& poll) {
 
 bool isMachinePoll(std::uint8_t command) {
     switch (command) {
-    case 0x1F: case 0x51: case 0x53: case 0x54: case 0x55: case 0x56: case 0x7E: case 0xA0:
-        return true;
-    default:
-        return false;
+        case 0x1F:
+        case 0x51:
+        case 0x53:
+        case 0x54:
+        case 0x55:
+        case 0x56:
+        case 0x7E:
+        case 0xA0:
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -53,58 +60,60 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
                                                            const SasDateTime& now) {
     std::vector<std::uint8_t> out{poll.address, poll.command};
     switch (poll.command) {
-    case 0x1F:
-        appendIdentity(out, info);
-        return finish(out);
-    case 0x51:  // number of games implemented
-    case 0x55:  // selected game
-        appendBcd(out, 1, 2);
-        return finish(out);
-    case 0x56:  // enabled games: count, then each game number
-        out.push_back(3);
-        out.push_back(1);
-        appendBcd(out, 1, 2);
-        return finish(out);
-    case 0x53: {
-        const auto game = gameOf(poll);
-        if (!game) {
-            return std::nullopt;
+        case 0x1F:
+            appendIdentity(out, info);
+            return finish(out);
+        case 0x51:  // number of games implemented
+        case 0x55:  // selected game
+            appendBcd(out, 1, 2);
+            return finish(out);
+        case 0x56:  // enabled games: count, then each game number
+            out.push_back(3);
+            out.push_back(1);
+            appendBcd(out, 1, 2);
+            return finish(out);
+        case 0x53: {
+            const auto game = gameOf(poll);
+            if (!game) {
+                return std::nullopt;
+            }
+            appendBcd(out, *game, 2);
+            appendIdentity(out, info);
+            return finish(out);
         }
-        appendBcd(out, *game, 2);
-        appendIdentity(out, info);
-        return finish(out);
-    }
-    case 0x54: {
-        const std::size_t serial = std::min<std::size_t>(info.serialNumber.size(), 40);
-        out.push_back(static_cast<std::uint8_t>(3 + serial));
-        appendAscii(out, info.sasVersion, 3);
-        appendAscii(out, info.serialNumber, serial);
-        return finish(out);
-    }
-    case 0x7E:
-        appendDateTime(out, now);
-        return finish(out);
-    case 0xA0: {
-        const auto game = gameOf(poll);
-        if (!game) {
-            return std::nullopt;
+        case 0x54: {
+            const std::size_t serial = std::min<std::size_t>(info.serialNumber.size(), 40);
+            out.push_back(static_cast<std::uint8_t>(3 + serial));
+            appendAscii(out, info.sasVersion, 3);
+            appendAscii(out, info.serialNumber, serial);
+            return finish(out);
         }
-        appendBcd(out, *game, 2);
-        out.insert(out.end(), info.features.begin(), info.features.end());
-        out.insert(out.end(), {0, 0, 0});  // reserved
-        return finish(out);
-    }
-    default:
-        return std::nullopt;
+        case 0x7E:
+            appendDateTime(out, now);
+            return finish(out);
+        case 0xA0: {
+            const auto game = gameOf(poll);
+            if (!game) {
+                return std::nullopt;
+            }
+            appendBcd(out, *game, 2);
+            out.insert(out.end(), info.features.begin(), info.features.end());
+            out.insert(out.end(), {0, 0, 0});  // reserved
+            return finish(out);
+        }
+        default:
+            return std::nullopt;
     }
 }
 
 void appendDateTime(std::vector<std::uint8_t>& out, const SasDateTime& t) {
-    appendBcd(out, static_cast<std::uint64_t>(t.month) * 1'000'000 + static_cast<std::uint64_t>(t.day) * 10'000 +
-                       static_cast<std::uint64_t>(t.year),
+    appendBcd(out,
+              static_cast<std::uint64_t>(t.month) * 1'000'000 + static_cast<std::uint64_t>(t.day) * 10'000 +
+                  static_cast<std::uint64_t>(t.year),
               4);
-    appendBcd(out, static_cast<std::uint64_t>(t.hour) * 10'000 + static_cast<std::uint64_t>(t.minute) * 100 +
-                       static_cast<std::uint64_t>(t.second),
+    appendBcd(out,
+              static_cast<std::uint64_t>(t.hour) * 10'000 + static_cast<std::uint64_t>(t.minute) * 100 +
+                  static_cast<std::uint64_t>(t.second),
               3);
 }
 

@@ -14,16 +14,16 @@
 namespace pitlink::sas {
 
 struct MachineInfo {
-    std::string gameId = "BA";          // 2 ASCII characters
-    std::string additionalId = "000";   // 3 ASCII
+    std::string gameId = "BA";             // 2 ASCII characters
+    std::string additionalId = "000";      // 3 ASCII
     std::uint8_t denominationCode = 0x01;  // SAS Table C-4 (01 = 0.01)
-    std::uint8_t maxBet = 0xFF;          // in credits; FF: 255 or more
+    std::uint8_t maxBet = 0xFF;            // in credits; FF: 255 or more
     std::uint8_t progressiveGroup = 0;
-    std::uint16_t gameOptions = 0;       // sent as 2 bytes, most significant first
-    std::string paytableId = "000000";   // 6 ASCII
-    std::string basePercentage = "0000"; // 4 ASCII digits, e.g. "9894" for 98.94 %
-    std::string sasVersion = "602";      // 3 ASCII
-    std::string serialNumber;            // 0..40 ASCII
+    std::uint16_t gameOptions = 0;           // sent as 2 bytes, most significant first
+    std::string paytableId = "000000";       // 6 ASCII
+    std::string basePercentage = "0000";     // 4 ASCII digits, e.g. "9894" for 98.94 %
+    std::string sasVersion = "602";          // 3 ASCII
+    std::string serialNumber;                // 0..40 ASCII
     std::array<std::uint8_t, 3> features{};  // LP A0 feature bytes 1-3
 };
 

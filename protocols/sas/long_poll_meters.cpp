@@ -20,20 +20,32 @@ constexpr std::array<std::uint16_t, 8> kLp1C = {kCoinIn,      kCoinOut,  kDrop, 
 
 std::optional<std::uint16_t> singleMeter(std::uint8_t command) {
     switch (command) {
-    case 0x10: return kCancelledCredits;
-    case 0x11: return kCoinIn;
-    case 0x12: return kCoinOut;
-    case 0x13: return kDrop;
-    case 0x14: return kJackpot;
-    case 0x15: return kGamesPlayed;
-    case 0x16: return kGamesWon;
-    case 0x17: return kGamesLost;
-    case 0x1A: return kCurrentCredits;
-    default: return std::nullopt;
+        case 0x10:
+            return kCancelledCredits;
+        case 0x11:
+            return kCoinIn;
+        case 0x12:
+            return kCoinOut;
+        case 0x13:
+            return kDrop;
+        case 0x14:
+            return kJackpot;
+        case 0x15:
+            return kGamesPlayed;
+        case 0x16:
+            return kGamesWon;
+        case 0x17:
+            return kGamesLost;
+        case 0x1A:
+            return kCurrentCredits;
+        default:
+            return std::nullopt;
     }
 }
 
-std::uint64_t valueOf(const MeterSource& meters, std::uint16_t code) { return meters.meter(code).value_or(0); }
+std::uint64_t valueOf(const MeterSource& meters, std::uint16_t code) {
+    return meters.meter(code).value_or(0);
+}
 
 std::vector<std::uint8_t> fixedSet(const Poll& poll, std::span<const std::uint16_t> codes, const MeterSource& meters) {
     std::vector<std::uint8_t> out{poll.address, poll.command};
@@ -107,13 +119,19 @@ std::optional<std::vector<std::uint8_t>> answerMeterPoll(const Poll& poll, const
         return fixedSet(poll, codes, meters);
     }
     switch (poll.command) {
-    case 0x0F: return fixedSet(poll, kLp0F, meters);
-    case 0x19: return fixedSet(poll, kLp19, meters);
-    case 0x1C: return fixedSet(poll, kLp1C, meters);
-    case 0x2F: return selectedMeters(poll, meters);
-    case 0x6F:
-    case 0xAF: return extendedMeters(poll, meters);
-    default: return std::nullopt;
+        case 0x0F:
+            return fixedSet(poll, kLp0F, meters);
+        case 0x19:
+            return fixedSet(poll, kLp19, meters);
+        case 0x1C:
+            return fixedSet(poll, kLp1C, meters);
+        case 0x2F:
+            return selectedMeters(poll, meters);
+        case 0x6F:
+        case 0xAF:
+            return extendedMeters(poll, meters);
+        default:
+            return std::nullopt;
     }
 }
 

@@ -81,7 +81,7 @@ std::vector<std::uint8_t> validationRecord(const Poll& poll, const std::optional
     appendBcd(out, r->amountCents, 5);
     appendBinary(out, r->ticketNumber, 2);  // binary, LSB first (range 0000-270F)
     appendBcd(out, r->systemId, 1);
-    appendBcd(out, 0, 4);  // expiration: none
+    appendBcd(out, 0, 4);     // expiration: none
     appendBinary(out, 0, 2);  // pool ID: not a restricted ticket
     return finish(std::move(out));
 }
@@ -95,10 +95,17 @@ bool extendedTicketData(const std::vector<std::uint8_t>& d, TicketSetup& setup) 
         std::string text(d.begin() + static_cast<std::ptrdiff_t>(i + 2),
                          d.begin() + static_cast<std::ptrdiff_t>(i + 2 + d[i + 1]));
         switch (d[i]) {
-        case 0x00: setup.location = std::move(text); break;
-        case 0x01: setup.address1 = std::move(text); break;
-        case 0x02: setup.address2 = std::move(text); break;
-        default: break;  // titles of restricted and debit tickets: this table prints neither
+            case 0x00:
+                setup.location = std::move(text);
+                break;
+            case 0x01:
+                setup.address1 = std::move(text);
+                break;
+            case 0x02:
+                setup.address2 = std::move(text);
+                break;
+            default:
+                break;  // titles of restricted and debit tickets: this table prints neither
         }
         i += 2 + d[i + 1];
     }
@@ -126,7 +133,8 @@ bool ticketData(const std::vector<std::uint8_t>& d, TicketSetup& setup) {
             return false;
         }
         if (n > 0) {
-            line->assign(d.begin() + static_cast<std::ptrdiff_t>(i + 1), d.begin() + static_cast<std::ptrdiff_t>(i + 1 + n));
+            line->assign(d.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                         d.begin() + static_cast<std::ptrdiff_t>(i + 1 + n));
         }
         i += 1 + n;
     }
@@ -154,7 +162,7 @@ std::optional<std::string> bcdDigits(const std::vector<std::uint8_t>& bytes, std
 void appendBcdDigits(std::vector<std::uint8_t>& out, const std::string& digits, std::size_t bytes) {
     // Right-aligned, zero-filled on the left; anything but a digit reads as 0.
     std::string padded = digits.size() >= 2 * bytes ? digits.substr(digits.size() - 2 * bytes)
-                                                      : std::string(2 * bytes - digits.size(), '0') + digits;
+                                                    : std::string(2 * bytes - digits.size(), '0') + digits;
     for (std::size_t i = 0; i < bytes; ++i) {
         const auto digit = [&](char c) { return static_cast<std::uint8_t>(c >= '0' && c <= '9' ? c - '0' : 0); };
         out.push_back(static_cast<std::uint8_t>(digit(padded[2 * i]) << 4U | digit(padded[2 * i + 1])));
@@ -163,107 +171,117 @@ void appendBcdDigits(std::vector<std::uint8_t>& out, const std::string& digits, 
 
 bool isTicketPoll(std::uint8_t command) {
     switch (command) {
-    case 0x4C: case 0x4D: case 0x57: case 0x58: case 0x70: case 0x71: case 0x7B: case 0x7C: case 0x7D:
-        return true;
-    default:
-        return false;
+        case 0x4C:
+        case 0x4D:
+        case 0x57:
+        case 0x58:
+        case 0x70:
+        case 0x71:
+        case 0x7B:
+        case 0x7C:
+        case 0x7D:
+            return true;
+        default:
+            return false;
     }
 }
 
 std::optional<std::vector<std::uint8_t>> answerTicketPoll(const Poll& poll, TicketHost& host) {
     const std::vector<std::uint8_t>& b = poll.bytes;
     switch (poll.command) {
-    case 0x57: {
-        const auto pending = host.pendingCashout();
-        std::vector<std::uint8_t> out = start(poll);
-        out.push_back(pending ? pending->type : 0x80);  // 80: not waiting for system validation
-        appendBcd(out, pending ? pending->amountCents : 0, 5);
-        return finish(std::move(out));
-    }
-    case 0x58: {  // addr 58 system-ID(1 BCD) validation(8 BCD) CRC
-        const auto systemId = fromBcd(std::span(b).subspan(2, 1));
-        const auto number = bcdDigits(b, 3, 8);
-        if (!systemId || !number) {
+        case 0x57: {
+            const auto pending = host.pendingCashout();
             std::vector<std::uint8_t> out = start(poll);
-            out.push_back(static_cast<std::uint8_t>(ValidationReceipt::OutOfRange));
+            out.push_back(pending ? pending->type : 0x80);  // 80: not waiting for system validation
+            appendBcd(out, pending ? pending->amountCents : 0, 5);
             return finish(std::move(out));
         }
-        std::vector<std::uint8_t> out = start(poll);
-        out.push_back(static_cast<std::uint8_t>(host.receiveValidation(static_cast<std::uint8_t>(*systemId), *number)));
-        return finish(std::move(out));
-    }
-    case 0x4C: {  // addr 4C id(3) sequence(3) CRC, binary LSB first
-        const auto [id, sequence] = host.setValidationId(binary24(b, 2), binary24(b, 5));
-        std::vector<std::uint8_t> out = start(poll);
-        appendBinary(out, id, 3);
-        appendBinary(out, sequence, 3);
-        return finish(std::move(out));
-    }
-    case 0x4D: {
-        const std::uint8_t code = b[2];
-        if (code > 0x1F && code != 0xFF) {
-            return std::nullopt;
+        case 0x58: {  // addr 58 system-ID(1 BCD) validation(8 BCD) CRC
+            const auto systemId = fromBcd(std::span(b).subspan(2, 1));
+            const auto number = bcdDigits(b, 3, 8);
+            if (!systemId || !number) {
+                std::vector<std::uint8_t> out = start(poll);
+                out.push_back(static_cast<std::uint8_t>(ValidationReceipt::OutOfRange));
+                return finish(std::move(out));
+            }
+            std::vector<std::uint8_t> out = start(poll);
+            out.push_back(
+                static_cast<std::uint8_t>(host.receiveValidation(static_cast<std::uint8_t>(*systemId), *number)));
+            return finish(std::move(out));
         }
-        return validationRecord(poll, host.validationRecord(code));
-    }
-    case 0x70: {
-        const auto ticket = host.escrowedTicket();
-        std::vector<std::uint8_t> body;
-        if (!ticket) {
-            body.push_back(0xFF);  // no ticket in escrow
-            appendBcd(body, 0, 5);
-            body.push_back(0x00);
-        } else {
-            body.push_back(0x00);  // in escrow
-            appendBcd(body, ticket->amountCents, 5);
-            body.push_back(0x00);  // parsing code 00: 18 digits
-            appendBcdDigits(body, ticket->validation, kValidationBytes);
+        case 0x4C: {  // addr 4C id(3) sequence(3) CRC, binary LSB first
+            const auto [id, sequence] = host.setValidationId(binary24(b, 2), binary24(b, 5));
+            std::vector<std::uint8_t> out = start(poll);
+            appendBinary(out, id, 3);
+            appendBinary(out, sequence, 3);
+            return finish(std::move(out));
         }
-        return withLength(poll, body);
-    }
-    case 0x71:
-        return redeem(poll, host);
-    case 0x7B: {  // len control-mask(2) status-bits(2) cashable-exp(2 BCD) restricted-exp(2 BCD)
-        const std::vector<std::uint8_t> d = poll.data();
-        if (d.size() != 8) {
-            return std::nullopt;
+        case 0x4D: {
+            const std::uint8_t code = b[2];
+            if (code > 0x1F && code != 0xFF) {
+                return std::nullopt;
+            }
+            return validationRecord(poll, host.validationRecord(code));
         }
-        const auto cashable = fromBcd(std::span(d).subspan(4, 2));
-        const auto restricted = fromBcd(std::span(d).subspan(6, 2));
-        if (!cashable || !restricted) {
-            return std::nullopt;
+        case 0x70: {
+            const auto ticket = host.escrowedTicket();
+            std::vector<std::uint8_t> body;
+            if (!ticket) {
+                body.push_back(0xFF);  // no ticket in escrow
+                appendBcd(body, 0, 5);
+                body.push_back(0x00);
+            } else {
+                body.push_back(0x00);  // in escrow
+                appendBcd(body, ticket->amountCents, 5);
+                body.push_back(0x00);  // parsing code 00: 18 digits
+                appendBcdDigits(body, ticket->validation, kValidationBytes);
+            }
+            return withLength(poll, body);
         }
-        TicketSetup setup = host.ticketSetup();
-        const auto mask = static_cast<std::uint16_t>(d[0] | d[1] << 8U);
-        const auto bits = static_cast<std::uint16_t>(d[2] | d[3] << 8U);
-        setup.statusBits = static_cast<std::uint16_t>((setup.statusBits & ~mask) | (bits & mask));
-        if (*cashable != 0) {
-            setup.cashableExpirationDays = static_cast<std::uint16_t>(*cashable);
-        }
-        if (*restricted != 0) {
-            setup.restrictedExpirationDays = static_cast<std::uint16_t>(*restricted);
-        }
-        host.setTicketSetup(setup);
-        std::vector<std::uint8_t> body;
-        appendBinary(body, host.assetNumber(), 4);
-        appendBinary(body, setup.statusBits, 2);
-        appendBcd(body, setup.cashableExpirationDays, 2);
-        appendBcd(body, setup.restrictedExpirationDays, 2);
-        return withLength(poll, body);
-    }
-    case 0x7C:
-    case 0x7D: {
-        TicketSetup setup = host.ticketSetup();
-        const bool valid = poll.command == 0x7C ? extendedTicketData(poll.data(), setup) : ticketData(poll.data(), setup);
-        if (valid) {
+        case 0x71:
+            return redeem(poll, host);
+        case 0x7B: {  // len control-mask(2) status-bits(2) cashable-exp(2 BCD) restricted-exp(2 BCD)
+            const std::vector<std::uint8_t> d = poll.data();
+            if (d.size() != 8) {
+                return std::nullopt;
+            }
+            const auto cashable = fromBcd(std::span(d).subspan(4, 2));
+            const auto restricted = fromBcd(std::span(d).subspan(6, 2));
+            if (!cashable || !restricted) {
+                return std::nullopt;
+            }
+            TicketSetup setup = host.ticketSetup();
+            const auto mask = static_cast<std::uint16_t>(d[0] | d[1] << 8U);
+            const auto bits = static_cast<std::uint16_t>(d[2] | d[3] << 8U);
+            setup.statusBits = static_cast<std::uint16_t>((setup.statusBits & ~mask) | (bits & mask));
+            if (*cashable != 0) {
+                setup.cashableExpirationDays = static_cast<std::uint16_t>(*cashable);
+            }
+            if (*restricted != 0) {
+                setup.restrictedExpirationDays = static_cast<std::uint16_t>(*restricted);
+            }
             host.setTicketSetup(setup);
+            std::vector<std::uint8_t> body;
+            appendBinary(body, host.assetNumber(), 4);
+            appendBinary(body, setup.statusBits, 2);
+            appendBcd(body, setup.cashableExpirationDays, 2);
+            appendBcd(body, setup.restrictedExpirationDays, 2);
+            return withLength(poll, body);
         }
-        std::vector<std::uint8_t> out = start(poll);
-        out.push_back(valid ? 0x01 : 0x00);  // ticket data flag
-        return finish(std::move(out));
-    }
-    default:
-        return std::nullopt;
+        case 0x7C:
+        case 0x7D: {
+            TicketSetup setup = host.ticketSetup();
+            const bool valid =
+                poll.command == 0x7C ? extendedTicketData(poll.data(), setup) : ticketData(poll.data(), setup);
+            if (valid) {
+                host.setTicketSetup(setup);
+            }
+            std::vector<std::uint8_t> out = start(poll);
+            out.push_back(valid ? 0x01 : 0x00);  // ticket data flag
+            return finish(std::move(out));
+        }
+        default:
+            return std::nullopt;
     }
 }
 

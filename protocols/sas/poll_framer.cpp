@@ -32,16 +32,16 @@ std::optional<Poll> PollFramer::finish(PollKind kind) {
     bytes_.clear();
     state_ = kind == PollKind::UnknownCommand ? State::Skip : State::Idle;
     switch (kind) {
-    case PollKind::General:
-    case PollKind::Long:
-        ++stats_.polls;
-        break;
-    case PollKind::BadCrc:
-        ++stats_.badCrc;
-        break;
-    case PollKind::UnknownCommand:
-        ++stats_.unknownCommands;
-        break;
+        case PollKind::General:
+        case PollKind::Long:
+            ++stats_.polls;
+            break;
+        case PollKind::BadCrc:
+            ++stats_.badCrc;
+            break;
+        case PollKind::UnknownCommand:
+            ++stats_.unknownCommands;
+            break;
     }
     return poll;
 }
@@ -62,34 +62,34 @@ std::optional<Poll> PollFramer::push(WireByte byte) {
         return std::nullopt;
     }
     switch (state_) {
-    case State::Idle:
-        ++stats_.strayBytes;
-        return std::nullopt;
-    case State::Skip:
-        return std::nullopt;  // the rest of a poll this station cannot frame
-    case State::Command: {
-        bytes_.push_back(byte.value);
-        const auto shape = requestShape(byte.value);
-        if (!shape) {
-            return finish(PollKind::UnknownCommand);
-        }
-        expected_ = shape->fixedLength;
-        lengthByte_ = shape->lengthByte;
-        if (expected_ <= 2 && !lengthByte_) {
-            return finish(PollKind::Long);  // type R: address and command only
-        }
-        state_ = State::Body;
-        return std::nullopt;
-    }
-    case State::Body:
-        bytes_.push_back(byte.value);
-        if (lengthByte_ && bytes_.size() == 3) {
-            expected_ += byte.value;
-        }
-        if (bytes_.size() < expected_) {
+        case State::Idle:
+            ++stats_.strayBytes;
+            return std::nullopt;
+        case State::Skip:
+            return std::nullopt;  // the rest of a poll this station cannot frame
+        case State::Command: {
+            bytes_.push_back(byte.value);
+            const auto shape = requestShape(byte.value);
+            if (!shape) {
+                return finish(PollKind::UnknownCommand);
+            }
+            expected_ = shape->fixedLength;
+            lengthByte_ = shape->lengthByte;
+            if (expected_ <= 2 && !lengthByte_) {
+                return finish(PollKind::Long);  // type R: address and command only
+            }
+            state_ = State::Body;
             return std::nullopt;
         }
-        return finish(crcMatches(bytes_) ? PollKind::Long : PollKind::BadCrc);
+        case State::Body:
+            bytes_.push_back(byte.value);
+            if (lengthByte_ && bytes_.size() == 3) {
+                expected_ += byte.value;
+            }
+            if (bytes_.size() < expected_) {
+                return std::nullopt;
+            }
+            return finish(crcMatches(bytes_) ? PollKind::Long : PollKind::BadCrc);
     }
     return std::nullopt;
 }

@@ -22,8 +22,8 @@ enum class PollKind : std::uint8_t {
 
 struct Poll {
     PollKind kind = PollKind::General;
-    std::uint8_t address = 0;  // 0..127; 0 is broadcast
-    std::uint8_t command = 0;  // long polls
+    std::uint8_t address = 0;         // 0..127; 0 is broadcast
+    std::uint8_t command = 0;         // long polls
     std::vector<std::uint8_t> bytes;  // as received, address to CRC (a general poll: its one byte)
     // The data between the command (and its length byte, if its command has one) and the CRC.
     [[nodiscard]] std::vector<std::uint8_t> data() const;
@@ -33,8 +33,8 @@ struct FramerStats {
     std::uint64_t polls = 0;
     std::uint64_t badCrc = 0;
     std::uint64_t unknownCommands = 0;
-    std::uint64_t truncated = 0;     // a poll cut short by the next wakeup byte or an idle gap
-    std::uint64_t strayBytes = 0;    // bytes outside any poll
+    std::uint64_t truncated = 0;   // a poll cut short by the next wakeup byte or an idle gap
+    std::uint64_t strayBytes = 0;  // bytes outside any poll
 };
 
 class PollFramer {

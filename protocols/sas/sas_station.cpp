@@ -23,7 +23,12 @@ std::vector<std::uint8_t> frameOf(std::uint8_t address, std::uint8_t command) {
 
 SasStation::SasStation(std::uint8_t address, MachineInfo info, const MeterSource& meters, StationHost& host,
                        TicketHost& tickets, ExceptionQueue& exceptions)
-    : address_(address), info_(std::move(info)), meters_(meters), host_(host), tickets_(tickets), exceptions_(exceptions) {}
+    : address_(address),
+      info_(std::move(info)),
+      meters_(meters),
+      host_(host),
+      tickets_(tickets),
+      exceptions_(exceptions) {}
 
 std::vector<std::uint8_t> SasStation::generalPoll() {
     reported_ = exceptions_.next();
@@ -72,66 +77,66 @@ std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) 
 
 std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& poll) {
     switch (poll.command) {
-    case 0x01:  // shut down (disable play)
-    case 0x02:  // start up (enable play)
-        host_.setPlayEnabled(poll.command == 0x02);
-        return ack();
-    case 0x0E: {  // real-time event reporting: 00 off, 01 on
-        if (poll.bytes.size() != 5 || poll.bytes[2] > 1) {
-            return std::nullopt;
+        case 0x01:  // shut down (disable play)
+        case 0x02:  // start up (enable play)
+            host_.setPlayEnabled(poll.command == 0x02);
+            return ack();
+        case 0x0E: {  // real-time event reporting: 00 off, 01 on
+            if (poll.bytes.size() != 5 || poll.bytes[2] > 1) {
+                return std::nullopt;
+            }
+            realTimeEvents_ = poll.bytes[2] == 1;
+            return ack();
         }
-        realTimeEvents_ = poll.bytes[2] == 1;
-        return ack();
-    }
-    case 0x7F: {
-        const auto time = parseSetDateTime(poll);
-        if (!time) {
-            return std::nullopt;
+        case 0x7F: {
+            const auto time = parseSetDateTime(poll);
+            if (!time) {
+                return std::nullopt;
+            }
+            if (!host_.setClock(*time)) {
+                ++stats_.clockRefused;  // answered all the same: the host has no way to hear a refusal
+            }
+            return ack();
         }
-        if (!host_.setClock(*time)) {
-            ++stats_.clockRefused;  // answered all the same: the host has no way to hear a refusal
+        case 0x1B: {  // hand-pay information
+            const HandpayInfo info = host_.pendingHandpay().value_or(HandpayInfo{});
+            handpayRead_ = true;
+            std::vector<std::uint8_t> out = frameOf(address_, 0x1B);
+            out.push_back(info.progressiveGroup);
+            out.push_back(info.level);
+            appendBcd(out, info.amountCents, 5);
+            appendBcd(out, info.partialPayCents, 2);
+            out.push_back(info.resetId);
+            out.resize(out.size() + 10, 0x00);
+            appendCrc(out);
+            return out;
         }
-        return ack();
-    }
-    case 0x1B: {  // hand-pay information
-        const HandpayInfo info = host_.pendingHandpay().value_or(HandpayInfo{});
-        handpayRead_ = true;
-        std::vector<std::uint8_t> out = frameOf(address_, 0x1B);
-        out.push_back(info.progressiveGroup);
-        out.push_back(info.level);
-        appendBcd(out, info.amountCents, 5);
-        appendBcd(out, info.partialPayCents, 2);
-        out.push_back(info.resetId);
-        out.resize(out.size() + 10, 0x00);
-        appendCrc(out);
-        return out;
-    }
-    case 0x94: {  // remote hand-pay reset
-        std::vector<std::uint8_t> out = frameOf(address_, 0x94);
-        out.push_back(static_cast<std::uint8_t>(host_.remoteHandpayReset()));
-        appendCrc(out);
-        return out;
-    }
-    case 0x21: {  // ROM signature: addr 21 seed(2, LSB first) CRC
-        const auto seed = static_cast<std::uint16_t>(poll.bytes[2] | poll.bytes[3] << 8U);
-        const auto signature = host_.romSignature(seed);
-        if (!signature) {
-            return std::nullopt;
+        case 0x94: {  // remote hand-pay reset
+            std::vector<std::uint8_t> out = frameOf(address_, 0x94);
+            out.push_back(static_cast<std::uint8_t>(host_.remoteHandpayReset()));
+            appendCrc(out);
+            return out;
         }
-        std::vector<std::uint8_t> out = frameOf(address_, 0x21);
-        out.push_back(static_cast<std::uint8_t>(*signature & 0xFFU));
-        out.push_back(static_cast<std::uint8_t>(*signature >> 8U));
-        appendCrc(out);
-        return out;
-    }
-    case 0x48: {  // last accepted bill: a table takes no bills, so country, denomination and count are 0
-        std::vector<std::uint8_t> out = frameOf(address_, 0x48);
-        out.resize(out.size() + 6, 0x00);
-        appendCrc(out);
-        return out;
-    }
-    default:
-        return std::nullopt;  // not supported: the link stays silent
+        case 0x21: {  // ROM signature: addr 21 seed(2, LSB first) CRC
+            const auto seed = static_cast<std::uint16_t>(poll.bytes[2] | poll.bytes[3] << 8U);
+            const auto signature = host_.romSignature(seed);
+            if (!signature) {
+                return std::nullopt;
+            }
+            std::vector<std::uint8_t> out = frameOf(address_, 0x21);
+            out.push_back(static_cast<std::uint8_t>(*signature & 0xFFU));
+            out.push_back(static_cast<std::uint8_t>(*signature >> 8U));
+            appendCrc(out);
+            return out;
+        }
+        case 0x48: {  // last accepted bill: a table takes no bills, so country, denomination and count are 0
+            std::vector<std::uint8_t> out = frameOf(address_, 0x48);
+            out.resize(out.size() + 6, 0x00);
+            appendCrc(out);
+            return out;
+        }
+        default:
+            return std::nullopt;  // not supported: the link stays silent
     }
 }
 

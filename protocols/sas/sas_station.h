@@ -19,10 +19,10 @@ namespace pitlink::sas {
 // LP 1B: the hand-pay the station is locked for.
 struct HandpayInfo {
     std::uint8_t progressiveGroup = 0;
-    std::uint8_t level = 0;          // 0: not a progressive win
+    std::uint8_t level = 0;  // 0: not a progressive win
     std::uint64_t amountCents = 0;
     std::uint64_t partialPayCents = 0;
-    std::uint8_t resetId = 0;        // 0: standard hand-pay
+    std::uint8_t resetId = 0;  // 0: standard hand-pay
 };
 
 enum class HandpayResetResult : std::uint8_t { Reset = 0x00, Unable = 0x01, NotInHandpay = 0x02 };
@@ -31,11 +31,11 @@ enum class HandpayResetResult : std::uint8_t { Reset = 0x00, Unable = 0x01, NotI
 class StationHost {
 public:
     virtual ~StationHost() = default;
-    virtual void setPlayEnabled(bool enabled) = 0;                // LP 01 / 02
-    virtual bool setClock(const SasDateTime& hostTime) = 0;       // LP 7F; false: refused (out of tolerance)
-    [[nodiscard]] virtual SasDateTime clock() const = 0;           // LP 7E
+    virtual void setPlayEnabled(bool enabled) = 0;           // LP 01 / 02
+    virtual bool setClock(const SasDateTime& hostTime) = 0;  // LP 7F; false: refused (out of tolerance)
+    [[nodiscard]] virtual SasDateTime clock() const = 0;     // LP 7E
     [[nodiscard]] virtual std::optional<HandpayInfo> pendingHandpay() const = 0;  // LP 1B
-    virtual HandpayResetResult remoteHandpayReset() = 0;          // LP 94
+    virtual HandpayResetResult remoteHandpayReset() = 0;                          // LP 94
     // LP 21: CRC-16/KERMIT seeded with `seed` over the installed program; nullopt while it is
     // still being computed (no answer: the host asks again).
     virtual std::optional<std::uint16_t> romSignature(std::uint16_t seed) = 0;

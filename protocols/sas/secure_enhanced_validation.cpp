@@ -30,8 +30,11 @@ std::array<std::uint8_t, 9> secureEnhancedValidation(std::uint32_t machineId, st
         a[i] = static_cast<std::uint8_t>(sequence >> (8U * i));
         a[3 + i] = static_cast<std::uint8_t>(machineId >> (8U * i));
     }
-    const std::array<std::uint8_t, 6> b = {a[0], a[1], static_cast<std::uint8_t>(a[0] ^ a[2]),
-                                           static_cast<std::uint8_t>(a[1] ^ a[3]), static_cast<std::uint8_t>(a[0] ^ a[4]),
+    const std::array<std::uint8_t, 6> b = {a[0],
+                                           a[1],
+                                           static_cast<std::uint8_t>(a[0] ^ a[2]),
+                                           static_cast<std::uint8_t>(a[1] ^ a[3]),
+                                           static_cast<std::uint8_t>(a[0] ^ a[4]),
                                            static_cast<std::uint8_t>(a[1] ^ a[5])};
     // C: the CRC of each pair of B, read as one 48-bit little-endian number split into halves.
     std::uint64_t c = 0;

@@ -53,7 +53,7 @@ struct LinkStats {
     std::uint64_t resends = 0;          // implied NACKs answered with the same bytes
     std::uint64_t ignoredUnsynced = 0;  // polls to us before resynchronisation
     std::uint64_t badCrc = 0;
-    std::uint64_t unsupported = 0;      // long polls not answered
+    std::uint64_t unsupported = 0;  // long polls not answered
     std::uint64_t chirps = 0;
     std::uint64_t linkDowns = 0;
 };
@@ -92,7 +92,7 @@ private:
     LinkOutput& output_;
     LinkSync sync_ = LinkSync::AwaitOtherAddress;
     std::optional<Pending> pending_;
-    std::int64_t lastPollMs_;    // any valid poll on the line
+    std::int64_t lastPollMs_;  // any valid poll on the line
     std::int64_t lastAckMs_;
     std::int64_t lastChirpMs_ = 0;
     bool chirping_ = false;

@@ -17,12 +17,12 @@ std::optional<TransportMode> parseTransportMode(std::string_view name) {
 
 std::string_view transportModeName(TransportMode mode) {
     switch (mode) {
-    case TransportMode::Serial:
-        return "serial";
-    case TransportMode::Pty:
-        return "pty";
-    case TransportMode::Gap:
-        return "gap";
+        case TransportMode::Serial:
+            return "serial";
+        case TransportMode::Pty:
+            return "pty";
+        case TransportMode::Gap:
+            return "gap";
     }
     return "?";
 }

@@ -9,6 +9,7 @@
 // at a time, its requests pipelined as a fast engine would send them.
 //
 //   bench_daemon [--rounds N] [--stations N] [--baseline-seconds S] [--dir DIR] [--daemon PATH]
+#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -25,8 +26,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
@@ -66,7 +65,8 @@ Options parse(int argc, char** argv) {
 // Sends `requests` at once and reads until every one is answered and, with `untilResult`, the
 // round's result event has come (one round at a time: the only result that can come). Throws on
 // a refusal or a void: a benchmark of refused requests measures nothing.
-void exchange(test::LineSocket& link, const std::vector<json>& requests, std::int64_t& nextId, bool untilResult = false) {
+void exchange(test::LineSocket& link, const std::vector<json>& requests, std::int64_t& nextId,
+              bool untilResult = false) {
     std::string text;
     const std::int64_t first = nextId;
     for (json request : requests) {
@@ -139,7 +139,9 @@ int main(int argc, char** argv) {
         std::int64_t nextId = 1;
         std::vector<json> setup;
         for (int s = 1; s <= o.stations; ++s) {
-            setup.push_back(json{{"op", "ticket_in"}, {"station", s}, {"validation", std::to_string(900000 + s)},
+            setup.push_back(json{{"op", "ticket_in"},
+                                 {"station", s},
+                                 {"validation", std::to_string(900000 + s)},
                                  {"amount", 100'000'000}});
         }
         exchange(link, setup, nextId);
@@ -162,8 +164,8 @@ int main(int argc, char** argv) {
             });
             std::vector<json> requests{json{{"op", "open_round"}}};
             for (int s = 1; s <= o.stations; ++s) {
-                requests.push_back(
-                    json{{"op", "bet"}, {"station", s}, {"spot", (s + r) % 2 == 0 ? "banker" : "player"}, {"stake", 100}});
+                requests.push_back(json{
+                    {"op", "bet"}, {"station", s}, {"spot", (s + r) % 2 == 0 ? "banker" : "player"}, {"stake", 100}});
             }
             requests.push_back(json{{"op", "close_bets"}});
             for (const game::Card& card : dealt) {
@@ -193,11 +195,11 @@ int main(int argc, char** argv) {
         const double syncAfter = fdatasyncRate(o.dir, o.baselineSeconds);
         const double syncRate = (syncBefore + syncAfter) / 2;
         const double roundsPerSecond = o.rounds / seconds;
-        std::cout << "rounds:                  " << o.rounds << " with " << o.stations << " stations (" << 2 + o.stations
-                  << "+ journaled requests a round)\n"
+        std::cout << "rounds:                  " << o.rounds << " with " << o.stations << " stations ("
+                  << 2 + o.stations << "+ journaled requests a round)\n"
                   << "rounds/s:                " << roundsPerSecond << "\n"
-                  << "round latency ms:        p50 " << test::percentile(roundMs, 0.5) << ", p99 " << test::percentile(roundMs, 0.99)
-                  << ", max " << test::percentile(roundMs, 1.0) << "\n"
+                  << "round latency ms:        p50 " << test::percentile(roundMs, 0.5) << ", p99 "
+                  << test::percentile(roundMs, 0.99) << ", max " << test::percentile(roundMs, 1.0) << "\n"
                   << "raw fdatasync/s:         " << syncRate << " (before " << syncBefore << ", after " << syncAfter
                   << ")\n"
                   << "fdatasyncs per round:    " << syncRate / roundsPerSecond << " (raw fdatasync time per round)\n";

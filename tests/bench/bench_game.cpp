@@ -7,8 +7,8 @@
 
 #include "daemon/config/paytable_loader.h"
 #include "daemon/ctl/scoreboard_svg.h"
-#include "daemon/game/scoreboard.h"
 #include "daemon/game/exact_odds.h"
+#include "daemon/game/scoreboard.h"
 #include "daemon/game/settlement.h"
 #include "daemon/game/simulator.h"
 #include "daemon/game/third_card_rule.h"
@@ -101,7 +101,7 @@ BENCHMARK(BM_Baseline_ShuffleAndDraw)->Unit(benchmark::kMillisecond);
 // Settlement of one round: 16 stations x 6 bets.
 std::vector<Bet> sixteenStationsSixBets() {
     std::vector<Bet> bets;
-    const std::array<BetType, 6> spots{BetType::Banker, BetType::Tie, BetType::PlayerPair,
+    const std::array<BetType, 6> spots{BetType::Banker,     BetType::Tie, BetType::PlayerPair,
                                        BetType::BankerPair, BetType::Big, BetType::LuckyNines};
     for (int station = 1; station <= 16; ++station) {
         for (const BetType t : spots) {

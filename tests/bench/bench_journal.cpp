@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <iostream>
 
-#include "daemon/journal/store_sink.h"
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
@@ -23,13 +22,14 @@
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
-#include "tests/bench/raw_fdatasync.h"
-#include "tests/support/completion_queue.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/settlement_records.h"
+#include "daemon/journal/store_sink.h"
+#include "tests/bench/raw_fdatasync.h"
+#include "tests/support/completion_queue.h"
 
 namespace {
 
@@ -111,8 +111,10 @@ void BM_DurableRoundCommit(benchmark::State& state) {
     double commitSeconds = 0;
     {
         auto store = std::make_unique<journal::JournalStore>(path.string(), journal::StoreOptions{});
-        journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
-        journal::Journal j(writer, journal::Ledger{}, [] { return 1; }, 2000);
+        journal::JournalWriter writer(std::move(store),
+                                      [&](std::function<void()> f) { completions.post(std::move(f)); });
+        journal::Journal j(
+            writer, journal::Ledger{}, [] { return 1; }, 2000);
         CoupSource coups;
         std::int64_t round = 0;
         for (auto _ : state) {
@@ -160,7 +162,8 @@ void BM_RoundCommitCpuOnly(benchmark::State& state) {
         journal::JournalStore store(path.string(), journal::StoreOptions{});
         store.connection().exec("PRAGMA synchronous = OFF");
         journal::StoreSink sink(store);
-        journal::Journal j(sink, journal::Ledger{}, [] { return 1; }, 2000);
+        journal::Journal j(
+            sink, journal::Ledger{}, [] { return 1; }, 2000);
         CoupSource coups;
         std::int64_t round = 0;
         for (auto _ : state) {
@@ -183,7 +186,8 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
     const game::Paytable table = standard();
     const std::string sha = journal::paytableSha256(table);
     std::int64_t at = 1'795'000'000'000;
-    journal::Journal j(sink, journal::Ledger{}, [&] { return at; }, 2000);
+    journal::Journal j(
+        sink, journal::Ledger{}, [&] { return at; }, 2000);
     game::SeededRandom random(11);
     auto shoe = std::make_unique<game::Shoe>(game::ShoeConfig{}, random, 1);
     journal::JournalTransaction tx = j.begin();
@@ -198,9 +202,13 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
         }
         journal::JournalTransaction r = j.begin();
         r.add(journal::kind::kRoundOpened, round, std::nullopt,
-              json{{"shoe", shoe->number()}, {"round_in_shoe", round % 80}, {"paytable", table.id}, {"paytable_sha256", sha}});
+              json{{"shoe", shoe->number()},
+                   {"round_in_shoe", round % 80},
+                   {"paytable", table.id},
+                   {"paytable_sha256", sha}});
         const game::BetType spot = round % 2 == 0 ? game::BetType::Banker : game::BetType::Player;
-        r.add(journal::kind::kBetAccepted, round, 1, json{{"bet", 1}, {"spot", game::betTypeName(spot)}, {"stake", 100}});
+        r.add(journal::kind::kBetAccepted, round, 1,
+              json{{"bet", 1}, {"spot", game::betTypeName(spot)}, {"stake", 100}});
         r.credit(1, -100, journal::reason::kBet, round);
         r.add(journal::kind::kRoundClosed, round, std::nullopt, json::object());
         int position = 0;
@@ -211,7 +219,8 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
             return card;
         });
         const std::vector<journal::RoundBet> bets{{1, 1, spot, 100}};
-        journal::addSettlement(r, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table, sha);
+        journal::addSettlement(r, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table,
+                               sha);
         j.submit(std::move(r));
         if (round % 100000 == 0) {
             std::cerr << "  " << round << " rounds\n";
@@ -232,7 +241,9 @@ const std::string& bigJournal() {
     return path;
 }
 
-std::int64_t fileSize(const std::string& path) { return static_cast<std::int64_t>(fs::file_size(path)); }
+std::int64_t fileSize(const std::string& path) {
+    return static_cast<std::int64_t>(fs::file_size(path));
+}
 
 void BM_Baseline_ReadJournalFile(benchmark::State& state) {
     (void)bigJournal();  // made (once) before the clock runs

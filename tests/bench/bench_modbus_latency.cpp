@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <modbus/modbus.h>
 #include <netinet/in.h>
+#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -29,8 +30,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/bench/command_line.h"
 #include "tests/bench/daemon_process.h"
@@ -247,7 +246,8 @@ int main(int argc, char** argv) {
     }
 
     std::ofstream(o.dir / "pitlink.yaml")
-        << "table:\n  source: reader\n  stations: 4\n  paytable: " << PITLINK_SOURCE_DIR << "/etc/paytables/standard.yaml\n"
+        << "table:\n  source: reader\n  stations: 4\n  paytable: " << PITLINK_SOURCE_DIR
+        << "/etc/paytables/standard.yaml\n"
         << "rounds:\n  bets_open_ms: 600000\n  last_bets_ms: 1000\n"
         << "engine:\n  socket: engine.sock\ncontrol:\n  socket: ''\njournal:\n  path: journal.db\n"
         << "log:\n  level: warn\n"

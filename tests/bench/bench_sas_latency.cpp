@@ -11,6 +11,7 @@
 //
 //   bench_sas_latency [--seconds S] [--stations N] [--period-ms P] [--dir DIR] [--daemon PATH]
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -28,8 +29,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "tests/bench/command_line.h"
 #include "tests/bench/daemon_process.h"
@@ -130,8 +129,8 @@ Samples pollLinks(const std::vector<int>& masters, const std::vector<int>& addre
             }
         }
         const auto soonest = *std::min_element(next.begin(), next.end());
-        const int timeoutMs = static_cast<int>(std::max<long>(
-            0, std::chrono::duration_cast<std::chrono::milliseconds>(soonest - Clock::now()).count()));
+        const int timeoutMs = static_cast<int>(
+            std::max<long>(0, std::chrono::duration_cast<std::chrono::milliseconds>(soonest - Clock::now()).count()));
         for (std::size_t i = 0; i < n; ++i) {
             fds[i] = pollfd{masters[i], POLLIN, 0};
         }
@@ -215,8 +214,8 @@ int main(int argc, char** argv) {
         std::string links;
         for (int i = 1; i <= o.stations; ++i) {
             ptys.push_back(openPty());
-            links += "    - {station: " + std::to_string(i) + ", address: " + std::to_string(i) + ", port: " +
-                     ptys.back().path + ", transport: pty}\n";
+            links += "    - {station: " + std::to_string(i) + ", address: " + std::to_string(i) +
+                     ", port: " + ptys.back().path + ", transport: pty}\n";
         }
         const fs::path config = o.dir / "pitlink.yaml";
         std::ofstream(config) << "table:\n  source: rng\n  stations: " << o.stations
@@ -224,37 +223,48 @@ int main(int argc, char** argv) {
                               << "rounds:\n  bets_open_ms: 200\n  last_bets_ms: 50\n"
                               << "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
                               << "journal:\n  path: journal.db\nlog:\n  level: warn\n"
-                              << "sas:\n  stations:\n" << links;
+                              << "sas:\n  stations:\n"
+                              << links;
         const pid_t pid = pitlink::test::startDaemon(o.daemon, config, o.dir / "pitlinkd.log");
         // Every station bets in every round (a credit record, a bet, its settlement, 7E/7F).
         std::atomic<bool> stop{false};
         std::atomic<int> rounds{0};
         std::thread bettor([&] {
-          try {
-            pitlink::test::LineSocket engine(o.dir / "engine.sock");
-            std::int64_t id = 1;
-            std::string text;
-            for (int s = 1; s <= o.stations; ++s) {
-                text += json{{"id", id++}, {"op", "ticket_in"}, {"station", s}, {"validation", "1"},
-                             {"amount", 100'000'000}}.dump() + "\n";
-            }
-            engine.send(text);
-            while (!stop) {
-                const json m = engine.read();
-                if (m.value("event", "") == "round" && m.value("phase", "") == "bets_open") {
-                    std::string bets;
-                    for (int s = 1; s <= o.stations; ++s) {
-                        bets += json{{"id", id++}, {"op", "bet"}, {"station", s}, {"spot", s % 2 ? "banker" : "player"},
-                                     {"stake", 100}}.dump() + "\n";
-                    }
-                    engine.send(bets);
-                } else if (m.value("event", "") == "result") {
-                    ++rounds;
+            try {
+                pitlink::test::LineSocket engine(o.dir / "engine.sock");
+                std::int64_t id = 1;
+                std::string text;
+                for (int s = 1; s <= o.stations; ++s) {
+                    text += json{{"id", id++},
+                                 {"op", "ticket_in"},
+                                 {"station", s},
+                                 {"validation", "1"},
+                                 {"amount", 100'000'000}}
+                                .dump() +
+                            "\n";
                 }
+                engine.send(text);
+                while (!stop) {
+                    const json m = engine.read();
+                    if (m.value("event", "") == "round" && m.value("phase", "") == "bets_open") {
+                        std::string bets;
+                        for (int s = 1; s <= o.stations; ++s) {
+                            bets += json{{"id", id++},
+                                         {"op", "bet"},
+                                         {"station", s},
+                                         {"spot", s % 2 ? "banker" : "player"},
+                                         {"stake", 100}}
+                                        .dump() +
+                                    "\n";
+                        }
+                        engine.send(bets);
+                    } else if (m.value("event", "") == "result") {
+                        ++rounds;
+                    }
+                }
+            } catch (const std::exception&) {
+                // the daemon stopped: the run is over
             }
-          } catch (const std::exception&) {
-            // the daemon stopped: the run is over
-          }
         });
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
         std::vector<int> masters, addresses;

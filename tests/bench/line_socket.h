@@ -1,6 +1,7 @@
 #pragma once
 // A blocking client of pitlinkd's JSON-lines Unix sockets, for the benchmarks that drive the
 // real daemon (connects with retries while the daemon starts).
+#include <nlohmann/json.hpp>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -11,8 +12,6 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-
-#include <nlohmann/json.hpp>
 
 namespace pitlink::test {
 

@@ -17,7 +17,8 @@ class RawFdatasync {
 public:
     RawFdatasync(const std::filesystem::path& dir, bool inPlace)
         : path_(dir / (inPlace ? "fdatasync-in-place.bin" : "fdatasync-append.bin")),
-          fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)), inPlace_(inPlace) {
+          fd_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)),
+          inPlace_(inPlace) {
         if (fd_ < 0) {
             throw std::runtime_error("cannot create " + path_.string());
         }

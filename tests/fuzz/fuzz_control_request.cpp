@@ -20,15 +20,22 @@ void check(bool ok) {
 
 void checkFields(const ControlRequest& r) {
     switch (*r.command) {
-    case Command::Resettle:
-        check(r.round && *r.round >= 1 && r.cards.size() >= 4 && r.cards.size() <= 6);
-        check(!r.reason.empty() && r.reason.size() <= kMaxReasonChars);
-        break;
-    case Command::VoidRound: check(!r.reason.empty() && r.reason.size() <= kMaxReasonChars); break;
-    case Command::AttendantClear:
-    case Command::HandpayReset: check(r.station.has_value()); break;
-    case Command::Recall: check(r.last >= 1 && r.last <= kMostRecalled); break;
-    default: break;
+        case Command::Resettle:
+            check(r.round && *r.round >= 1 && r.cards.size() >= 4 && r.cards.size() <= 6);
+            check(!r.reason.empty() && r.reason.size() <= kMaxReasonChars);
+            break;
+        case Command::VoidRound:
+            check(!r.reason.empty() && r.reason.size() <= kMaxReasonChars);
+            break;
+        case Command::AttendantClear:
+        case Command::HandpayReset:
+            check(r.station.has_value());
+            break;
+        case Command::Recall:
+            check(r.last >= 1 && r.last <= kMostRecalled);
+            break;
+        default:
+            break;
     }
 }
 

@@ -46,8 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (fields.size() != 3) {
             continue;
         }
-        records.push_back(JournalRecord{++seq, 0, fields[0], optionalNumber(fields[1]), optionalNumber(fields[2]),
-                                        line.substr(start), {}});
+        records.push_back(JournalRecord{
+            ++seq, 0, fields[0], optionalNumber(fields[1]), optionalNumber(fields[2]), line.substr(start), {}});
     }
     LedgerReplay replay;
     for (const JournalRecord& record : records) {

@@ -40,7 +40,6 @@ struct Station : StationProtocol {
     std::uint8_t answers = 0;
 };
 
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -38,7 +38,9 @@ void check(bool ok) {
     }
 }
 
-std::uint16_t signatureOf(std::uint16_t seed) { return static_cast<std::uint16_t>(seed ^ 0x5A5A); }
+std::uint16_t signatureOf(std::uint16_t seed) {
+    return static_cast<std::uint16_t>(seed ^ 0x5A5A);
+}
 
 // The table: the shared double, with meters that move as tickets are credited.
 struct Table : pitlink::test::StationHostDouble {

@@ -15,11 +15,11 @@
 #include <sstream>
 #include <vector>
 
-#include "daemon/config/config.h"
 #include "daemon/app/daemon.h"
-#include "daemon/io/ordered_replies.h"
+#include "daemon/config/config.h"
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
+#include "daemon/io/ordered_replies.h"
 #include "tests/sim/journal_checker.h"
 #include "tests/sim/sim_accounting_host.h"
 #include "tests/sim/sim_executor.h"

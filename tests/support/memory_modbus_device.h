@@ -48,7 +48,8 @@ struct MemoryDevice : modbus::ModbusDevice {
         }
         return std::nullopt;
     }
-    modbus::DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) override {
+    modbus::DeviceError readHoldingRegisters(std::uint16_t start, std::uint16_t count,
+                                             std::vector<std::uint16_t>& out) override {
         log.push_back("read registers " + std::to_string(start) + "+" + std::to_string(count));
         out.clear();
         for (std::uint16_t i = 0; i < count; ++i) {
@@ -62,7 +63,8 @@ struct MemoryDevice : modbus::ModbusDevice {
         out[0] = firstInput;
         return std::nullopt;
     }
-    modbus::DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count, std::vector<std::uint16_t>& out) override {
+    modbus::DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
+                                           std::vector<std::uint16_t>& out) override {
         log.push_back("read input registers " + std::to_string(start) + "+" + std::to_string(count));
         out.assign(count, 0);
         return std::nullopt;

@@ -15,8 +15,11 @@ namespace reason = journal::reason;
 
 ScenarioTable::ScenarioTable(journal::Journal& journal, game::Paytable paytable, std::int64_t nextRoundId,
                              std::function<void()> waitForCommit)
-    : journal_(journal), paytable_(std::move(paytable)), sha_(journal::paytableSha256(paytable_)),
-      wait_(std::move(waitForCommit)), nextRoundId_(nextRoundId) {}
+    : journal_(journal),
+      paytable_(std::move(paytable)),
+      sha_(journal::paytableSha256(paytable_)),
+      wait_(std::move(waitForCommit)),
+      nextRoundId_(nextRoundId) {}
 
 void ScenarioTable::submit(JournalTransaction tx) {
     pending_ = true;
@@ -50,7 +53,11 @@ void ScenarioTable::startShoe(std::int64_t shoe) {
     roundInShoe_ = 0;
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kShoeStarted, std::nullopt, std::nullopt,
-           json{{"shoe", shoe}, {"decks", 8}, {"source", "rng"}, {"burn_card", "9H"}, {"burned", 10},
+           json{{"shoe", shoe},
+                {"decks", 8},
+                {"source", "rng"},
+                {"burn_card", "9H"},
+                {"burned", 10},
                 {"cut_from_end", 14}});
     submit(std::move(tx));
 }
@@ -61,8 +68,10 @@ std::int64_t ScenarioTable::openRound() {
     bets_.clear();
     cards_.clear();
     JournalTransaction tx = journal_.begin();
-    tx.add(kind::kRoundOpened, roundId_, std::nullopt,
-           json{{"shoe", shoe_}, {"round_in_shoe", ++roundInShoe_}, {"paytable", paytable_.id}, {"paytable_sha256", sha_}});
+    tx.add(
+        kind::kRoundOpened, roundId_, std::nullopt,
+        json{
+            {"shoe", shoe_}, {"round_in_shoe", ++roundInShoe_}, {"paytable", paytable_.id}, {"paytable_sha256", sha_}});
     submit(std::move(tx));
     return roundId_;
 }
@@ -70,7 +79,8 @@ std::int64_t ScenarioTable::openRound() {
 std::int64_t ScenarioTable::bet(std::int64_t station, game::BetType spot, game::Money stake) {
     const std::int64_t index = nextBet_++;
     JournalTransaction tx = journal_.begin();
-    tx.add(kind::kBetAccepted, roundId_, station, json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}});
+    tx.add(kind::kBetAccepted, roundId_, station,
+           json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}});
     tx.credit(station, -stake, reason::kBet, roundId_, json{{"ref", "bet " + std::to_string(index)}});
     submit(std::move(tx));
     bets_.push_back(journal::RoundBet{index, station, spot, stake});
@@ -145,7 +155,8 @@ void ScenarioTable::handpay(std::int64_t station, game::Money amount) {
     pending.add(kind::kHandpayPending, std::nullopt, station, json{{"amount", amount}, {"kind", "cancelled_credit"}});
     submit(std::move(pending));
     JournalTransaction reset = journal_.begin();
-    reset.add(kind::kHandpayReset, std::nullopt, station, json{{"amount", amount}, {"kind", "cancelled_credit"}, {"by", "attendant"}});
+    reset.add(kind::kHandpayReset, std::nullopt, station,
+              json{{"amount", amount}, {"kind", "cancelled_credit"}, {"by", "attendant"}});
     reset.credit(station, -amount, reason::kHandpay);
     submit(std::move(reset));
 }

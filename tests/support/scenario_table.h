@@ -9,8 +9,8 @@
 #include "daemon/game/card.h"
 #include "daemon/game/paytable.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/store_sink.h"
 #include "daemon/journal/round_history.h"
+#include "daemon/journal/store_sink.h"
 
 namespace pitlink::test {
 

@@ -36,8 +36,8 @@ struct StationHostDouble : sas::StationHost, sas::MeterSource {
     std::map<std::uint16_t, std::uint64_t> meters;  // a code not here is not kept (no answer for it)
     std::optional<sas::HandpayInfo> handpay;
     std::optional<bool> enabled;
-    std::optional<sas::SasDateTime> clockSet;  // the last LP 7F, accepted or not
-    int earliestYear = 2026;                   // an LP 7F before it is refused
+    std::optional<sas::SasDateTime> clockSet;                  // the last LP 7F, accepted or not
+    int earliestYear = 2026;                                   // an LP 7F before it is refused
     std::uint16_t (*signature)(std::uint16_t seed) = nullptr;  // LP 21; null: still computing
 };
 

@@ -28,7 +28,8 @@ protected:
 };
 
 TEST_F(BetRulesTest, AcceptsAnOrdinarySlip) {
-    EXPECT_EQ(refusal(slip({{BetType::Banker, 1000}, {BetType::Tie, 200}, {BetType::PlayerPair, 100}}), standard), std::nullopt);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 1000}, {BetType::Tie, 200}, {BetType::PlayerPair, 100}}), standard),
+              std::nullopt);
 }
 
 TEST_F(BetRulesTest, BettingClosed) {
@@ -42,7 +43,9 @@ TEST_F(BetRulesTest, SpotNotOfferedByThePaytable) {
     EXPECT_EQ(refusal(slip({{BetType::Gold7, 1000}}), ruyi), std::nullopt);
 }
 
-TEST_F(BetRulesTest, NegativeStake) { EXPECT_EQ(refusal(slip({{BetType::Player, -100}}), standard), BetRule::NotPositive); }
+TEST_F(BetRulesTest, NegativeStake) {
+    EXPECT_EQ(refusal(slip({{BetType::Player, -100}}), standard), BetRule::NotPositive);
+}
 
 TEST_F(BetRulesTest, StakeMustBeWholeCredits) {
     EXPECT_EQ(refusal(slip({{BetType::Player, 150}}), standard), BetRule::NotWholeCredits);  // denomination 100
@@ -98,7 +101,8 @@ TEST_F(BetRulesTest, BigSmallRefusedAfterRound31) {
 
 TEST_F(BetRulesTest, LuckyNinesOnlyWithAMainBet) {
     EXPECT_EQ(refusal(slip({{BetType::LuckyNines, 100}}), standard), BetRule::LuckyNinesWithoutMainBet);
-    EXPECT_EQ(refusal(slip({{BetType::LuckyNines, 100}, {BetType::Tie, 100}}), standard), BetRule::LuckyNinesWithoutMainBet);
+    EXPECT_EQ(refusal(slip({{BetType::LuckyNines, 100}, {BetType::Tie, 100}}), standard),
+              BetRule::LuckyNinesWithoutMainBet);
     EXPECT_EQ(refusal(slip({{BetType::LuckyNines, 100}, {BetType::Banker, 100}}), standard), std::nullopt);
 }
 
@@ -107,8 +111,8 @@ TEST_F(BetRulesTest, AntiDoublingLimitsTheFourthLosingEvenMoneyBet) {
     LosingStreak streak;
     streak.record(100, BetResult::Loss);
     streak.record(200, BetResult::Loss);
-    streak.record(0, BetResult::Loss);      // a round without an even-money bet changes nothing
-    streak.record(200, BetResult::Push);    // a tie neither grows nor breaks the streak
+    streak.record(0, BetResult::Loss);    // a round without an even-money bet changes nothing
+    streak.record(200, BetResult::Push);  // a tie neither grows nor breaks the streak
     ctx.streak = streak;
     EXPECT_EQ(refusal(slip({{BetType::Banker, 800}}), standard), std::nullopt);  // only 2 losses so far
     streak.record(400, BetResult::Loss);

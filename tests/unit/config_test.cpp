@@ -16,7 +16,9 @@ Config load(const std::string& text) {
     return loadConfig(in, "/etc/pitlink/pitlink.yaml");
 }
 
-ConfigError errorOf(const std::string& text) { return test::configErrorOf(load, text); }
+ConfigError errorOf(const std::string& text) {
+    return test::configErrorOf(load, text);
+}
 
 TEST(Config, ShippedDefaultConfigurationLoadsAndItsPaytableToo) {
     const Config c = loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml");
@@ -48,8 +50,9 @@ TEST(Config, JournalKeysHaveDefaultsResolveRelativePathsAndAreChecked) {
     EXPECT_TRUE(defaults.journal.keyFile.empty());
     EXPECT_EQ(defaults.journal.snapshotEvery, 2000);
     EXPECT_FALSE(defaults.journal.fullChainCheckAtStart);
-    const Config c = load("journal:\n  path: data/j.db\n  key_file: keys/j.key\n  snapshot_every: 500\n"
-                          "  full_chain_check_at_start: true\n");
+    const Config c = load(
+        "journal:\n  path: data/j.db\n  key_file: keys/j.key\n  snapshot_every: 500\n"
+        "  full_chain_check_at_start: true\n");
     EXPECT_EQ(c.journal.path, std::filesystem::path("/etc/pitlink/data/j.db"));
     EXPECT_EQ(c.journal.keyFile, std::filesystem::path("/etc/pitlink/keys/j.key"));
     EXPECT_EQ(c.journal.snapshotEvery, 500);
@@ -130,8 +133,9 @@ TEST(Config, ModbusMistakesAreNamed) {
     EXPECT_EQ(errorOf(device + "  lamps:\n    - {name: a, register: 1, bit: 16}\n").key(), "modbus.lamps[0].bit");
     EXPECT_EQ(errorOf(device + "  buttons:\n    - {name: b, discrete_input: 0, action: fly}\n").key(),
               "modbus.buttons[0].action");
-    EXPECT_EQ(errorOf(device + "  buttons:\n    - {name: b, discrete_input: 0, action: confirm, confirm: true}\n").key(),
-              "modbus.buttons[0].confirm");
+    EXPECT_EQ(
+        errorOf(device + "  buttons:\n    - {name: b, discrete_input: 0, action: confirm, confirm: true}\n").key(),
+        "modbus.buttons[0].confirm");
     EXPECT_EQ(errorOf(device + "  priority: [tilt, tilt]\n").key(), "modbus.priority");
     EXPECT_EQ(errorOf(device).key(), "modbus.device");  // no lamps and no buttons
     const ConfigError twice = errorOf(device + "  lamps:\n    - {name: a, coil: 1}\n    - {name: b, coil: 1}\n");

@@ -55,7 +55,8 @@ TEST(CoupValidator, MisdealABankerCardWhenBankerStands) {
     const auto refusal = offerAll(v, "KH 3S QD 3C 5H 2D");
     ASSERT_TRUE(refusal);
     EXPECT_EQ(refusal->position, 6);
-    EXPECT_NE(refusal->reason.find("Banker stands on 6 against Player's third card 5"), std::string::npos) << refusal->reason;
+    EXPECT_NE(refusal->reason.find("Banker stands on 6 against Player's third card 5"), std::string::npos)
+        << refusal->reason;
 }
 
 TEST(CoupValidator, MisdealWhenBothStand) {

@@ -9,7 +9,9 @@ namespace {
 
 using table::TableEvent;
 
-std::string line(const TableEvent& e) { return eventJson(e).dump(); }
+std::string line(const TableEvent& e) {
+    return eventJson(e).dump();
+}
 
 TEST(EventLine, EachEventInTheEngineLinksForm) {
     EXPECT_EQ(line(table::RoundOpened{12, 3, 4}),
@@ -17,7 +19,8 @@ TEST(EventLine, EachEventInTheEngineLinksForm) {
     EXPECT_EQ(line(table::LastBets{12}), R"({"event":"round","phase":"last_bets","round":12})");
     EXPECT_EQ(line(table::CardDealt{12, 2, *game::parseCard("QH")}),
               R"({"card":"QH","event":"card","position":2,"round":12})");
-    EXPECT_EQ(line(table::RoundVoided{12, "misdeal"}), R"({"event":"result","reason":"misdeal","round":12,"voided":true})");
+    EXPECT_EQ(line(table::RoundVoided{12, "misdeal"}),
+              R"({"event":"result","reason":"misdeal","round":12,"voided":true})");
     EXPECT_EQ(line(table::CreditsChanged{5, 2500, std::nullopt}), R"({"credits":2500,"event":"credits","station":5})");
     EXPECT_EQ(line(table::CreditsChanged{5, 2500, 9}),
               R"({"credits":2500,"event":"credits","resettled_round":9,"station":5})");
@@ -26,8 +29,9 @@ TEST(EventLine, EachEventInTheEngineLinksForm) {
     EXPECT_EQ(line(table::TiltChanged{false, std::nullopt, std::nullopt}), R"({"event":"tilt","tilted":false})");
     EXPECT_EQ(line(table::HandpayReset{2}), R"({"event":"handpay","reset":true,"station":2})");
     // A ticket carries what the ticket system printed, under the table's own fields.
-    EXPECT_EQ(line(table::TicketIssued{3, 1500, "001122334455667788", "t1", {{"expires_days", 30}, {"amount", 1}}}),
-              R"({"amount":1500,"event":"ticket","expires_days":30,"station":3,"table":"t1","validation":"001122334455667788"})");
+    EXPECT_EQ(
+        line(table::TicketIssued{3, 1500, "001122334455667788", "t1", {{"expires_days", 30}, {"amount", 1}}}),
+        R"({"amount":1500,"event":"ticket","expires_days":30,"station":3,"table":"t1","validation":"001122334455667788"})");
 }
 
 TEST(EventLine, ASettledRoundWithItsWinsAndTheShoesStatistics) {
@@ -46,10 +50,12 @@ TEST(EventLine, ASettledRoundWithItsWinsAndTheShoesStatistics) {
     e.cutCardOut = true;
     e.cardsLeft = 14;
     e.statistics = game::ShoeStatistics{7, 3, 3, 1, 0, 2, 4};
-    EXPECT_EQ(line(e), R"({"banker":["4C","3D"],"banker_total":7,"cards_left":14,"cut_card_out":true,"event":"result",)"
-                       R"("player":["9S","KD"],"player_total":9,"round":40,"round_in_shoe":7,"shoe":2,)"
-                       R"("statistics":{"banker":3,"banker_pairs":2,"naturals":4,"player":3,"player_pairs":0,"rounds":7,"tie":1},)"
-                       R"("winner":"player","wins":{"1":100,"4":0}})");
+    EXPECT_EQ(
+        line(e),
+        R"({"banker":["4C","3D"],"banker_total":7,"cards_left":14,"cut_card_out":true,"event":"result",)"
+        R"("player":["9S","KD"],"player_total":9,"round":40,"round_in_shoe":7,"shoe":2,)"
+        R"("statistics":{"banker":3,"banker_pairs":2,"naturals":4,"player":3,"player_pairs":0,"rounds":7,"tie":1},)"
+        R"("winner":"player","wins":{"1":100,"4":0}})");
 }
 
 }  // namespace

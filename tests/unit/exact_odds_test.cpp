@@ -36,8 +36,8 @@ TEST_F(ExactOddsEightDecks, MainGameProbabilitiesAndEdges) {
 }
 
 // Side bets against independently published 8-deck house edges (Wizard of Odds: "Baccarat",
-// "EZ Baccarat"): pairs at 11 10.36 %, either pair at 5 13.71 %, Dragon 7 (Gold 7) at 40 7.61 %, Panda 8 (Jade 8) at 25 10.19 %, EZ Banker 1.02 %,
-// no-commission Banker paying half on 6: 1.46 %.
+// "EZ Baccarat"): pairs at 11 10.36 %, either pair at 5 13.71 %, Dragon 7 (Gold 7) at 40 7.61 %, Panda 8 (Jade 8) at
+// 25 10.19 %, EZ Banker 1.02 %, no-commission Banker paying half on 6: 1.46 %.
 TEST_F(ExactOddsEightDecks, SideBetsMatchPublishedEdges) {
     const OddsReport& r = *report_;
     const Paytable standard = test::shippedPaytable("standard");

@@ -9,7 +9,9 @@
 
 namespace pitlink::test {
 
-std::filesystem::path sourceDir() { return PITLINK_SOURCE_DIR; }
+std::filesystem::path sourceDir() {
+    return PITLINK_SOURCE_DIR;
+}
 
 nlohmann::json loadJsonFixture(const std::string& relativePath) {
     std::ifstream in(std::filesystem::path(PITLINK_FIXTURES_DIR) / relativePath);

@@ -244,7 +244,8 @@ TEST(Ledger, ASnapshotThatDoesNotFitIsRefusedAndAMeterNeverOverflows) {
 
 // The typed views read what the table wrote, and refuse what does not fit like any body reader.
 TEST(FactViews, ReadTheFieldsTheTableWritesAndRefuseWhatDoesNotFit) {
-    const CreditFact settled = creditFact(json{{"amount", 390}, {"balance", 1390}, {"reason", "settlement"}, {"wagered", 300}});
+    const CreditFact settled =
+        creditFact(json{{"amount", 390}, {"balance", 1390}, {"reason", "settlement"}, {"wagered", 300}});
     EXPECT_EQ(settled.amount, 390);
     EXPECT_EQ(settled.balance, 1390);
     EXPECT_EQ(settled.wagered, 300);

@@ -1,4 +1,3 @@
-#include "daemon/journal/store_sink.h"
 #include "tests/unit/journal_fixture.h"
 
 #include <unistd.h>
@@ -6,6 +5,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "daemon/journal/store_sink.h"
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::test {
@@ -41,7 +41,8 @@ void JournalFixture::reopen(journal::StoreOptions options) {
     if (!recovery->ok()) {
         throw std::runtime_error("recovery: " + *recovery->tilt);
     }
-    journal = std::make_unique<journal::Journal>(*sink, recovery->ledger, [this] { return clockMs; }, 0);
+    journal = std::make_unique<journal::Journal>(
+        *sink, recovery->ledger, [this] { return clockMs; }, 0);
     table = std::make_unique<ScenarioTable>(*journal, shippedPaytable("standard"),
                                             std::max(nextRound, recovery->lastRoundId.value_or(0) + 1));
 }

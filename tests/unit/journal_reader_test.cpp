@@ -1,10 +1,11 @@
 // The journal reader: reads on its own thread and connection, answers on the logic thread, sees
 // every transaction committed before the read (WAL), and turns a failed read into an answer.
+#include "daemon/journal/journal_reader.h"
+
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "daemon/journal/journal_reader.h"
 #include "daemon/journal/recall.h"
 #include "tests/support/completion_queue.h"
 #include "tests/unit/journal_fixture.h"

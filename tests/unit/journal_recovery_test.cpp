@@ -147,7 +147,7 @@ TEST(Recall, LastTenRoundsOfTheTableNewestFirstWithEverythingSpecAsks) {
     EXPECT_EQ(last.at("bets")[1].at("returned"), 1000);
     EXPECT_EQ(last.at("bets")[0].at("result"), "loss");
     const auto& credits = recalled.front().credits;
-    EXPECT_EQ(credits.at(2).after - credits.at(2).before, 500);   // staked 500, got 1000 back
+    EXPECT_EQ(credits.at(2).after - credits.at(2).before, 500);  // staked 500, got 1000 back
     EXPECT_EQ(credits.at(1).after - credits.at(1).before, -1000);
 }
 
@@ -256,8 +256,14 @@ TEST(Audit, RecomputesMetersAndFindsARoundPaidTwice) {
     JournalTransaction tx = f.journal->begin();
     tx.credit(1, 0, reason::kSettlement, f.table->roundId(), json{{"wagered", 0}});
     tx.add(kind::kBetSettled, f.table->roundId(), 1,
-           json{{"bet", 1}, {"spot", "player"}, {"stake", 1000}, {"result", "win"}, {"tier", 0}, {"win", 1000},
-                {"returned", 2000}, {"breakage", "0"}});
+           json{{"bet", 1},
+                {"spot", "player"},
+                {"stake", 1000},
+                {"result", "win"},
+                {"tier", 0},
+                {"win", 1000},
+                {"returned", 2000},
+                {"breakage", "0"}});
     f.journal->submit(std::move(tx));
     report = auditJournal(*f.store);
     EXPECT_TRUE(report.chain.ok);

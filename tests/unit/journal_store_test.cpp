@@ -23,9 +23,13 @@ namespace fs = std::filesystem;
 using test::JournalFixture;
 using test::TempDir;
 
-std::string hex(const Digest& d) { return toHex(d); }
+std::string hex(const Digest& d) {
+    return toHex(d);
+}
 
-std::vector<std::uint8_t> keyOf(char fill) { return std::vector<std::uint8_t>(32, static_cast<std::uint8_t>(fill)); }
+std::vector<std::uint8_t> keyOf(char fill) {
+    return std::vector<std::uint8_t>(32, static_cast<std::uint8_t>(fill));
+}
 
 fs::path copyFixture(const TempDir& dir, const std::string& name) {
     const fs::path target = dir.path() / name;
@@ -105,7 +109,8 @@ TEST(JournalStore, RefusesUpdateAndDeleteOfRecords) {
         EXPECT_NE(std::string(error.what()).find("append-only"), std::string::npos) << error.what();
     }
     EXPECT_THROW(f.store->connection().exec("DELETE FROM record WHERE seq = 1"), JournalError);
-    EXPECT_THROW(f.store->connection().exec("UPDATE journal_info SET value = 'sha256' WHERE key = 'chain'"), JournalError);
+    EXPECT_THROW(f.store->connection().exec("UPDATE journal_info SET value = 'sha256' WHERE key = 'chain'"),
+                 JournalError);
     EXPECT_TRUE(verifyChain(*f.store, 1).ok);
 }
 
@@ -157,7 +162,10 @@ TEST(JournalStore, KeyedJournalNeedsItsKeyAndDetectsAnEditRehashedWithoutIt) {
         }
         previous = unkeyed.link(previous, canonicalBytes(record));
         auto update = db.prepare("UPDATE record SET body = ?, hash = ? WHERE seq = ?");
-        update.bind(1, std::string_view(record.body)).bind(2, std::span<const std::uint8_t>(previous)).bind(3, seq).run();
+        update.bind(1, std::string_view(record.body))
+            .bind(2, std::span<const std::uint8_t>(previous))
+            .bind(3, seq)
+            .run();
     }
     EXPECT_EQ(verifyChain(store, 1).firstBadSeq, 1);
 }

@@ -1,5 +1,4 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
-#include "daemon/journal/store_sink.h"
 #include "daemon/journal/ledger.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +8,7 @@
 
 #include "daemon/journal/journal_writer.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/store_sink.h"
 #include "tests/support/completion_queue.h"
 #include "tests/unit/journal_fixture.h"
 

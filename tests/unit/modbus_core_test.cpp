@@ -37,24 +37,30 @@ TEST(LampRules, TheHighestActiveConditionTheLampNamesDecides) {
                           {TableCondition::CallAttendant, LampState::On}};
     const auto order = defaultPriority();
     EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::BetsOpen})), LampState::Off);
-    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::CallAttendant, TableCondition::BetsOpen})), LampState::On);
+    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::CallAttendant, TableCondition::BetsOpen})),
+              LampState::On);
     EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::CallAttendant, TableCondition::Handpay})),
               LampState::SlowFlash);
-    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::Handpay, TableCondition::Tilt})), LampState::FastFlash);
+    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::Handpay, TableCondition::Tilt})),
+              LampState::FastFlash);
     // A door open outranks the call, but this lamp does not name it: the call still shows.
-    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::DoorOpen, TableCondition::CallAttendant})), LampState::On);
+    EXPECT_EQ(lampStateFor(candle, order, active({TableCondition::DoorOpen, TableCondition::CallAttendant})),
+              LampState::On);
 }
 
 TEST(LampRules, AConfiguredPriorityReordersThem) {
-    const LampRule candle{{TableCondition::Handpay, LampState::SlowFlash}, {TableCondition::CallAttendant, LampState::On}};
+    const LampRule candle{{TableCondition::Handpay, LampState::SlowFlash},
+                          {TableCondition::CallAttendant, LampState::On}};
     const std::vector<TableCondition> callsFirst{TableCondition::CallAttendant, TableCondition::Handpay};
-    EXPECT_EQ(lampStateFor(candle, callsFirst, active({TableCondition::CallAttendant, TableCondition::Handpay})), LampState::On);
+    EXPECT_EQ(lampStateFor(candle, callsFirst, active({TableCondition::CallAttendant, TableCondition::Handpay})),
+              LampState::On);
 }
 
 TEST(LampRules, AnOffEntryHidesALowerCondition) {
     const LampRule green{{TableCondition::Tilt, LampState::Off}, {TableCondition::BetsOpen, LampState::On}};
     EXPECT_EQ(lampStateFor(green, defaultPriority(), active({TableCondition::BetsOpen})), LampState::On);
-    EXPECT_EQ(lampStateFor(green, defaultPriority(), active({TableCondition::Tilt, TableCondition::BetsOpen})), LampState::Off);
+    EXPECT_EQ(lampStateFor(green, defaultPriority(), active({TableCondition::Tilt, TableCondition::BetsOpen})),
+              LampState::Off);
 }
 
 TEST(LampRules, NamesRoundTrip) {
@@ -88,7 +94,7 @@ TEST(ButtonDebouncer, APressMustLastTheDebounceTime) {
     EXPECT_FALSE(b.sample(false, 20));  // a bounce: forgotten
     EXPECT_FALSE(b.sample(true, 30));
     EXPECT_FALSE(b.sample(true, 50));
-    EXPECT_TRUE(b.sample(true, 60));    // stable for 30 ms: one press
+    EXPECT_TRUE(b.sample(true, 60));  // stable for 30 ms: one press
     EXPECT_TRUE(b.pressed());
 }
 
@@ -119,7 +125,7 @@ TEST(ButtonDebouncer, HeldAcrossAReconnectIsNotANewPress) {
     EXPECT_FALSE(b.sample(true, 2'000));  // still held when the device came back
     EXPECT_FALSE(b.sample(true, 2'010));
     b.sample(false, 2'020);
-    EXPECT_TRUE(b.sample(true, 2'030));   // a real new press
+    EXPECT_TRUE(b.sample(true, 2'030));  // a real new press
 }
 
 TEST(ReconnectBackoff, DoublesUpToTheBoundAndResets) {
@@ -187,7 +193,6 @@ TEST(PointMap, ProblemsAreNamed) {
     EXPECT_NE(problems[2].find("discrete inputs span 2997"), std::string::npos);
 }
 
-
 TEST(IoCycle, AfterAConnectEverythingIsWrittenAndReadBack) {
     MemoryDevice device;
     device.firstInput = true;
@@ -216,7 +221,8 @@ TEST(IoCycle, OnceWrittenOnlyChangesGoOut) {
     const CycleResult second = runCycle(device, request);
     ASSERT_TRUE(second.ok);
     EXPECT_FALSE(second.fullWrite);
-    EXPECT_EQ(device.log, (std::vector<std::string>{"write coils 1+1", "read inputs 4+3", "read input registers 20+1"}));
+    EXPECT_EQ(device.log,
+              (std::vector<std::string>{"write coils 1+1", "read inputs 4+3", "read input registers 20+1"}));
     EXPECT_TRUE(device.coils[1]);
 }
 
@@ -245,7 +251,8 @@ TEST(IoCycle, AReadBackThatDiffersFails) {
     MemoryDevice device;
     device.stuckOff = true;
     const PointMap m = sampleMap();
-    const CycleResult r = runCycle(device, CycleRequest{outputImageOf(m, {false, true, false, false, false}), {}, false, readPlanOf(m)});
+    const CycleResult r =
+        runCycle(device, CycleRequest{outputImageOf(m, {false, true, false, false, false}), {}, false, readPlanOf(m)});
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.error, "read back coil 1: holds off, written on");
     EXPECT_FALSE(device.open);

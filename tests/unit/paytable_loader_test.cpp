@@ -15,7 +15,9 @@ game::Paytable load(const std::string& text) {
     return loadPaytable(in, "test.yaml");
 }
 
-ConfigError errorOf(const std::string& text) { return test::configErrorOf(load, text); }
+ConfigError errorOf(const std::string& text) {
+    return test::configErrorOf(load, text);
+}
 
 TEST(PaytableLoader, LoadsTheShippedTables) {
     const game::Paytable standard = test::shippedPaytable("standard");

@@ -24,8 +24,12 @@ std::string marks(const DerivedRoad& road) {
     return out;
 }
 
-std::string probeLetter(const std::optional<RoadColour>& c) { return c ? std::string(1, colourLetter(*c)) : "null"; }
-std::string jsonLetter(const nlohmann::json& j) { return j.is_null() ? "null" : j.get<std::string>(); }
+std::string probeLetter(const std::optional<RoadColour>& c) {
+    return c ? std::string(1, colourLetter(*c)) : "null";
+}
+std::string jsonLetter(const nlohmann::json& j) {
+    return j.is_null() ? "null" : j.get<std::string>();
+}
 
 // Every case of roads_standard_rule_vectors.json: columns, tie counts, the three derived
 // roads, and probing.

@@ -14,7 +14,9 @@ namespace {
 using test::bytes;
 using test::hex;
 
-std::vector<std::vector<std::string>> csvRows(const std::string& name) { return test::fixtureCsv("sas/" + name); }
+std::vector<std::vector<std::string>> csvRows(const std::string& name) {
+    return test::fixtureCsv("sas/" + name);
+}
 
 TEST(SasCrc, CheckValueAndByteOrder) {
     const std::string check = "123456789";
@@ -53,7 +55,7 @@ TEST(SasBcd, MetersAndRollOver) {
     EXPECT_EQ(fromBcd(bytes("11 27 20 25")), 11272025U);
     EXPECT_FALSE(fromBcd(bytes("00 4A")).has_value());
     EXPECT_FALSE(fromBcd(bytes("99 99 99 99 99 99 99 99 99 99")).has_value());  // 20 digits
-    EXPECT_EQ(fromBcd(bytes("00 00 00 00 00 00 00 00 00 01")), 1U);          // leading zeros are fine
+    EXPECT_EQ(fromBcd(bytes("00 00 00 00 00 00 00 00 00 01")), 1U);             // leading zeros are fine
 }
 
 TEST(SasSecureEnhancedValidation, TheWorkedExampleOfTheSpecification) {

@@ -3,9 +3,9 @@
 // mode's idea of a wakeup byte.
 #include <gtest/gtest.h>
 
-#include "daemon/journal/store_sink.h"
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/store_sink.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/sas_resume.h"
 #include "daemon/sas/ticket_setup_json.h"

@@ -71,7 +71,7 @@ TEST(SasFramer, BadCrcUnknownCommandsStrayBytesAndCutPollsAreCounted) {
     ASSERT_EQ(polls.size(), 1U);
     EXPECT_EQ(polls[0].kind, PollKind::UnknownCommand);
     EXPECT_EQ(feed(framer, "81")[0].kind, PollKind::General);  // the framer is back in step
-    framer.push(WireByte{0x33, false});                       // outside any poll
+    framer.push(WireByte{0x33, false});                        // outside any poll
     EXPECT_EQ(framer.stats().strayBytes, 1U);
     // A poll cut by the next wakeup byte: dropped, and the new one framed.
     EXPECT_TRUE(feed(framer, "01 7F 11 27").empty());

@@ -103,7 +103,7 @@ TEST(SasStationLink, IgnoresItsPollsUntilTheHostHasPolledAnotherAddress) {
     f.host("01 1A", 20);
     EXPECT_EQ(f.out.take(), "(nothing)");
     EXPECT_EQ(f.link.stats().ignoredUnsynced, 2U);
-    f.host("80", 30);  // the broadcast resync the capture shows
+    f.host("80", 30);                      // the broadcast resync the capture shows
     EXPECT_EQ(f.out.take(), "(nothing)");  // a broadcast is never answered
     f.host("01 1A", 40);
     EXPECT_EQ(f.out.take(), "01 1A 00 01 66 60 9C F4");
@@ -140,7 +140,7 @@ TEST(SasStationLink, ARepeatedPollIsAnsweredWithTheSameBytesAndADifferentOneAckn
     EXPECT_EQ(f.out.take(), "57");
     f.host("81", 90);
     EXPECT_EQ(f.out.take(), "57");  // NACK: again
-    f.host("83", 100);                // ACK
+    f.host("83", 100);              // ACK
     f.host("81", 110);
     EXPECT_EQ(f.out.take(), "12");
 }

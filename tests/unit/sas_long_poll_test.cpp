@@ -42,7 +42,7 @@ std::string answer(const std::string& frame, const Meters& meters) {
 
 TEST(SasMeterPolls, TheCapturedAnswersForTheSameMeterValues) {
     Meters m;
-    m.values = {{meter::kCoinIn, 452040}, {meter::kCoinOut, 861480}, {meter::kDrop, 413078},
+    m.values = {{meter::kCoinIn, 452040},  {meter::kCoinOut, 861480},   {meter::kDrop, 413078},
                 {meter::kJackpot, 634494}, {meter::kGamesPlayed, 2062}, {meter::kCurrentCredits, 16660}};
     EXPECT_EQ(answer("01 19", m), "01 19 00 45 20 40 00 86 14 80 00 41 30 78 00 63 44 94 00 00 20 62 D5 CE");
     EXPECT_EQ(answer("01 1A", m), "01 1A 00 01 66 60 9C F4");
@@ -51,8 +51,11 @@ TEST(SasMeterPolls, TheCapturedAnswersForTheSameMeterValues) {
 
 TEST(SasMeterPolls, SetsSelectedAndExtendedMeters) {
     Meters m;
-    m.values = {{meter::kCancelledCredits, 5}, {meter::kCoinIn, 1234}, {meter::kGamesWon, 7},
-                {meter::kGamesLost, 9}, {meter::kTicketOutCashableCents, 250'000}};
+    m.values = {{meter::kCancelledCredits, 5},
+                {meter::kCoinIn, 1234},
+                {meter::kGamesWon, 7},
+                {meter::kGamesLost, 9},
+                {meter::kTicketOutCashableCents, 250'000}};
     const std::string lp10 = answer("01 10", m);
     EXPECT_EQ(lp10.substr(0, 17), "01 10 00 00 00 05");
     const std::string lp0F = answer("01 0F", m);

@@ -16,7 +16,9 @@ namespace {
 using test::bytes;
 using test::hex;
 
-std::uint16_t programSignature(std::uint16_t seed) { return crc16Kermit(test::bytes("12 34 56"), seed); }
+std::uint16_t programSignature(std::uint16_t seed) {
+    return crc16Kermit(test::bytes("12 34 56"), seed);
+}
 
 // The table: the shared StationHost/MeterSource double and a scripted ticketing.
 struct Table : test::StationHostDouble, TicketHost {

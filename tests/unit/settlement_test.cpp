@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "daemon/game/round_settlement.h"
-
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::game {
@@ -20,16 +19,16 @@ struct PayCase {
 };
 
 // Legal deals used below (P1 B1 P2 B2 [P3] [B3]).
-constexpr const char* kPlayerNatural9 = "9S 7H KD QC";          // P 9 v B 7, 4 cards, one nine (spades)
-constexpr const char* kBankerNatural8 = "2H 4D 3S 4C";          // B 8 v P 5, 4 cards
-constexpr const char* kBankerWinsWithSix = "KH 3S QD 3C 5H";     // P 5 (3 cards) v B 6 (2 cards), 5 cards
+constexpr const char* kPlayerNatural9 = "9S 7H KD QC";              // P 9 v B 7, 4 cards, one nine (spades)
+constexpr const char* kBankerNatural8 = "2H 4D 3S 4C";              // B 8 v P 5, 4 cards
+constexpr const char* kBankerWinsWithSix = "KH 3S QD 3C 5H";        // P 5 (3 cards) v B 6 (2 cards), 5 cards
 constexpr const char* kBankerThreeCardSeven = "4H 2S 6D 2C 2D 3H";  // P 2 v B 7 (3 cards), 6 cards
-constexpr const char* kTie88 = "4H 5D 4S 3C";                   // P 8 (4-4, a pair) = B 8
-constexpr const char* kPlayerThreeCardEight = "AH KS 4D 7C 3S";  // P 8 (3 cards) v B 7
-constexpr const char* kPlayerThreeCardNine = "2S 3H 3D 2C 4S 3C";  // P 9 (3 cards) v B 8 (3 cards)
-constexpr const char* kBothThreeCardNines = "2S KH 3D AC 4S 8C";   // P 9 = B 9, both with 3 cards
-constexpr const char* kPlayerPair = "KS 2H KD 6C";              // P K-K (0) v B 8 natural
-constexpr const char* kBankerPair = "2H 4S 5D 4C";              // B 4-4 natural 8 v P 7
+constexpr const char* kTie88 = "4H 5D 4S 3C";                       // P 8 (4-4, a pair) = B 8
+constexpr const char* kPlayerThreeCardEight = "AH KS 4D 7C 3S";     // P 8 (3 cards) v B 7
+constexpr const char* kPlayerThreeCardNine = "2S 3H 3D 2C 4S 3C";   // P 9 (3 cards) v B 8 (3 cards)
+constexpr const char* kBothThreeCardNines = "2S KH 3D AC 4S 8C";    // P 9 = B 9, both with 3 cards
+constexpr const char* kPlayerPair = "KS 2H KD 6C";                  // P K-K (0) v B 8 natural
+constexpr const char* kBankerPair = "2H 4S 5D 4C";                  // B 4-4 natural 8 v P 7
 
 const Fraction kNone{0, 1};
 const Fraction kHalf{1, 2};
@@ -177,7 +176,8 @@ TEST(Settlement, EzBaccaratFixturesOnTheRuyiTable) {
     const auto& cases = fixture["settlement"];
     const Outcome panda = evaluate(test::coupOfHands("AS 5H 2D", "AC 5D"));
     EXPECT_EQ(std::string(winnerName(panda.winner)), cases[0]["outcome"].get<std::string>());
-    EXPECT_EQ(settleBet({1, BetType::Player, 100}, panda, ruyi).win, 100 * cases[0]["mainPayouts"]["player"].get<Money>());
+    EXPECT_EQ(settleBet({1, BetType::Player, 100}, panda, ruyi).win,
+              100 * cases[0]["mainPayouts"]["player"].get<Money>());
     EXPECT_EQ(panda.playerWinsWithThreeCardEight(), cases[0]["isPanda"].get<bool>());
 
     const Outcome dragon = evaluate(test::coupOfHands("4S 6H", "2D 2C 3S"));
@@ -185,7 +185,8 @@ TEST(Settlement, EzBaccaratFixturesOnTheRuyiTable) {
     const BetSettlement banker = settleBet({1, BetType::Banker, 100}, dragon, ruyi);
     EXPECT_EQ(banker.result, BetResult::Push);  // mainPayouts.banker 0 = push
     EXPECT_EQ(banker.returned, 100);
-    EXPECT_EQ(settleBet({1, BetType::Gold7, 100}, dragon, ruyi).win, 100 * cases[1]["sidePayouts"]["dragon"].get<Money>());
+    EXPECT_EQ(settleBet({1, BetType::Gold7, 100}, dragon, ruyi).win,
+              100 * cases[1]["sidePayouts"]["dragon"].get<Money>());
 
     const Outcome tie = evaluate(test::coupOfHands("4S 4H", "5D 3C"));
     EXPECT_EQ(std::string(winnerName(tie.winner)), cases[2]["outcome"].get<std::string>());
@@ -203,7 +204,8 @@ TEST(Settlement, LargeStakesDoNotOverflow) {
 
 TEST(Settlement, RefusesABetThePaytableDoesNotOffer) {
     const Paytable table = test::shippedPaytable("standard");
-    EXPECT_THROW((void)settleBet({1, BetType::Gold7, 100}, evaluate(test::coupFromDeal(kTie88)), table), std::logic_error);
+    EXPECT_THROW((void)settleBet({1, BetType::Gold7, 100}, evaluate(test::coupFromDeal(kTie88)), table),
+                 std::logic_error);
 }
 
 }  // namespace

@@ -100,8 +100,8 @@ TEST(Shoe, UniformBelowRedrawsInTheRejectedInterval) {
 
 // The burn: the first card is turned and as many further cards as its value are discarded.
 TEST(Shoe, BurnCountFollowsTheTurnedCard) {
-    const std::map<Rank, int> expectedBurned{{Rank::Ace, 2}, {Rank::Five, 6}, {Rank::Nine, 10}, {Rank::Ten, 11},
-                                             {Rank::Jack, 11}, {Rank::King, 11}};
+    const std::map<Rank, int> expectedBurned{{Rank::Ace, 2},  {Rank::Five, 6},  {Rank::Nine, 10},
+                                             {Rank::Ten, 11}, {Rank::Jack, 11}, {Rank::King, 11}};
     for (const auto& [rank, burned] : expectedBurned) {
         std::vector<Card> order;
         for (int i = 0; i < 52; ++i) {
@@ -133,8 +133,8 @@ TEST(Shoe, RefusesUnusableConfigurations) {
     SeededRandom random(1);
     EXPECT_TRUE(shoeConfigProblem(ShoeConfig{0, 14}));
     EXPECT_TRUE(shoeConfigProblem(ShoeConfig{9, 14}));
-    EXPECT_TRUE(shoeConfigProblem(ShoeConfig{8, 5}));    // a round could run out of cards
-    EXPECT_TRUE(shoeConfigProblem(ShoeConfig{1, 40}));   // no room for the burn and a round
+    EXPECT_TRUE(shoeConfigProblem(ShoeConfig{8, 5}));   // a round could run out of cards
+    EXPECT_TRUE(shoeConfigProblem(ShoeConfig{1, 40}));  // no room for the burn and a round
     EXPECT_FALSE(shoeConfigProblem(ShoeConfig{1, 35}));
     EXPECT_FALSE(shoeConfigProblem(ShoeConfig{8, 6}));
     EXPECT_THROW(Shoe(ShoeConfig{8, 2}, random, 1), std::invalid_argument);
