@@ -30,8 +30,8 @@ void readTable(YamlMap map, Config& c) {
     c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
     c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
     c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
-    c.table.shoe.cutCardFromEnd = static_cast<int>(
-        map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1, game::kMaxDecks * game::kCardsPerDeck));
+    c.table.shoe.cutCardFromEnd = static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1,
+                                                               std::int64_t{game::kMaxDecks} * game::kCardsPerDeck));
     if (const auto problem = game::shoeConfigProblem(c.table.shoe)) {
         throw map.error("cut_card_from_end", *problem);
     }

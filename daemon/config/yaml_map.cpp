@@ -20,8 +20,8 @@ YAML::Node parseYaml(std::istream& in, const std::string& file) {
     }
 }
 
-YamlMap::YamlMap(YAML::Node node, std::string path, std::string file)
-    : node_(std::move(node)), path_(std::move(path)), file_(std::move(file)) {
+YamlMap::YamlMap(const YAML::Node& node, std::string path, std::string file)
+    : node_(node), path_(std::move(path)), file_(std::move(file)) {
     if (node_ && !node_.IsNull() && !node_.IsMap()) {
         throw errorAt(file_, node_.Mark(), path_, "expected a mapping of keys to values");
     }

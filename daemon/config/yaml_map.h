@@ -21,7 +21,7 @@ YAML::Node parseYaml(std::istream& in, const std::string& file);
 class YamlMap {
 public:
     // `node` must be a mapping (or null, read as empty); `path` is its dotted key ("" at the top).
-    YamlMap(YAML::Node node, std::string path, std::string file);
+    YamlMap(const YAML::Node& node, std::string path, std::string file);
 
     [[nodiscard]] bool has(const std::string& key) const;
     std::int64_t integer(const std::string& key, std::int64_t fallback, std::int64_t min, std::int64_t max);

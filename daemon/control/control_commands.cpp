@@ -92,7 +92,7 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
             // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
             // shoe from memory, an earlier one from the journal.
             if (request.shoe && *request.shoe != table_.scoreboard().shoeNumber()) {
-                roadsOfShoe(*request.shoe, std::move(respond));
+                roadsOfShoe(*request.shoe, respond);
                 return;
             }
             respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
@@ -100,13 +100,13 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
                                          {"beads", beadsJson(table_.scoreboard().beads())}}));
             return;
         case Command::Recall:
-            recall(request, std::move(respond));
+            recall(request, respond);
             return;
         case Command::Audit:
-            audit(std::move(respond));
+            audit(respond);
             return;
         case Command::Resettle:
-            resettle(request, user, std::move(respond));
+            resettle(request, user, respond);
             return;
         case Command::Events: {
             json events = json::array();

@@ -45,10 +45,10 @@ public:
 
 private:
     void run(const ControlRequest& request, Role role, const std::string& user, table::Respond respond);
-    void recall(const ControlRequest& request, table::Respond respond);
-    void audit(table::Respond respond);
-    void roadsOfShoe(std::int64_t shoe, table::Respond respond);
-    void resettle(const ControlRequest& request, const std::string& user, table::Respond respond);
+    void recall(const ControlRequest& request, const table::Respond& respond);
+    void audit(const table::Respond& respond);
+    void roadsOfShoe(std::int64_t shoe, const table::Respond& respond);
+    void resettle(const ControlRequest& request, const std::string& user, const table::Respond& respond);
 
     table::Table& table_;
     const journal::Journal& journal_;

@@ -15,7 +15,7 @@ namespace pitlink::control {
 using nlohmann::json;
 using table::Reply;
 
-void ControlCommands::recall(const ControlRequest& request, table::Respond respond) {
+void ControlCommands::recall(const ControlRequest& request, const table::Respond& respond) {
     const auto round = request.round;
     const auto station = request.station;
     const std::int64_t last = request.last;
@@ -38,14 +38,14 @@ void ControlCommands::recall(const ControlRequest& request, table::Respond respo
         failed);
 }
 
-void ControlCommands::audit(table::Respond respond) {
+void ControlCommands::audit(const table::Respond& respond) {
     reader_.read<json>(
         [](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
         [respond](json report) { respond(Reply::accepted(std::move(report))); },
         [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
 }
 
-void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
+void ControlCommands::roadsOfShoe(std::int64_t shoe, const table::Respond& respond) {
     reader_.read<json>(
         [shoe](journal::JournalStore& store) {
             const std::vector<std::int64_t> rounds = journal::roundsOfShoe(store, shoe);
@@ -72,7 +72,7 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, table::Respond respond) {
         [respond](const std::string& error) { respond(Reply::refused("no_such_shoe", error)); });
 }
 
-void ControlCommands::resettle(const ControlRequest& request, const std::string& user, table::Respond respond) {
+void ControlCommands::resettle(const ControlRequest& request, const std::string& user, const table::Respond& respond) {
     const auto round = request.round;
     const std::string& reason = request.reason;
     const std::vector<game::Card>& cards = request.cards;

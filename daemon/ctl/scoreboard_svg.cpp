@@ -36,7 +36,7 @@ const char* colourOf(RoadColour c) {
 
 class SvgWriter {
 public:
-    SvgWriter() { body_.reserve(96 * 1024); }  // a full shoe is about 60 kB: grow once, not a dozen times
+    SvgWriter() { body_.reserve(std::size_t{96} * 1024); }  // a full shoe is about 60 kB: grow once, not a dozen times
 
     void text(int x, int y, const std::string& s, int size = 13, const char* weight = "normal") {
         fmt::format_to(fmt::appender(body_),

@@ -53,7 +53,7 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
             t.dealCard(*r.card, std::move(respond));
             return;
         case Op::CardUnreadable:
-            t.cardUnreadable(std::move(respond));
+            t.cardUnreadable(respond);
             return;
         case Op::VoidRound:
             t.voidRound(r.text, "engine", std::move(respond));

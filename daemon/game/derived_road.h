@@ -18,7 +18,7 @@ enum class RoadColour : std::uint8_t { Red, Blue };
 [[nodiscard]] std::optional<RoadColour> derivedMark(int k, int column, int row, const std::vector<int>& columnLengths);
 
 struct DerivedCell {
-    RoadColour colour;
+    RoadColour colour{};
     GridCell drawn;
 };
 

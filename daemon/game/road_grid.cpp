@@ -6,14 +6,14 @@ bool RoadGrid::occupied(GridCell cell) const {
     if (cell.row < 0 || cell.row >= rows_ || cell.column < 0 || cell.column >= columns()) {
         return false;
     }
-    return occupied_[static_cast<std::size_t>(cell.column * rows_ + cell.row)] != 0;
+    return occupied_[indexOf(cell)] != 0;
 }
 
 void RoadGrid::mark(GridCell cell) {
     while (cell.column >= columns()) {
         occupied_.resize(occupied_.size() + static_cast<std::size_t>(rows_), 0);
     }
-    occupied_[static_cast<std::size_t>(cell.column * rows_ + cell.row)] = 1;
+    occupied_[indexOf(cell)] = 1;
     last_ = cell;
 }
 

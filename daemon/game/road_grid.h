@@ -35,6 +35,12 @@ public:
 private:
     void mark(GridCell cell);
 
+    // Where a cell inside the grid is kept in occupied_.
+    [[nodiscard]] std::size_t indexOf(GridCell cell) const {
+        return static_cast<std::size_t>(cell.column) * static_cast<std::size_t>(rows_) +
+               static_cast<std::size_t>(cell.row);
+    }
+
     int rows_;
     std::vector<std::uint8_t> occupied_;  // column-major, rows_ per column
     GridCell last_{};

@@ -27,7 +27,7 @@ void shuffleCards(std::vector<Card>& cards, RandomSource& random) {
 namespace {
 std::vector<Card> orderedDecks(int decks) {
     std::vector<Card> cards;
-    cards.reserve(static_cast<std::size_t>(decks * kCardsPerDeck));
+    cards.reserve(static_cast<std::size_t>(decks) * kCardsPerDeck);
     for (int d = 0; d < decks; ++d) {
         for (int i = 0; i < kCardsPerDeck; ++i) {
             cards.push_back(Card::fromIndex(i));

@@ -50,7 +50,7 @@ IntegrityScan::~IntegrityScan() {
     worker_->stop();
 }
 
-void IntegrityScan::run(std::string path, StoreOptions options, bool fullChain) {
+void IntegrityScan::run(const std::string& path, const StoreOptions& options, bool fullChain) {
     IntegrityResult result;
     try {
         auto store = std::make_unique<JournalStore>(path, std::move(options));

@@ -45,7 +45,7 @@ public:
     IntegrityScan& operator=(const IntegrityScan&) = delete;
 
 private:
-    void run(std::string path, StoreOptions options, bool fullChain);
+    void run(const std::string& path, const StoreOptions& options, bool fullChain);
 
     Post post_;
     Done done_;

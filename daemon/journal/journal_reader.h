@@ -31,13 +31,13 @@ public:
     // Runs `job` on the reader thread; its result goes to `done` on the logic thread. If the job
     // throws (no such round, SQLite error), `failed` gets the message instead.
     template <class T>
-    void read(std::function<T(JournalStore&)> job, std::function<void(T)> done, Failed failed) {
+    void read(std::function<T(JournalStore&)> job, std::function<void(T)> done, const Failed& failed) {
         enqueue(
             [job = std::move(job), done = std::move(done)](JournalStore& store) -> std::function<void()> {
                 auto result = std::make_shared<T>(job(store));
                 return [done, result] { done(std::move(*result)); };
             },
-            std::move(failed));
+            failed);
     }
 
     [[nodiscard]] std::size_t queued() const { return queued_.load(); }

@@ -32,7 +32,7 @@ JournalRecord recordFromRow(const SqliteStatement& row) {
     return record;
 }
 
-JournalStore::JournalStore(const std::string& path, StoreOptions options)
+JournalStore::JournalStore(const std::string& path, const StoreOptions& options)
     : db_(path, modeOf(options), options.vfs), hasher_(std::make_unique<ChainHasher>(options.key)) {
     configure(options);
     checkChainMode(options);

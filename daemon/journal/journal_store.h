@@ -25,7 +25,7 @@ struct StoreOptions {
 
 class JournalStore {
 public:
-    JournalStore(const std::string& path, StoreOptions options);
+    JournalStore(const std::string& path, const StoreOptions& options);
 
     // One transaction holding every record given, linked to the chain. On failure nothing is
     // written, the chain tip is unchanged, and JournalError is thrown.

@@ -237,7 +237,9 @@ Ledger Ledger::fromJson(const json& snapshot) {
                 if (!meter) {
                     throw LedgerError("snapshot with unknown meter " + name);
                 }
-                acc.meters.add(*meter, integerValue(value, "station " + number + " meter " + name, 0, kMaxInt64));
+                std::string what = "station ";
+                what.append(number).append(" meter ").append(name);
+                acc.meters.add(*meter, integerValue(value, what, 0, kMaxInt64));
             }
         }
         for (const auto& [name, value] : objectField(snapshot, "table").items()) {

@@ -47,7 +47,7 @@ game::Paytable paytableFromJson(const json& in) {
                     }
                 }
                 if (tier < 0) {
-                    throw std::invalid_argument(betName + " has no pay line " + tierName);
+                    throw std::invalid_argument(std::string(betName).append(" has no pay line ").append(tierName));
                 }
                 const auto text = value.get<std::string>();
                 if (text == "push") {
@@ -55,7 +55,8 @@ game::Paytable paytableFromJson(const json& in) {
                 } else if (const auto ratio = game::parseRatio(text)) {
                     table.set(*type, tier, game::Payout::pays(*ratio));
                 } else {
-                    throw std::invalid_argument(betName + "." + tierName + " is not a ratio: " + text);
+                    throw std::invalid_argument(
+                        std::string(betName).append(".").append(tierName).append(" is not a ratio: ").append(text));
                 }
             }
         }

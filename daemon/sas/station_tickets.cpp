@@ -250,7 +250,7 @@ void StationTickets::redeemTicket(const std::string& validation,
     raise_(code::kTicketInserted);
 }
 
-void StationTickets::endEscrow(table::RedeemVerdict verdict, std::uint8_t status) {
+void StationTickets::endEscrow(const table::RedeemVerdict& verdict, std::uint8_t status) {
     Escrow e = std::move(*escrow_);
     escrow_.reset();
     timers_.cancel(e.readTimer);

@@ -100,7 +100,7 @@ private:
     [[nodiscard]] nlohmann::json ticketDetails() const;
     void finishCashout(std::optional<table::ValidatedTicket> ticket);
     void addRecord(const nlohmann::json& body, const SasDateTime& when);
-    void endEscrow(table::RedeemVerdict verdict, std::uint8_t status);
+    void endEscrow(const table::RedeemVerdict& verdict, std::uint8_t status);
     // 68 raised (here, or by the transaction that credited the ticket): unread until LP 71 FF,
     // and raised again every 15 s until then (SAS-NOTES.md).
     void transferComplete(bool raise);

@@ -71,7 +71,7 @@ void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply,
 }
 
 void Table::refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
-                   json detail) {
+                   const json& detail) {
     if (!respond) {
         return;
     }

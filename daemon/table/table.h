@@ -73,7 +73,7 @@ public:
     void closeBets(Respond respond);
     // A card from the reader for the next position; the round settles itself when complete.
     void dealCard(game::Card card, Respond respond);
-    void cardUnreadable(Respond respond);  // re-scan, or void after the allowed attempts
+    void cardUnreadable(const Respond& respond);  // re-scan, or void after the allowed attempts
     void voidRound(const std::string& reason, const std::string& who, Respond respond);
 
     // --- a station ---
@@ -142,7 +142,7 @@ private:
     // Journals that `op` was refused (request.refused, with the round in progress and the station)
     // and answers `refusal` once that has committed. Nothing is journaled when nobody asked.
     void refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
-                nlohmann::json detail = nlohmann::json::object());
+                const nlohmann::json& detail = nlohmann::json::object());
     // Runs `publish` after every transaction submitted so far: events keep the journal's order.
     void publishInOrder(TableEvent event);
     [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;
@@ -169,6 +169,7 @@ private:
 
     // table_bets.cpp
     void placeSlip(std::int64_t station, const game::BetSlip& add, const std::string& action, Respond respond);
+    // `bets` by value: it is often the station's own list, which withdrawing changes.
     void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action,
                   Respond respond);
 

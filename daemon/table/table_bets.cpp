@@ -140,6 +140,7 @@ void Table::undoBet(std::int64_t station, Respond respond) {
     withdraw(station, {bets.back()}, "undo", std::move(respond));
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): a copy, since `bets` may be the station's own list
 void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, const std::string& action,
                      Respond respond) {
     if (!bettingOpen(phase_)) {

@@ -213,7 +213,7 @@ void Table::acceptCard(game::Card card, Respond respond) {
     }
 }
 
-void Table::cardUnreadable(Respond respond) {
+void Table::cardUnreadable(const Respond& respond) {
     if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
         refuse("card_unreadable", std::nullopt, respond, Reply::refused("not_dealing", "no card is expected"));
         return;

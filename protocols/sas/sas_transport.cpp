@@ -147,7 +147,10 @@ SasTransport::SasTransport(boost::asio::io_context& io, TransportSettings settin
     : impl_(std::make_unique<Impl>(io, std::move(settings), std::move(receive))) {}
 
 SasTransport::~SasTransport() {
-    close();
+    try {
+        close();
+    } catch (...) {  // a destructor closes what it can and never throws
+    }
 }
 
 void SasTransport::open() {

@@ -39,7 +39,7 @@ std::array<std::uint8_t, 9> secureEnhancedValidation(std::uint32_t machineId, st
     // C: the CRC of each pair of B, read as one 48-bit little-endian number split into halves.
     std::uint64_t c = 0;
     for (unsigned pair = 0; pair < 3; ++pair) {
-        const std::uint16_t crc = crc16Kermit(std::span<const std::uint8_t>(b).subspan(2 * pair, 2));
+        const std::uint16_t crc = crc16Kermit(std::span<const std::uint8_t>(b).subspan(std::size_t{2} * pair, 2));
         c |= static_cast<std::uint64_t>(crc) << (16U * pair);
     }
     std::array<std::uint8_t, 9> out{};  // out[0]: system ID 00

@@ -221,7 +221,7 @@ void report(const std::string& what, const std::vector<double>& samples, double 
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     const Options o = parse(argc, argv);
     fs::remove_all(o.dir);
     fs::create_directories(o.dir);
@@ -308,4 +308,13 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "bench_modbus_latency: " << e.what() << "\n";
+        return 1;
+    }
 }

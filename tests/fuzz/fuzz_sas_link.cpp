@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             continue;
         }
         if (!byte->wakeup && byte->value == 0x7E) {
-            now += (data[i] & 0x0F) * 100;
+            now += std::int64_t{data[i] & 0x0F} * 100;
             link.tick(now);
             continue;
         }

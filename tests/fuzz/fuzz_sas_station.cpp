@@ -108,13 +108,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const std::uint8_t action = byte->value & 3U;
             const std::uint8_t arg = byte->value >> 2U;
             if (action == 0) {
-                now += arg * 250;
+                now += std::int64_t{arg} * 250;
                 timers.advance(milliseconds(arg * 250));
                 stack.tick(now);
             } else if (action == 1) {
                 ++ledger.cashouts;
                 auto answered = std::make_shared<bool>(false);
-                tickets.validateCashout((arg + 1) * 100,
+                tickets.validateCashout(pitlink::game::Money{arg + 1} * 100,
                                         [&ledger, answered](std::optional<pitlink::table::ValidatedTicket> t) {
                                             check(!*answered);  // one answer per cash-out
                                             *answered = true;

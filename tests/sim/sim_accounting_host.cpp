@@ -33,8 +33,12 @@ std::vector<std::uint8_t> sasDateTime(std::int64_t utcMs) {
     const auto seconds = static_cast<std::time_t>(utcMs / 1000);
     std::tm tm{};
     ::localtime_r(&seconds, &tm);
-    const auto date = static_cast<std::uint64_t>((tm.tm_mon + 1) * 1'000'000 + tm.tm_mday * 10'000 + tm.tm_year + 1900);
-    const auto time = static_cast<std::uint64_t>(tm.tm_hour * 10'000 + tm.tm_min * 100 + tm.tm_sec);
+    // MMDDYYYY and HHMMSS, each well inside 32 bits.
+    const std::int64_t mmddyyyy =
+        std::int64_t{tm.tm_mon + 1} * 1'000'000 + std::int64_t{tm.tm_mday} * 10'000 + tm.tm_year + 1900;
+    const std::int64_t hhmmss = std::int64_t{tm.tm_hour} * 10'000 + std::int64_t{tm.tm_min} * 100 + tm.tm_sec;
+    const auto date = static_cast<std::uint64_t>(mmddyyyy);
+    const auto time = static_cast<std::uint64_t>(hhmmss);
     return concat(toBcd(date, 4), toBcd(time, 3));
 }
 

@@ -54,13 +54,10 @@ public:
     // Runs everything due up to `until` (posted work, then timers in time order); the clock ends there.
     void runUntil(std::int64_t until) {
         for (;;) {
-            if (!posted_.empty()) {
-                runOne();
-            } else if (!timers_.empty() && timers_.begin()->first.first <= until) {
-                runOne();
-            } else {
+            if (posted_.empty() && (timers_.empty() || timers_.begin()->first.first > until)) {
                 break;
             }
+            runOne();
         }
         now_ = std::max(now_, until);
     }

@@ -44,7 +44,7 @@ inline bool crcHolds(const std::vector<std::uint8_t>& answer) {
 inline std::int64_t fromBcd(std::span<const std::uint8_t> bytes) {
     std::int64_t n = 0;
     for (const std::uint8_t b : bytes) {
-        n = n * 100 + (b >> 4U) * 10 + (b & 0x0FU);
+        n = n * 100 + std::int64_t{b >> 4U} * 10 + (b & 0x0FU);
     }
     return n;
 }

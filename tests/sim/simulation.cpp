@@ -453,7 +453,7 @@ private:
         std::uniform_int_distribution<int> hundreds(1, 50);
         if (roll < 45) {
             const char* spot = kSpots[std::uniform_int_distribution<std::size_t>(0, std::size(kSpots) - 1)(random_)];
-            std::int64_t stake = hundreds(random_) * 100;
+            std::int64_t stake = std::int64_t{hundreds(random_)} * 100;
             if (roll < 2) {
                 stake = 15'000;  // a tie of 15,000 wins 120,000: the jackpot hand-pay
                 spot = "tie";
@@ -468,7 +468,7 @@ private:
         } else if (roll < 68) {
             send(c, json{{"op", "double"}, {"station", station}});
         } else if (roll < 80) {
-            std::int64_t amount = hundreds(random_) * 400;
+            std::int64_t amount = std::int64_t{hundreds(random_)} * 400;
             std::string validation = std::to_string(1'000'000 + ++tickets_);
             if (hostRedeems_ && host_.linked(station)) {
                 validation = host_.ticketToInsert(amount);  // the host decides; the amount is the ticket's

@@ -16,15 +16,15 @@ double edgePercent(const Paytable& table, BetType type, const OddsReport& r) {
 
 class ExactOddsEightDecks : public ::testing::Test {
 protected:
-    static void SetUpTestSuite() { report_ = new OddsReport(exactOdds(ShoeComposition::fullDecks(8))); }
-    static void TearDownTestSuite() { delete report_; }
-    static OddsReport* report_;
+    static void SetUpTestSuite() { sharedReport = new OddsReport(exactOdds(ShoeComposition::fullDecks(8))); }
+    static void TearDownTestSuite() { delete sharedReport; }
+    static OddsReport* sharedReport;
 };
-OddsReport* ExactOddsEightDecks::report_ = nullptr;
+OddsReport* ExactOddsEightDecks::sharedReport = nullptr;
 
 // The figures issue #2 requires (they agree with the Wizard of Odds 8-deck tables).
 TEST_F(ExactOddsEightDecks, MainGameProbabilitiesAndEdges) {
-    const OddsReport& r = *report_;
+    const OddsReport& r = *sharedReport;
     EXPECT_EQ(r.sequences, 416ULL * 415 * 414 * 413 * 412 * 411);
     EXPECT_NEAR(static_cast<double>(r.probability(Winner::Banker)), 0.458597, 5e-7);
     EXPECT_NEAR(static_cast<double>(r.probability(Winner::Player)), 0.446247, 5e-7);
@@ -39,7 +39,7 @@ TEST_F(ExactOddsEightDecks, MainGameProbabilitiesAndEdges) {
 // "EZ Baccarat"): pairs at 11 10.36 %, either pair at 5 13.71 %, Dragon 7 (Gold 7) at 40 7.61 %, Panda 8 (Jade 8) at
 // 25 10.19 %, EZ Banker 1.02 %, no-commission Banker paying half on 6: 1.46 %.
 TEST_F(ExactOddsEightDecks, SideBetsMatchPublishedEdges) {
-    const OddsReport& r = *report_;
+    const OddsReport& r = *sharedReport;
     const Paytable standard = test::shippedPaytable("standard");
     const Paytable ruyi = test::shippedPaytable("ruyi");
     const Paytable noCommission = test::shippedPaytable("no_commission");
@@ -54,11 +54,12 @@ TEST_F(ExactOddsEightDecks, SideBetsMatchPublishedEdges) {
 
 TEST_F(ExactOddsEightDecks, EveryBetTallyCoversEverySequence) {
     for (const BetType t : kAllBetTypes) {
-        EXPECT_EQ(report_->tally(t).total(), report_->sequences) << betTypeName(t);
+        EXPECT_EQ(sharedReport->tally(t).total(), sharedReport->sequences) << betTypeName(t);
     }
     // Big and Small are complementary; Player and Banker bets push exactly on ties.
-    EXPECT_EQ(report_->tally(BetType::Big).wins[0], report_->tally(BetType::Small).losses);
-    EXPECT_EQ(report_->tally(BetType::Player).pushes, report_->winners[static_cast<std::size_t>(Winner::Tie)]);
+    EXPECT_EQ(sharedReport->tally(BetType::Big).wins[0], sharedReport->tally(BetType::Small).losses);
+    EXPECT_EQ(sharedReport->tally(BetType::Player).pushes,
+              sharedReport->winners[static_cast<std::size_t>(Winner::Tie)]);
 }
 
 // Independent check: deal every ordered sequence of 6 physical cards of a small shoe through

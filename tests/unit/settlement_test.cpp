@@ -9,13 +9,13 @@ namespace pitlink::game {
 namespace {
 
 struct PayCase {
-    const char* paytable;
-    BetType bet;
-    const char* deal;  // dealt through the drawing rules
-    Money stake;
-    BetResult result;
-    Money win;
-    Fraction breakage;
+    const char* paytable = "";
+    BetType bet = BetType::Player;
+    const char* deal = "";  // dealt through the drawing rules
+    Money stake = 0;
+    BetResult result = BetResult::Loss;
+    Money win = 0;
+    Fraction breakage{0, 1};
 };
 
 // Legal deals used below (P1 B1 P2 B2 [P3] [B3]).

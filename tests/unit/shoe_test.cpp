@@ -72,7 +72,7 @@ TEST(Shoe, UniformBelowHasNoModuloBias) {
         ASSERT_LT(v, bound);
         low += v < (1ULL << 62) ? 1 : 0;
     }
-    EXPECT_NEAR(low, draws / 3, 1'000);
+    EXPECT_NEAR(low, draws / 3.0, 1'000);
 }
 
 // A source that replays fixed 64-bit words.
