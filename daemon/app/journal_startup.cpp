@@ -81,7 +81,7 @@ JournalStartup openJournal(const config::Config& config, const journal::Journal:
     startup.readOptions.key = options.key;
     startup.readOptions.readOnly = true;
     startup.readOptions.vfs = vfs;
-    startup.store = std::make_unique<journal::JournalStore>(config.journal.path.string(), std::move(options));
+    startup.store = std::make_unique<journal::JournalStore>(config.journal.path.string(), options);
     // quick_check and the whole chain are the integrity scan's, on its own thread.
     startup.recovery = journal::inspectJournal(*startup.store, journal::RecoveryOptions{false, false});
     return startup;

@@ -26,7 +26,7 @@ std::unique_ptr<journal::JournalStore> openJournal(const Arguments& a) {
     if (const auto key = a.value("--key")) {
         options.key = journal::loadChainKey(*key);
     }
-    return std::make_unique<journal::JournalStore>(*path, std::move(options));
+    return std::make_unique<journal::JournalStore>(*path, options);
 }
 
 // The audit report as auditReportJson gives it (from the file, or from the daemon).

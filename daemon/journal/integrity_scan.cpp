@@ -34,9 +34,8 @@ IntegrityScan::IntegrityScan(std::string path, StoreOptions options, bool fullCh
                              std::unique_ptr<platform::Worker> worker, Post post, Done done)
     : post_(std::move(post)), done_(std::move(done)), worker_(std::move(worker)) {
     options.readOnly = true;
-    worker_->run([this, path = std::move(path), options = std::move(options), fullChain]() mutable {
-        run(std::move(path), std::move(options), fullChain);
-    });
+    worker_->run(
+        [this, path = std::move(path), options = std::move(options), fullChain] { run(path, options, fullChain); });
 }
 
 IntegrityScan::~IntegrityScan() {
@@ -53,7 +52,7 @@ IntegrityScan::~IntegrityScan() {
 void IntegrityScan::run(const std::string& path, const StoreOptions& options, bool fullChain) {
     IntegrityResult result;
     try {
-        auto store = std::make_unique<JournalStore>(path, std::move(options));
+        auto store = std::make_unique<JournalStore>(path, options);
         {
             const std::lock_guard lock(mutex_);
             store_ = std::move(store);

@@ -42,8 +42,9 @@ struct BetOutcome {
     std::string breakage;
 };
 
-// NOLINTNEXTLINE(bugprone-exception-escape): its implicit special members only destroy and copy
-// std and nlohmann values; clang-tidy 14 reports a possible throw it cannot place.
+// Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
+// reports a possible throw there that it cannot place.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct RoundHistory {
     std::int64_t roundId = 0;
     std::int64_t shoe = 0;

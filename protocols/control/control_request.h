@@ -51,8 +51,9 @@ struct Refusal {
     std::string message;
 };
 
-// NOLINTNEXTLINE(bugprone-exception-escape): its implicit special members only destroy and copy
-// std and nlohmann values; clang-tidy 14 reports a possible throw it cannot place.
+// Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
+// reports a possible throw there that it cannot place.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct ControlRequest {
     nlohmann::json id;                    // echoed in the reply (null when absent)
     std::string name;                     // the `cmd` as sent

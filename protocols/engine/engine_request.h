@@ -40,8 +40,9 @@ enum class Op : std::uint8_t {
     Door,
 };
 
-// NOLINTNEXTLINE(bugprone-exception-escape): its implicit special members only destroy and copy
-// std and nlohmann values; clang-tidy 14 reports a possible throw it cannot place.
+// Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
+// reports a possible throw there that it cannot place.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct EngineRequest {
     nlohmann::json id;  // echoed in the reply (any JSON value; null when absent)
     Op op = Op::Status;

@@ -28,8 +28,9 @@ struct Db {
     sqlite3* db = nullptr;
 };
 
-// NOLINTNEXTLINE(bugprone-exception-escape): its implicit special members only destroy and copy
-// std and nlohmann values; clang-tidy 14 reports a possible throw it cannot place.
+// Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
+// reports a possible throw there that it cannot place.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct Row {
     std::int64_t seq = 0;
     std::string kind;

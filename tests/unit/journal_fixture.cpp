@@ -35,7 +35,7 @@ void JournalFixture::reopen(journal::StoreOptions options) {
     journal.reset();
     sink.reset();
     store.reset();
-    store = std::make_unique<journal::JournalStore>(path, std::move(options));
+    store = std::make_unique<journal::JournalStore>(path, options);
     sink = std::make_unique<journal::StoreSink>(*store);
     recovery = journal::recover(*store, journal::RecoveryOptions{true, true}, [this] { return clockMs; });
     if (!recovery->ok()) {
