@@ -165,6 +165,7 @@ json StationPort::statusJson() const {
     if (transport_) {
         j["bytes_in"] = transport_->stats().bytesIn;
         j["write_errors"] = transport_->stats().writeErrors;
+        j["stale_at_open"] = transport_->stats().staleAtOpen;
     }
     return j;
 }

@@ -75,7 +75,8 @@ void StationTickets::validateCashout(game::Money amount,
             done(std::nullopt);
             return;
         }
-        id_.sequence = id_.sequence >= kMaxSequence ? 1 : id_.sequence + 1;  // incremented before each use
+        // Incremented before each use; after FFFFFF it wraps to 000000, as SAS counts it.
+        id_.sequence = id_.sequence >= kMaxSequence ? 0 : id_.sequence + 1;
         json details = ticketDetails();
         details.update(json{{"system_id", 0}, {"machine_id", id_.machineId}, {"sequence", id_.sequence}});
         done(table::ValidatedTicket{secureEnhancedValidationNumber(id_.machineId, id_.sequence), details});

@@ -4,6 +4,7 @@
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -105,6 +106,14 @@ struct SasTransport::Impl {
         }
         try {
             configure(fd, settings);
+            // Bytes that sat in the port before it was opened (a host polling a station that was
+            // not there, noise at power-up) are not polls to this station: SAS answers only what
+            // arrives while it listens. Counted, then discarded.
+            int waiting = 0;
+            if (::ioctl(fd, FIONREAD, &waiting) == 0 && waiting > 0) {
+                stats.staleAtOpen += static_cast<std::uint64_t>(waiting);
+            }
+            ::tcflush(fd, TCIFLUSH);
         } catch (...) {
             ::close(fd);
             throw;

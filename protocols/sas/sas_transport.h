@@ -33,6 +33,7 @@ struct TransportStats {
     std::uint64_t writeErrors = 0;  // answers not written whole (the host polls again)
     std::uint64_t readErrors = 0;   // the device failed; reopened after a second
     std::uint64_t malformed = 0;    // PARMRK escapes that made no sense
+    std::uint64_t staleAtOpen = 0;  // bytes already waiting when the port was opened, discarded
 };
 
 class SasTransport final : public LinkOutput {

@@ -216,6 +216,21 @@ class Sas(unittest.TestCase):
         self.assertEqual(host.general_poll().code, 0)
         self.assertEqual(t.status()[1]["link"], "up")
 
+    def test_bytes_waiting_in_the_port_before_pitlinkd_opens_it_are_not_polls(self):
+        t = self.make(stations=(1,))
+        host, line = t.hosts[1], t.hosts[1].line
+        # A host polled the line before pitlinkd was there: a poll to another address (which
+        # synchronises a link) and LP 01 (shut the station down), as they sit in the tty.
+        stale = sh.escape(bytes((0x82,)), wakeup_first=True) + sh.escape(host.build(0x01), wakeup_first=True)
+        line.write_raw(stale)
+        c = t.start()
+        self.assertEqual(t.status()[1]["stale_at_open"], len(stale))  # counted, then discarded
+        self.assertEqual([e.code for e in t.events(1)], [0x17])  # it answers the polls that follow
+        ok(self, c.request("ticket_in", station=1, validation="1", amount=100))  # not shut down
+        self.assertEqual(t.daemon.rows("SELECT count(*) FROM record WHERE kind = 'sas.host_enabled'"), [(0,)])
+        host.disable_play()  # the same LP 01 now, while it listens: taken
+        self.assertEqual(t.daemon.rows("SELECT count(*) FROM record WHERE kind = 'sas.host_enabled'"), [(1,)])
+
     def test_more_than_twenty_exceptions_overflow_and_survive_a_restart(self):
         t = self.make(stations=(1,))
         c = t.start()

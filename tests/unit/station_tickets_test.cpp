@@ -138,6 +138,19 @@ TEST_F(TicketsFixture, SecureEnhancedValidationNumbersFromTheIdAndTheNextSequenc
     EXPECT_EQ(t.setValidationId(0, 0), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 43}));
 }
 
+TEST_F(TicketsFixture, TheValidationSequenceWrapsFromFFFFFFToZero) {
+    StationTickets& t = make(ValidationMode::SecureEnhanced);
+    (void)t.setValidationId(0x654321, 0xFFFFFE);
+    cashOut(100);
+    ASSERT_TRUE(validated);
+    EXPECT_EQ(validated->details.at("sequence"), 0xFFFFFF);
+    cashOut(100);
+    EXPECT_EQ(validated->details.at("sequence"), 0);  // not 1: SAS counts 000000 too
+    EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x654321, 0));
+    cashOut(100);
+    EXPECT_EQ(validated->details.at("sequence"), 1);
+}
+
 TEST_F(TicketsFixture, TicketAcceptedByTheHostIsCreditedAndReportedAfterTheCommit) {
     StationTickets& t = make(ValidationMode::System);
     insert("4711");  // zero-filled to 18 digits
