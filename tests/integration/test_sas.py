@@ -360,6 +360,26 @@ class Sas(unittest.TestCase):
         self.assertEqual(host.lp_1a_current_credits(), 2_500)
         self.assertEqual(t.daemon.rows("SELECT count(*) FROM record WHERE kind = 'ticket.redeemed'"), [(1,)])
 
+    def test_a_restart_between_68_and_the_hosts_lp_71_ff_keeps_the_final_status(self):
+        t = self.make(stations=(1,), ticket_in_local=False)
+        c = t.start()
+        t.events(1)
+        host = t.hosts[1]
+        validation = "009876543210987654"
+        request = t.send("ticket_in", station=1, validation=validation, amount=4_200)
+        t.wait_for(1, 0x67)
+        self.assertEqual(host.lp_70()["validation"], validation)
+        self.assertEqual(host.lp_71(0x00, 4_200, validation=validation)["status"], 0x40)
+        self.assertEqual(ok(self, c.reply_to(request))["credits"], 4_200)
+        # pitlinkd stops before the host has read 68 or asked LP 71 FF for the final status.
+        c = t.restart()
+        codes = [e.code for e in t.events(1)]
+        self.assertIn(0x68, codes)  # still reported after the restart
+        final = host.lp_71(0xFF)
+        self.assertEqual((final["status"], final["amount"], final["validation"]), (0x00, 4_200, validation))
+        self.assertEqual(host.lp_1a_current_credits(), 4_200)
+        self.assertEqual(t.daemon.rows("SELECT count(*) FROM record WHERE kind = 'ticket.redeemed'"), [(1,)])
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])
