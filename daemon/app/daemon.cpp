@@ -1,5 +1,6 @@
 #include "daemon/app/daemon.h"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "daemon/config/config_error.h"
@@ -36,16 +37,9 @@ sas::MachineInfo machineInfo(const config::Config& config, const game::Paytable&
 
 // "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
 void logResult(const table::RoundSettled& e) {
-    const auto hand = [](const game::Hand& cards, int total) {
-        std::string s;
-        for (int i = 0; i < cards.size(); ++i) {
-            s += cards[i].toString() + " ";
-        }
-        return s + "(" + std::to_string(total) + ")";
-    };
-    spdlog::info("shoe {} round {}: Player {} | Banker {} -> {} (round #{})", e.shoe, e.roundInShoe,
-                 hand(e.player, e.outcome.playerTotal), hand(e.banker, e.outcome.bankerTotal),
-                 game::winnerName(e.outcome.winner), e.round);
+    spdlog::info("shoe {} round {}: Player {} ({}) | Banker {} ({}) -> {} (round #{})", e.shoe, e.roundInShoe,
+                 fmt::join(e.player.cardNames(), " "), e.outcome.playerTotal, fmt::join(e.banker.cardNames(), " "),
+                 e.outcome.bankerTotal, game::winnerName(e.outcome.winner), e.round);
     if (e.statistics) {
         const game::ShoeStatistics& st = *e.statistics;
         spdlog::info(

@@ -3,6 +3,8 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "daemon/game/card.h"
 
@@ -26,6 +28,15 @@ public:
     }
     // Total of the first two cards (what the drawing rules look at).
     [[nodiscard]] int twoCardTotal() const { return (cards_[0].points() + cards_[1].points()) % 10; }
+    // The cards as they are written everywhere (journal, engine link, logs): "9S", "TH", ...
+    [[nodiscard]] std::vector<std::string> cardNames() const {
+        std::vector<std::string> names;
+        names.reserve(static_cast<std::size_t>(size_));
+        for (int i = 0; i < size_; ++i) {
+            names.push_back(cards_[static_cast<std::size_t>(i)].toString());
+        }
+        return names;
+    }
 
 private:
     std::array<Card, kMaxCards> cards_{};

@@ -6,8 +6,11 @@ RoundSettlement settleCoup(const Coup& coup, std::span<const Bet> bets, const Pa
     RoundSettlement round;
     round.outcome = evaluate(coup);
     round.bets.reserve(bets.size());
-    std::map<std::int64_t, bool> evenWon;
-    std::map<std::int64_t, bool> evenLost;
+    struct EvenMoney {
+        bool anyWon = false;
+        bool allLost = true;
+    };
+    std::map<std::int64_t, EvenMoney> even;  // stations with an even-money bet
     for (const Bet& bet : bets) {
         const BetSettlement& settled = round.bets.emplace_back(settleBet(bet, round.outcome, table));
         StationSettlement& station = round.stations[bet.station];
@@ -16,16 +19,13 @@ RoundSettlement settleCoup(const Coup& coup, std::span<const Bet> bets, const Pa
         station.win += settled.win;
         if (isMainBet(bet.type)) {
             station.evenMoneyStake += bet.stake;
-            bool& won = evenWon.try_emplace(bet.station, false).first->second;
-            won = won || settled.result == BetResult::Win;
-            bool& lost = evenLost.try_emplace(bet.station, true).first->second;
-            lost = lost && settled.result == BetResult::Loss;
+            EvenMoney& e = even[bet.station];
+            e.anyWon = e.anyWon || settled.result == BetResult::Win;
+            e.allLost = e.allLost && settled.result == BetResult::Loss;
         }
     }
-    for (auto& [number, station] : round.stations) {
-        if (station.evenMoneyStake > 0) {
-            station.evenMoney = evenWon[number] ? BetResult::Win : evenLost[number] ? BetResult::Loss : BetResult::Push;
-        }
+    for (const auto& [number, e] : even) {
+        round.stations[number].evenMoney = e.anyWon ? BetResult::Win : e.allLost ? BetResult::Loss : BetResult::Push;
     }
     return round;
 }

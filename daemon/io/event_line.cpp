@@ -15,14 +15,6 @@ struct Overloaded : Ts... {
 template <class... Ts>
 Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 does not deduce an aggregate's arguments
 
-json cardsOf(const game::Hand& hand) {
-    json cards = json::array();
-    for (int i = 0; i < hand.size(); ++i) {
-        cards.push_back(hand[i].toString());
-    }
-    return cards;
-}
-
 json settledJson(const table::RoundSettled& e) {
     json wins = json::object();
     for (const auto& [station, win] : e.wins) {
@@ -32,8 +24,8 @@ json settledJson(const table::RoundSettled& e) {
              {"round", e.round},
              {"shoe", e.shoe},
              {"round_in_shoe", e.roundInShoe},
-             {"player", cardsOf(e.player)},
-             {"banker", cardsOf(e.banker)},
+             {"player", e.player.cardNames()},
+             {"banker", e.banker.cardNames()},
              {"winner", game::winnerName(e.outcome.winner)},
              {"player_total", e.outcome.playerTotal},
              {"banker_total", e.outcome.bankerTotal},

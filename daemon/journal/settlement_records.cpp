@@ -11,11 +11,7 @@ namespace pitlink::journal {
 using nlohmann::json;
 
 json handToJson(const game::Hand& hand) {
-    json cards = json::array();
-    for (int i = 0; i < hand.size(); ++i) {
-        cards.push_back(hand[i].toString());
-    }
-    return cards;
+    return hand.cardNames();
 }
 
 json outcomeToJson(const game::Outcome& outcome) {

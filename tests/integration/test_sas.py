@@ -330,19 +330,22 @@ class Sas(unittest.TestCase):
         t.hosts[1].acknowledge()
         self.assertEqual(t.hosts[1].lp_4d(0x02)["validation"], numbers[1][2:])  # by index, still there
 
+    def redeemed_by_host(self, t, c, validation, amount):
+        """A ticket inserted at station 1 that the host reads (67, LP 70) and accepts (LP 71):
+        pending until the journal has the credits; returns the engine's reply."""
+        request = t.send("ticket_in", station=1, validation=validation, amount=amount)
+        t.wait_for(1, 0x67)
+        self.assertEqual(t.hosts[1].lp_70()["validation"], validation)
+        self.assertEqual(t.hosts[1].lp_71(0x00, amount, validation=validation)["status"], 0x40)
+        return c.reply_to(request)
+
     def test_ticket_in_is_credited_only_when_the_host_accepts(self):
         t = self.make(stations=(1,), ticket_in_local=False)
         c = t.start()
         t.events(1)
         host = t.hosts[1]
-        validation = "001234567890123456"
         # Accepted.
-        request = t.send("ticket_in", station=1, validation=validation, amount=2_500)
-        t.wait_for(1, 0x67)
-        self.assertEqual(host.lp_70()["validation"], validation)
-        answer = host.lp_71(0x00, 2_500, validation=validation)
-        self.assertEqual(answer["status"], 0x40)  # pending until the journal has the credits
-        reply = c.reply_to(request)
+        reply = self.redeemed_by_host(t, c, "001234567890123456", 2_500)
         self.assertEqual(ok(self, reply)["credits"], 2_500)
         t.wait_for(1, 0x68)
         self.assertEqual(host.lp_71(0xFF)["status"], 0x00)
@@ -366,11 +369,7 @@ class Sas(unittest.TestCase):
         t.events(1)
         host = t.hosts[1]
         validation = "009876543210987654"
-        request = t.send("ticket_in", station=1, validation=validation, amount=4_200)
-        t.wait_for(1, 0x67)
-        self.assertEqual(host.lp_70()["validation"], validation)
-        self.assertEqual(host.lp_71(0x00, 4_200, validation=validation)["status"], 0x40)
-        self.assertEqual(ok(self, c.reply_to(request))["credits"], 4_200)
+        self.assertEqual(ok(self, self.redeemed_by_host(t, c, validation, 4_200))["credits"], 4_200)
         # pitlinkd stops before the host has read 68 or asked LP 71 FF for the final status.
         c = t.restart()
         codes = [e.code for e in t.events(1)]
