@@ -274,8 +274,9 @@ void Daemon::reload(const config::Config& fresh, const game::Paytable& freshPayt
                                 spdlog::error("SIGHUP: not applied: {}", reply.message);
                                 return;
                             }
+                            const auto& answer = std::get<table::ReconfigureAnswer>(reply.data);
                             spdlog::info("SIGHUP: applied from the next round: {}; needs a restart: {}",
-                                         reply.data["applied"].dump(), reply.data["restart_needed"].dump());
+                                         json(answer.applied).dump(), json(answer.restartNeeded).dump());
                         });
 }
 

@@ -27,6 +27,14 @@ json beadsJson(const std::vector<game::RoundMarks>& marks) {
     return beads;
 }
 
+void Answer::operator()(const table::Reply& reply) const {
+    fill_(io::replyLine(id_, reply));
+}
+
+void Answer::data(json data) const {
+    fill_(io::acceptedLine(id_, std::move(data)));
+}
+
 ControlCommands::ControlCommands(table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
                                  std::function<json()> info)
     : table_(table), journal_(journal), reader_(reader), info_(std::move(info)) {}
@@ -67,75 +75,75 @@ void ControlCommands::handle(const std::string& line, Role role, const std::stri
         reply(io::replyLine(request.id, Reply::refused(request.invalid->error, request.invalid->message)));
         return;
     }
-    run(request, role, user, [reply, id = request.id](const Reply& r) { reply(io::replyLine(id, r)); });
+    run(request, role, user, Answer(reply, request.id));
 }
 
-void ControlCommands::run(const ControlRequest& request, Role role, const std::string& user, table::Respond respond) {
+void ControlCommands::run(const ControlRequest& request, Role role, const std::string& user, const Answer& answer) {
     switch (*request.command) {
         case Command::Status: {
-            json status = table_.statusJson();
+            json status = io::statusJson(table_.status());
             status["daemon"] = info_ ? info_() : json::object();
             status["role"] = roleName(role);
             status["control"] = json{{"requests", stats_.requests},
                                      {"bad_requests", stats_.badRequests},
                                      {"refused_by_role", stats_.refusedByRole}};
-            respond(Reply::accepted(status));
+            answer.data(std::move(status));
             return;
         }
         case Command::Stations:
-            respond(Reply::accepted(json{{"stations", table_.statusJson()["stations"]}}));
+            answer.data(json{{"stations", io::statusJson(table_.status())["stations"]}});
             return;
         case Command::Meters:
-            respond(Reply::accepted(journal_.committed().toJson()));
+            answer.data(journal_.committed().toJson());
             return;
         case Command::Roads:
             // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
             // shoe from memory, an earlier one from the journal.
             if (request.shoe && *request.shoe != table_.scoreboard().shoeNumber()) {
-                roadsOfShoe(*request.shoe, respond);
+                roadsOfShoe(*request.shoe, answer);
                 return;
             }
-            respond(Reply::accepted(json{{"shoe", table_.scoreboard().shoeNumber()},
-                                         {"table", table_.name()},
-                                         {"beads", beadsJson(table_.scoreboard().beads())}}));
+            answer.data(json{{"shoe", table_.scoreboard().shoeNumber()},
+                             {"table", table_.name()},
+                             {"beads", beadsJson(table_.scoreboard().beads())}});
             return;
         case Command::Recall:
-            recall(request, respond);
+            recall(request, answer);
             return;
         case Command::Audit:
-            audit(respond);
+            audit(answer);
             return;
         case Command::Resettle:
-            resettle(request, user, respond);
+            resettle(request, user, answer);
             return;
         case Command::Events: {
             json events = json::array();
             for (const table::TableEvent& e : events_) {
                 events.push_back(io::eventJson(e));
             }
-            respond(Reply::accepted(json{{"events", std::move(events)}}));
+            answer.data(json{{"events", std::move(events)}});
             return;
         }
         case Command::AttendantClear:
-            table_.clearAttendant(*request.station, user, std::move(respond));
+            table_.clearAttendant(*request.station, user, answer);
             return;
         case Command::HandpayReset:
-            table_.resetHandpay(*request.station, user, std::move(respond));
+            table_.resetHandpay(*request.station, user, answer);
             return;
         case Command::VoidRound:
             if (request.round && *request.round != table_.roundId()) {
-                respond(Reply::refused("not_current_round", "only the round in progress (" +
-                                                                std::to_string(table_.roundId()) + ") can be voided"));
+                answer(Reply::refused("not_current_round", "only the round in progress (" +
+                                                               std::to_string(table_.roundId()) + ") can be voided"));
                 return;
             }
             spdlog::warn("control: {} voids round {}: {}", user, table_.roundId(), request.reason);
-            table_.voidRound(request.reason, user, std::move(respond));
+            table_.voidRound(request.reason, user, answer);
             return;
         case Command::ShoeNew:
-            table_.newShoe(std::move(respond));
+            table_.newShoe(answer);
             return;
         case Command::TiltClear:
-            table_.clearTilt(request.cause, user, std::move(respond));
+            table_.clearTilt(request.cause, user, answer);
             return;
     }
 }

@@ -25,6 +25,19 @@ struct ControlStats {
     std::uint64_t refusedByRole = 0;
 };
 
+// The one answer to one control request: a table reply (typed, written by io::replyLine), or data
+// the control socket built itself (status, meters, roads, recall, audit, events).
+class Answer {
+public:
+    Answer(io::OrderedReplies::Fill fill, nlohmann::json id) : fill_(std::move(fill)), id_(std::move(id)) {}
+    void operator()(const table::Reply& reply) const;
+    void data(nlohmann::json data) const;
+
+private:
+    io::OrderedReplies::Fill fill_;
+    nlohmann::json id_;
+};
+
 // Scoreboard marks as the control socket sends them (pitlinkctl roads draws from them).
 [[nodiscard]] nlohmann::json beadsJson(const std::vector<game::RoundMarks>& marks);
 
@@ -44,11 +57,11 @@ public:
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
 
 private:
-    void run(const ControlRequest& request, Role role, const std::string& user, table::Respond respond);
-    void recall(const ControlRequest& request, const table::Respond& respond);
-    void audit(const table::Respond& respond);
-    void roadsOfShoe(std::int64_t shoe, const table::Respond& respond);
-    void resettle(const ControlRequest& request, const std::string& user, const table::Respond& respond);
+    void run(const ControlRequest& request, Role role, const std::string& user, const Answer& answer);
+    void recall(const ControlRequest& request, const Answer& answer);
+    void audit(const Answer& answer);
+    void roadsOfShoe(std::int64_t shoe, const Answer& answer);
+    void resettle(const ControlRequest& request, const std::string& user, const Answer& answer);
 
     table::Table& table_;
     const journal::Journal& journal_;

@@ -15,11 +15,11 @@ namespace pitlink::control {
 using nlohmann::json;
 using table::Reply;
 
-void ControlCommands::recall(const ControlRequest& request, const table::Respond& respond) {
+void ControlCommands::recall(const ControlRequest& request, const Answer& answer) {
     const auto round = request.round;
     const auto station = request.station;
     const std::int64_t last = request.last;
-    auto failed = [respond](const std::string& error) { respond(Reply::refused("recall_failed", error)); };
+    auto failed = [answer](const std::string& error) { answer(Reply::refused("recall_failed", error)); };
     reader_.read<json>(
         [round, station, last](journal::JournalStore& store) {
             json rounds = json::array();
@@ -32,20 +32,20 @@ void ControlCommands::recall(const ControlRequest& request, const table::Respond
             }
             return rounds;
         },
-        [respond](json rounds) {
-            respond(Reply::accepted(json{{"rounds", std::move(rounds)}}));
+        [answer](json rounds) {
+            answer.data(json{{"rounds", std::move(rounds)}});
         },
         failed);
 }
 
-void ControlCommands::audit(const table::Respond& respond) {
+void ControlCommands::audit(const Answer& answer) {
     reader_.read<json>(
         [](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
-        [respond](json report) { respond(Reply::accepted(std::move(report))); },
-        [respond](const std::string& error) { respond(Reply::refused("audit_failed", error)); });
+        [answer](json report) { answer.data(std::move(report)); },
+        [answer](const std::string& error) { answer(Reply::refused("audit_failed", error)); });
 }
 
-void ControlCommands::roadsOfShoe(std::int64_t shoe, const table::Respond& respond) {
+void ControlCommands::roadsOfShoe(std::int64_t shoe, const Answer& answer) {
     reader_.read<json>(
         [shoe](journal::JournalStore& store) {
             const std::vector<std::int64_t> rounds = journal::roundsOfShoe(store, shoe);
@@ -65,26 +65,26 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, const table::Respond& respo
             }
             return json{{"shoe", shoe}, {"beads", beadsJson(marks)}};
         },
-        [this, respond](json data) {
+        [this, answer](json data) {
             data["table"] = table_.name();
-            respond(Reply::accepted(std::move(data)));
+            answer.data(std::move(data));
         },
-        [respond](const std::string& error) { respond(Reply::refused("no_such_shoe", error)); });
+        [answer](const std::string& error) { answer(Reply::refused("no_such_shoe", error)); });
 }
 
-void ControlCommands::resettle(const ControlRequest& request, const std::string& user, const table::Respond& respond) {
+void ControlCommands::resettle(const ControlRequest& request, const std::string& user, const Answer& answer) {
     const auto round = request.round;
     const std::string& reason = request.reason;
     const std::vector<game::Card>& cards = request.cards;
     // One re-settlement of a round at a time: the second would be computed against a result in
     // force that the first is about to replace.
     if (!resettling_.insert(*round).second) {
-        respond(Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"));
+        answer(Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"));
         return;
     }
-    auto finish = [this, roundId = *round, respond](const Reply& reply) {
+    auto finish = [this, roundId = *round, answer](const Reply& reply) {
         resettling_.erase(roundId);
-        respond(reply);
+        answer(reply);
     };
     struct Read {
         journal::RoundHistory round;

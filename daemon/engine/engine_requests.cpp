@@ -38,7 +38,7 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
     table::Table& t = table_;
     switch (r.op) {
         case Op::Status:
-            respond(table::Reply::accepted(t.statusJson()));
+            respond(table::Reply::accepted(t.status()));
             return;
         case Op::NewShoe:
             t.newShoe(std::move(respond));

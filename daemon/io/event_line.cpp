@@ -44,6 +44,15 @@ json settledJson(const table::RoundSettled& e) {
 
 }  // namespace
 
+json ticketJson(const table::TicketIssued& ticket) {
+    json out = ticket.details;
+    out.update(json{{"validation", ticket.validation},
+                    {"amount", ticket.amount},
+                    {"station", ticket.station},
+                    {"table", ticket.table}});
+    return out;
+}
+
 json eventJson(const table::TableEvent& event) {
     return std::visit(
         Overloaded{
@@ -79,12 +88,8 @@ json eventJson(const table::TableEvent& event) {
                 return out;
             },
             [](const table::TicketIssued& e) {
-                json out = e.details;
-                out.update(json{{"event", "ticket"},
-                                {"validation", e.validation},
-                                {"amount", e.amount},
-                                {"station", e.station},
-                                {"table", e.table}});
+                json out = ticketJson(e);
+                out["event"] = "ticket";
                 return out;
             },
             [](const table::HandpayLocked& e) {

@@ -8,5 +8,8 @@
 namespace pitlink::io {
 
 [[nodiscard]] nlohmann::json eventJson(const table::TableEvent& event);
+// A cash-out ticket's fields (what the ticket system printed, then validation, amount, station,
+// table): the "ticket" event's and the cash_out reply's "ticket".
+[[nodiscard]] nlohmann::json ticketJson(const table::TicketIssued& ticket);
 
 }  // namespace pitlink::io

@@ -1,6 +1,8 @@
 #pragma once
 // One reply as a JSON line, as the engine link and the control socket send it:
 // {"id": ..., "ok": true, "data": {...}} or {"id": ..., "ok": false, "error": "...", "message": "..."}.
+// The only place the table's typed replies become JSON (the field names protocols/engine/README.md
+// and protocols/control/README.md document).
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -9,15 +11,12 @@
 
 namespace pitlink::io {
 
-inline std::string replyLine(const nlohmann::json& id, const table::Reply& reply) {
-    nlohmann::json out{{"id", id}, {"ok", reply.ok}};
-    if (reply.ok) {
-        out["data"] = reply.data;
-    } else {
-        out["error"] = reply.error;
-        out["message"] = reply.message;
-    }
-    return out.dump();
-}
+[[nodiscard]] std::string replyLine(const nlohmann::json& id, const table::Reply& reply);
+// An accepted reply whose data an edge built itself (the control socket's journal reads).
+[[nodiscard]] std::string acceptedLine(const nlohmann::json& id, nlohmann::json data);
+
+[[nodiscard]] nlohmann::json replyDataJson(const table::ReplyData& data);
+// `status`: the table's part of it.
+[[nodiscard]] nlohmann::json statusJson(const table::TableStatus& status);
 
 }  // namespace pitlink::io

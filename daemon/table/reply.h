@@ -1,11 +1,12 @@
 #pragma once
 // The answer to every request made of the table (engine link, control socket, buttons): given
 // only after the journal has committed what the request changed (persist before acknowledging),
-// or at once when it is refused.
-#include <nlohmann/json.hpp>
-
+// or at once when it is refused. Typed: daemon/io/reply_line.h is the one place it becomes the
+// JSON line protocols/engine/README.md and protocols/control/README.md document.
 #include <functional>
 #include <string>
+
+#include "daemon/table/reply_data.h"
 
 namespace pitlink::table {
 
@@ -13,13 +14,11 @@ struct Reply {
     bool ok = true;
     std::string error;    // a stable code when refused: "betting_closed", "insufficient_credits", ...
     std::string message;  // for a person
-    nlohmann::json data = nlohmann::json::object();
+    ReplyData data;       // what an accepted request answers (nothing for a refusal)
 
-    static Reply accepted(nlohmann::json data = nlohmann::json::object()) {
-        return Reply{true, {}, {}, std::move(data)};
-    }
+    static Reply accepted(ReplyData data = NoData{}) { return Reply{true, {}, {}, std::move(data)}; }
     static Reply refused(std::string error, std::string message) {
-        return Reply{false, std::move(error), std::move(message), nlohmann::json::object()};
+        return Reply{false, std::move(error), std::move(message), NoData{}};
     }
 };
 

@@ -181,36 +181,17 @@ void Table::tiltNow(const std::string& cause, const std::string& message, bool j
     publish(TiltChanged{true, cause, message});
 }
 
-json Table::statusJson() const {
-    json stations = json::array();
+TableStatus Table::status() const {
+    TableStatus out{settings_.name,  settings_.source == CardSource::Rng,
+                    phase_,          roundId_,
+                    shoeNumber_,     roundInShoe_,
+                    roundsFinished_, paytable_.id,
+                    tilts_,          {}};
     for (const Station& s : stations_) {
-        json bets = json::array();
-        for (const auto& bet : s.bets) {
-            bets.push_back(json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}});
-        }
-        stations.push_back(json{
-            {"station", s.number},
-            {"credits", journal_.committed().credits(s.number)},
-            {"bets", bets},
-            {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
-            {"attendant", s.attendantCalled},
-            {"reserved", s.reserved},
-            {"host_disabled", s.hostDisabled}});
+        out.stations.push_back(StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay,
+                                             s.attendantCalled, s.reserved, s.hostDisabled});
     }
-    json tilts = json::object();
-    for (const auto& [cause, message] : tilts_) {
-        tilts[cause] = message;
-    }
-    return json{{"table", settings_.name},
-                {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
-                {"phase", roundPhaseName(phase_)},
-                {"round", roundId_},
-                {"shoe", shoeNumber_},
-                {"round_in_shoe", roundInShoe_},
-                {"rounds_finished", roundsFinished_},
-                {"paytable", paytable_.id},
-                {"tilts", tilts},
-                {"stations", stations}};
+    return out;
 }
 
 }  // namespace pitlink::table

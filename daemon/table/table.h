@@ -132,7 +132,7 @@ public:
     [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
     [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }
     [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // this shoe's roads
-    [[nodiscard]] nlohmann::json statusJson() const;
+    [[nodiscard]] TableStatus status() const;
 
 private:
     // Submits `tx` (whatever it changes in memory is already applied); `then` runs after it

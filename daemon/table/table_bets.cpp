@@ -3,6 +3,7 @@
 // credit movement; a refusal is journaled too, with the rule that refused.
 #include "daemon/journal/ledger.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
@@ -10,20 +11,6 @@ namespace pitlink::table {
 using nlohmann::json;
 namespace kind = journal::kind;
 namespace reason = journal::reason;
-
-namespace {
-
-json slipJson(const game::BetSlip& slip) {
-    json out = json::object();
-    for (std::size_t i = 0; i < game::kBetTypes; ++i) {
-        if (slip.stakes[i] > 0) {
-            out[std::string(game::betTypeName(static_cast<game::BetType>(i)))] = slip.stakes[i];
-        }
-    }
-    return out;
-}
-
-}  // namespace
 
 void Table::placeBet(std::int64_t station, game::BetType spot, game::Money stake, Respond respond) {
     game::BetSlip add;
@@ -61,12 +48,12 @@ void Table::doubleBets(std::int64_t station, Respond respond) {
 
 void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::string& action, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        refuse(action, number, respond, *problem, json{{"slip", slipJson(add)}});
+        refuse(action, number, respond, *problem, json{{"slip", journal::slipJson(add)}});
         return;
     }
     if (tilted()) {
         refuse(action, number, respond, Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second),
-               json{{"slip", slipJson(add)}});
+               json{{"slip", journal::slipJson(add)}});
         return;
     }
     Station& s = stationAt(number);
@@ -86,9 +73,10 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
         // Journaled with its rule, and answered once that has committed.
         const std::string rule(game::betRuleName(refusal->rule));
         journal::JournalTransaction tx = journal_.begin();
-        tx.add(kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
-               number,
-               json{{"action", action}, {"slip", slipJson(add)}, {"rule", rule}, {"message", refusal->message}});
+        tx.add(
+            kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
+            number,
+            json{{"action", action}, {"slip", journal::slipJson(add)}, {"rule", rule}, {"message", refusal->message}});
         commit(std::move(tx), std::move(respond), Reply::refused(rule, refusal->message));
         return;
     }
@@ -107,8 +95,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     }
     const game::Money credits = tx.balance(number);
     s.bets.insert(s.bets.end(), placed.begin(), placed.end());
-    commit(std::move(tx), std::move(respond),
-           Reply::accepted(json{{"round", roundId_}, {"credits", credits}, {"slip", slipJson(s.slip())}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
                publish(CreditsChanged{number, credits, std::nullopt});
            });
@@ -160,8 +147,7 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
         std::erase_if(s.bets, [&](const journal::RoundBet& b) { return b.index == bet.index; });
     }
     const game::Money credits = tx.balance(number);
-    commit(std::move(tx), std::move(respond),
-           Reply::accepted(json{{"round", roundId_}, {"credits", credits}, {"slip", slipJson(s.slip())}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
                publish(CreditsChanged{number, credits, std::nullopt});
            });

@@ -72,13 +72,9 @@ void Table::issueTicket(std::int64_t number, game::Money amount, const Validated
     body["amount"] = amount;
     tx.add(kind::kTicketIssued, std::nullopt, number, body);
     tx.credit(number, -amount, reason::kTicketOut, std::nullopt, json{{"ref", validated.validation}});
-    json ticket = validated.details;
-    ticket.update(
-        json{{"validation", validated.validation}, {"amount", amount}, {"station", number}, {"table", settings_.name}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"ticket", ticket}}),
-           [this, issued = TicketIssued{number, amount, validated.validation, settings_.name, validated.details}] {
-               publish(issued);
-           });
+    const TicketIssued issued{number, amount, validated.validation, settings_.name, validated.details};
+    commit(std::move(tx), std::move(respond), Reply::accepted(TicketAnswer{issued}),
+           [this, issued] { publish(issued); });
 }
 
 void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
@@ -86,10 +82,9 @@ void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::s
     tx.add(kind::kHandpayPending, std::nullopt, number,
            json{{"amount", amount}, {"kind", "cancelled_credit"}, {"why", why}});
     stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"handpay", amount}, {"why", why}}),
-           [this, number, amount] {
-               publish(HandpayLocked{number, amount, "cancelled_credit"});
-           });
+    commit(std::move(tx), std::move(respond), Reply::accepted(HandpayAnswer{amount, why}), [this, number, amount] {
+        publish(HandpayLocked{number, amount, "cancelled_credit"});
+    });
 }
 
 void Table::resetHandpay(std::int64_t number, const std::string& who, Respond respond) {
@@ -112,7 +107,7 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     tx.add(kind::kHandpayReset, std::nullopt, number, std::move(body));
     tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
     s.handpay.reset();
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"amount", paid}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(HandpayPaidAnswer{paid}),
            [this, number] { publish(HandpayReset{number}); });
 }
 
@@ -147,7 +142,7 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
     tx.add(kind::kTicketRedeemed, std::nullopt, number, json{{"validation", validation}, {"amount", amount}});
     tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
     const game::Money credits = tx.balance(number);
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"credits", credits}}), [this, number, credits] {
+    commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {
         publish(CreditsChanged{number, credits, std::nullopt});
     });
 }
@@ -196,7 +191,7 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
                     respond(Reply::refused("journal_failed", result.error));
                     return;
                 }
-                respond(Reply::accepted(json{{"credits", credits}}));
+                respond(Reply::accepted(CreditsAnswer{credits}));
                 publish(CreditsChanged{number, credits, std::nullopt});
             });
             return RedeemCheck::Accepted;
@@ -223,7 +218,7 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
     tx.add(kind::kTip, std::nullopt, number, json{{"amount", amount}});
     tx.credit(number, -amount, reason::kTip);
     const game::Money credits = tx.balance(number);
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"credits", credits}}), [this, number, credits] {
+    commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {
         publish(CreditsChanged{number, credits, std::nullopt});
     });
 }

@@ -14,7 +14,7 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
     }
     Station& s = stationAt(number);
     if (s.attendantCalled) {
-        respond(Reply::accepted(json{{"already", true}}));
+        respond(Reply::accepted(AlreadySo{}));
         return;
     }
     s.attendantCalled = true;
@@ -53,7 +53,7 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kDisputeRaised, round, number, json{{"text", text.substr(0, 500)}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}));
+    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}));
 }
 
 void Table::reserve(std::int64_t number, bool on, Respond respond) {
@@ -64,13 +64,13 @@ void Table::reserve(std::int64_t number, bool on, Respond respond) {
     stationAt(number).reserved = on;
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kStationReserved, std::nullopt, number, json{{"reserved", on}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"reserved", on}}));
+    commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{on}));
 }
 
 void Table::doorOpened(const std::string& door, Respond respond) {
     if (!openDoors_.insert(door).second) {
         if (respond) {
-            respond(Reply::accepted(json{{"already", true}}));
+            respond(Reply::accepted(AlreadySo{}));
         }
         return;
     }
@@ -83,7 +83,7 @@ void Table::doorOpened(const std::string& door, Respond respond) {
 void Table::doorClosed(const std::string& door, Respond respond) {
     if (openDoors_.erase(door) == 0) {
         if (respond) {
-            respond(Reply::accepted(json{{"already", true}}));
+            respond(Reply::accepted(AlreadySo{}));
         }
         return;
     }

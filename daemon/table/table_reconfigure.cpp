@@ -49,8 +49,7 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
             nextSettings_ = std::move(next);  // openRound takes it
         }
     }
-    commit(std::move(tx), std::move(respond),
-           Reply::accepted(json{{"applied", applied}, {"restart_needed", restartNeeded}}));
+    commit(std::move(tx), std::move(respond), Reply::accepted(ReconfigureAnswer{applied, restartNeeded}));
 }
 
 }  // namespace pitlink::table

@@ -45,8 +45,7 @@ void Table::resettle(const journal::RoundHistory& round, const game::Paytable& p
     for (const auto& [station, body] : moved.items()) {
         stations.push_back(std::stoll(station));
     }
-    commit(std::move(tx), std::move(respond),
-           Reply::accepted(json{{"round", round.roundId}, {"records", adjusted}, {"credits", moved}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(ResettleAnswer{round.roundId, adjusted, moved}),
            [this, stations, roundId = round.roundId] {
                for (const std::int64_t number : stations) {
                    publish(CreditsChanged{number, journal_.committed().credits(number), roundId});

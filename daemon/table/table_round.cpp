@@ -73,7 +73,7 @@ void Table::newShoe(Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     addShoe(tx);
     const std::uint32_t shoe = shoeNumber_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"shoe", shoe}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoe}),
            [this, shoe] { publish(ShoeStarted{shoe}); });
 }
 
@@ -117,7 +117,7 @@ void Table::openRound(Respond respond) {
         timer_.reset();
         enterLastBets();
     });
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", roundId_}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{roundId_}),
            [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}] { publish(opened); });
 }
 
@@ -150,7 +150,7 @@ void Table::closeNow(Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
     const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}}),
+    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
            [this, round] { publish(BetsClosed{round}); });
     if (settings_.source == CardSource::Rng) {
         dealFromShoe();
@@ -204,10 +204,9 @@ void Table::acceptCard(game::Card card, Respond respond) {
                 {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
                 {"rescans", rescans}});
     const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"position", position}}),
-           [this, round, position, card] {
-               publish(CardDealt{round, position, card});
-           });
+    commit(std::move(tx), std::move(respond), Reply::accepted(CardAnswer{position}), [this, round, position, card] {
+        publish(CardDealt{round, position, card});
+    });
     if (coup_->complete()) {
         settleRound();
     }
@@ -220,7 +219,7 @@ void Table::cardUnreadable(const Respond& respond) {
     }
     if (coup_->unreadable() == game::RescanVerdict::Rescan) {
         // Nothing to journal yet: the re-scans are counted on the card that is read.
-        respond(Reply::accepted(json{{"rescan", true}, {"rescans", coup_->rescansUsed()}}));
+        respond(Reply::accepted(RescanAnswer{coup_->rescansUsed()}));
         return;
     }
     const std::string why = "card unreadable after " + std::to_string(coup_->rescansUsed()) + " re-scans";
@@ -301,8 +300,8 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
     journal::addVoid(tx, roundId_, bets, reason, json{{"by", who}});
     const std::int64_t round = roundId_;
     endRound();
-    commit(std::move(tx), std::move(respond), Reply::accepted(json{{"round", round}, {"bets_returned", bets.size()}}),
-           [this, round, reason] {
+    commit(std::move(tx), std::move(respond),
+           Reply::accepted(RoundVoidedAnswer{round, static_cast<std::int64_t>(bets.size())}), [this, round, reason] {
                publish(RoundVoided{round, reason});
            });
     scheduleNextRound();

@@ -146,7 +146,7 @@ TEST(TableInFlight, ACashOutBehindASettlementStillCommittingTakesTheWinToo) {
     t.f.table->cashOut(3, t.ask("again"));
     t.deferred.flush();
     ASSERT_TRUE(t.reply("cash_out").ok);
-    EXPECT_EQ(t.reply("cash_out").data["ticket"]["amount"], 11'000);
+    EXPECT_EQ(std::get<table::TicketAnswer>(t.reply("cash_out").data).ticket.amount, 11'000);
     EXPECT_EQ(t.reply("again").error, "no_credits");
     EXPECT_EQ(t.f.credits(3), 0);
     EXPECT_EQ(t.order().back(), "again");
@@ -164,7 +164,7 @@ TEST(TableInFlight, TwoHandpayResetsRacingPayTheHandpayOnce) {
     t.f.table->tip(4, 100, t.ask("tip"));  // the station's credits are on their way out
     t.deferred.flush();
     EXPECT_EQ(t.order(), (std::vector<std::string>{"cash_out", "reset1", "reset2", "tip"}));
-    EXPECT_EQ(t.reply("cash_out").data["handpay"], 10'000);
+    EXPECT_EQ(std::get<table::HandpayAnswer>(t.reply("cash_out").data).amount, 10'000);
     EXPECT_TRUE(t.reply("reset1").ok);
     EXPECT_EQ(t.reply("reset2").error, "no_handpay");
     EXPECT_EQ(t.reply("tip").error, "insufficient_credits");

@@ -93,7 +93,7 @@ TEST(Table, ClearUndoRepeatAndDoubleMoveCreditsAsTheSlipChanges) {
     EXPECT_EQ(f.credits(3), 9'000);
     const Reply doubled = f.call([&](Respond r) { f.table->doubleBets(3, r); });
     ASSERT_TRUE(doubled.ok);
-    EXPECT_EQ(doubled.data["slip"]["banker"], 2'000);
+    EXPECT_EQ(std::get<BetsAnswer>(doubled.data).slip[BetType::Banker], 2'000);
     EXPECT_EQ(f.credits(3), 8'000);
     ASSERT_TRUE(f.call([&](Respond r) { f.table->clearBets(3, r); }).ok);
     EXPECT_EQ(f.credits(3), 10'000);
@@ -107,7 +107,8 @@ TEST(Table, ClearUndoRepeatAndDoubleMoveCreditsAsTheSlipChanges) {
     ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
     const Reply repeated = f.call([&](Respond r) { f.table->repeatBets(3, r); });
     ASSERT_TRUE(repeated.ok);
-    EXPECT_EQ(repeated.data["slip"], (json{{"banker", 500}}));
+    EXPECT_EQ(std::get<BetsAnswer>(repeated.data).slip[BetType::Banker], 500);
+    EXPECT_EQ(std::get<BetsAnswer>(repeated.data).slip.total(), 500);
     EXPECT_EQ(f.credits(3), 10'475 - 500);
     EXPECT_EQ(f.meter(3, Meter::BetsReturned), 1'000 + 100 + 2'000 - 1'000);
 }
@@ -144,8 +145,8 @@ TEST(Table, CashOutIsATicketUpToTheLimitAndAboveItAHandpayThatLocksTheStation) {
     f.fund(1, 2'500);
     const Reply ticket = f.call([&](Respond r) { f.table->cashOut(1, r); });
     ASSERT_TRUE(ticket.ok);
-    EXPECT_EQ(ticket.data["ticket"]["amount"], 2'500);
-    EXPECT_EQ(ticket.data["ticket"]["validation"], "010000000000000001");
+    EXPECT_EQ(std::get<TicketAnswer>(ticket.data).ticket.amount, 2'500);
+    EXPECT_EQ(std::get<TicketAnswer>(ticket.data).ticket.validation, "010000000000000001");
     EXPECT_EQ(f.credits(1), 0);
     EXPECT_EQ(f.meter(1, Meter::TicketOutCashable), 2'500);
     EXPECT_EQ(f.call([&](Respond r) { f.table->cashOut(1, r); }).error, "no_credits");
@@ -153,7 +154,7 @@ TEST(Table, CashOutIsATicketUpToTheLimitAndAboveItAHandpayThatLocksTheStation) {
     f.fund(2, 4'000);
     const Reply handpay = f.call([&](Respond r) { f.table->cashOut(2, r); });
     ASSERT_TRUE(handpay.ok);
-    EXPECT_EQ(handpay.data["handpay"], 4'000);
+    EXPECT_EQ(std::get<HandpayAnswer>(handpay.data).amount, 4'000);
     EXPECT_EQ(f.credits(2), 4'000);  // still on the meter until the attendant pays it
     f.openReaderRound();
     EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 100, r); }).error, "handpay_pending");
@@ -192,7 +193,7 @@ TEST(Table, TipsAttendantCallsAndDisputesAreJournaled) {
     EXPECT_EQ(f.call([&](Respond r) { f.table->tip(4, 800, r); }).error, "insufficient_credits");
     ASSERT_TRUE(f.call([&](Respond r) { f.table->callAttendant(4, r); }).ok);
     EXPECT_TRUE(f.table->station(4).attendantCalled);
-    EXPECT_TRUE(f.call([&](Respond r) { f.table->callAttendant(4, r); }).data["already"]);
+    EXPECT_TRUE(std::holds_alternative<AlreadySo>(f.call([&](Respond r) { f.table->callAttendant(4, r); }).data));
     ASSERT_TRUE(f.call([&](Respond r) { f.table->clearAttendant(4, "carol", r); }).ok);
     EXPECT_FALSE(f.table->station(4).attendantCalled);
     EXPECT_EQ(f.count(journal::kind::kAttendantCalled), 1);
@@ -247,8 +248,8 @@ TEST(Table, AnUnreadableCardIsRescannedThenTheRoundIsVoided) {
     ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
     ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
     f.deal("9S");
-    EXPECT_EQ(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data["rescans"], 1);
-    EXPECT_EQ(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data["rescans"], 2);
+    EXPECT_EQ(std::get<RescanAnswer>(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data).rescans, 1);
+    EXPECT_EQ(std::get<RescanAnswer>(f.call([&](Respond r) { f.table->cardUnreadable(r); }).data).rescans, 2);
     const Reply third = f.call([&](Respond r) { f.table->cardUnreadable(r); });
     EXPECT_EQ(third.error, "card_unreadable");
     EXPECT_EQ(f.round(1).state, journal::RoundState::Voided);
@@ -294,8 +295,10 @@ TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
         f.table->reconfigure(fresh, json{{"file", "pitlink.yaml"}, {"sha256", "ab"}}, {"table.paytable"}, r);
     });
     ASSERT_TRUE(reply.ok);
-    EXPECT_EQ(reply.data["applied"], json({"rounds.bets_open_ms", "rounds.last_bets_ms", "bets"}));
-    EXPECT_EQ(reply.data["restart_needed"], json({"table.paytable", "table.stations"}));
+    EXPECT_EQ(std::get<ReconfigureAnswer>(reply.data).applied,
+              (std::vector<std::string>{"rounds.bets_open_ms", "rounds.last_bets_ms", "bets"}));
+    EXPECT_EQ(std::get<ReconfigureAnswer>(reply.data).restartNeeded,
+              (std::vector<std::string>{"table.paytable", "table.stations"}));
     // The round in progress keeps the rules its bets are taken under...
     EXPECT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 5'000, r); }).ok);
     f.timers.advance(2s);

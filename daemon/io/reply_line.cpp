@@ -1,0 +1,103 @@
+#include "daemon/io/reply_line.h"
+
+#include "daemon/io/event_line.h"
+#include "daemon/journal/slip_json.h"
+
+namespace pitlink::io {
+
+using nlohmann::json;
+
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+    using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 does not deduce an aggregate's arguments
+
+json stationJson(const table::StationStatus& s) {
+    json bets = json::array();
+    for (const journal::RoundBet& bet : s.bets) {
+        bets.push_back(json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}});
+    }
+    return json{{"station", s.station},
+                {"credits", s.credits},
+                {"bets", bets},
+                {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
+                {"attendant", s.attendant},
+                {"reserved", s.reserved},
+                {"host_disabled", s.hostDisabled}};
+}
+
+}  // namespace
+
+
+json statusJson(const table::TableStatus& status) {
+    json stations = json::array();
+    for (const table::StationStatus& s : status.stations) {
+        stations.push_back(stationJson(s));
+    }
+    json tilts = json::object();
+    for (const auto& [cause, message] : status.tilts) {
+        tilts[cause] = message;
+    }
+    return json{{"table", status.table},
+                {"source", status.rngSource ? "rng" : "reader"},
+                {"phase", table::roundPhaseName(status.phase)},
+                {"round", status.round},
+                {"shoe", status.shoe},
+                {"round_in_shoe", status.roundInShoe},
+                {"rounds_finished", status.roundsFinished},
+                {"paytable", status.paytable},
+                {"tilts", tilts},
+                {"stations", stations}};
+}
+
+json replyDataJson(const table::ReplyData& data) {
+    return std::visit(
+        Overloaded{
+            [](const table::NoData&) { return json::object(); },
+            [](const table::AlreadySo&) { return json{{"already", true}}; },
+            [](const table::RoundAnswer& d) { return json{{"round", d.round}}; },
+            [](const table::RoundVoidedAnswer& d) {
+                return json{{"round", d.round}, {"bets_returned", d.betsReturned}};
+            },
+            [](const table::ShoeAnswer& d) { return json{{"shoe", d.shoe}}; },
+            [](const table::CardAnswer& d) { return json{{"position", d.position}}; },
+            [](const table::RescanAnswer& d) { return json{{"rescan", true}, {"rescans", d.rescans}}; },
+            [](const table::BetsAnswer& d) {
+                return json{{"round", d.round}, {"credits", d.credits}, {"slip", journal::slipJson(d.slip)}};
+            },
+            [](const table::CreditsAnswer& d) { return json{{"credits", d.credits}}; },
+            [](const table::ReservedAnswer& d) { return json{{"reserved", d.reserved}}; },
+            [](const table::TicketAnswer& d) { return json{{"ticket", ticketJson(d.ticket)}}; },
+            [](const table::HandpayAnswer& d) { return json{{"handpay", d.amount}, {"why", d.why}}; },
+            [](const table::HandpayPaidAnswer& d) { return json{{"amount", d.amount}}; },
+            [](const table::ReconfigureAnswer& d) {
+                return json{{"applied", d.applied}, {"restart_needed", d.restartNeeded}};
+            },
+            [](const table::ResettleAnswer& d) {
+                return json{{"round", d.round}, {"records", d.records}, {"credits", d.credits}};
+            },
+            [](const table::TableStatus& d) { return statusJson(d); },
+        },
+        data);
+}
+
+std::string replyLine(const json& id, const table::Reply& reply) {
+    json out{{"id", id}, {"ok", reply.ok}};
+    if (reply.ok) {
+        out["data"] = replyDataJson(reply.data);
+    } else {
+        out["error"] = reply.error;
+        out["message"] = reply.message;
+    }
+    return out.dump();
+}
+
+std::string acceptedLine(const json& id, json data) {
+    return json{{"id", id}, {"ok", true}, {"data", std::move(data)}}.dump();
+}
+
+}  // namespace pitlink::io

@@ -1,0 +1,86 @@
+#pragma once
+// What an accepted request of the table answers, one type per shape (the wire names are in
+// daemon/io/reply_line.cpp and the protocol READMEs).
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/table/table_events.h"
+#include "daemon/table/table_status.h"
+
+namespace pitlink::table {
+
+// {}: done, nothing to tell.
+struct NoData {};
+// {"already": true}: the state asked for was already so (nothing journaled).
+struct AlreadySo {};
+// {"round": n}: the round opened, closed, voided or disputed.
+struct RoundAnswer {
+    std::int64_t round = 0;
+};
+// {"round", "bets_returned"}: a round voided with its bets handed back.
+struct RoundVoidedAnswer {
+    std::int64_t round = 0;
+    std::int64_t betsReturned = 0;
+};
+// {"shoe": n}: a new shoe.
+struct ShoeAnswer {
+    std::uint32_t shoe = 0;
+};
+// {"position": n}: a card taken into the round (1-based, in deal order).
+struct CardAnswer {
+    std::int64_t position = 0;
+};
+// {"rescan": true, "rescans": n}: an unreadable card, to be scanned again.
+struct RescanAnswer {
+    int rescans = 0;
+};
+// {"round", "credits", "slip"}: a station's bets after a change, and its credits.
+struct BetsAnswer {
+    std::int64_t round = 0;
+    game::Money credits = 0;
+    game::BetSlip slip;
+};
+// {"credits": n}: a station's credits after a ticket in or a tip.
+struct CreditsAnswer {
+    game::Money credits = 0;
+};
+// {"reserved": bool}
+struct ReservedAnswer {
+    bool reserved = false;
+};
+// {"ticket": {...}}: a cash-out ticket (the same fields as the "ticket" event).
+struct TicketAnswer {
+    TicketIssued ticket;
+};
+// {"handpay": amount, "why": ...}: a cash-out that locked the station for a hand-pay.
+struct HandpayAnswer {
+    game::Money amount = 0;
+    std::string why;
+};
+// {"amount": n}: a hand-pay reset, with what was paid.
+struct HandpayPaidAnswer {
+    game::Money amount = 0;
+};
+// {"applied": [...], "restart_needed": [...]}: a SIGHUP's settings.
+struct ReconfigureAnswer {
+    std::vector<std::string> applied;
+    std::vector<std::string> restartNeeded;
+};
+// {"round", "records", "credits"}: a re-settlement: the bets it adjusted and its outcome, and the
+// credits it moved by station, as the journal's records have them (schema/README.md).
+struct ResettleAnswer {
+    std::int64_t round = 0;
+    nlohmann::json records = nlohmann::json::array();
+    nlohmann::json credits = nlohmann::json::object();
+};
+
+using ReplyData = std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer,
+                               BetsAnswer, CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer,
+                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus>;
+
+}  // namespace pitlink::table

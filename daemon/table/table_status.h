@@ -1,0 +1,40 @@
+#pragma once
+// The table as `status` shows it (engine link and control socket): what is in memory and the
+// committed credits of every station.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/journal/round_history.h"
+#include "daemon/table/round_phase.h"
+#include "daemon/table/station.h"
+
+namespace pitlink::table {
+
+struct StationStatus {
+    std::int64_t station = 0;
+    game::Money credits = 0;              // committed
+    std::vector<journal::RoundBet> bets;  // this round's, in the order placed
+    std::optional<PendingHandpay> handpay;
+    bool attendant = false;
+    bool reserved = false;
+    bool hostDisabled = false;
+};
+
+struct TableStatus {
+    std::string table;
+    bool rngSource = false;  // cards from the table's RNG, not a reader
+    RoundPhase phase = RoundPhase::Idle;
+    std::int64_t round = 0;
+    std::uint32_t shoe = 0;
+    std::int64_t roundInShoe = 0;
+    std::uint64_t roundsFinished = 0;
+    std::string paytable;
+    std::map<std::string, std::string> tilts;  // cause -> message
+    std::vector<StationStatus> stations;
+};
+
+}  // namespace pitlink::table
