@@ -16,7 +16,7 @@ namespace {
 // an attendant not yet cleared stay raised.
 void restoreStations(journal::JournalStore& store, table::TableStart& start) {
     for (auto& [station, lock] : journal::lockedHandpays(store)) {
-        start.handpays[station] = table::PendingHandpay{lock.amount, std::move(lock.kind)};
+        start.handpays[station] = table::PendingHandpay{lock.amount, std::move(lock.kind), lock.offCredits};
     }
     start.attendantCalls = journal::openAttendantCalls(store);
 }

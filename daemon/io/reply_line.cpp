@@ -32,7 +32,6 @@ json stationJson(const table::StationStatus& s) {
 
 }  // namespace
 
-
 json statusJson(const table::TableStatus& status) {
     json stations = json::array();
     for (const table::StationStatus& s : status.stations) {
@@ -58,22 +57,42 @@ json replyDataJson(const table::ReplyData& data) {
     return std::visit(
         Overloaded{
             [](const table::NoData&) { return json::object(); },
-            [](const table::AlreadySo&) { return json{{"already", true}}; },
-            [](const table::RoundAnswer& d) { return json{{"round", d.round}}; },
+            [](const table::AlreadySo&) {
+                return json{{"already", true}};
+            },
+            [](const table::RoundAnswer& d) {
+                return json{{"round", d.round}};
+            },
             [](const table::RoundVoidedAnswer& d) {
                 return json{{"round", d.round}, {"bets_returned", d.betsReturned}};
             },
-            [](const table::ShoeAnswer& d) { return json{{"shoe", d.shoe}}; },
-            [](const table::CardAnswer& d) { return json{{"position", d.position}}; },
-            [](const table::RescanAnswer& d) { return json{{"rescan", true}, {"rescans", d.rescans}}; },
+            [](const table::ShoeAnswer& d) {
+                return json{{"shoe", d.shoe}};
+            },
+            [](const table::CardAnswer& d) {
+                return json{{"position", d.position}};
+            },
+            [](const table::RescanAnswer& d) {
+                return json{{"rescan", true}, {"rescans", d.rescans}};
+            },
             [](const table::BetsAnswer& d) {
                 return json{{"round", d.round}, {"credits", d.credits}, {"slip", journal::slipJson(d.slip)}};
             },
-            [](const table::CreditsAnswer& d) { return json{{"credits", d.credits}}; },
-            [](const table::ReservedAnswer& d) { return json{{"reserved", d.reserved}}; },
-            [](const table::TicketAnswer& d) { return json{{"ticket", ticketJson(d.ticket)}}; },
-            [](const table::HandpayAnswer& d) { return json{{"handpay", d.amount}, {"why", d.why}}; },
-            [](const table::HandpayPaidAnswer& d) { return json{{"amount", d.amount}}; },
+            [](const table::CreditsAnswer& d) {
+                return json{{"credits", d.credits}};
+            },
+            [](const table::ReservedAnswer& d) {
+                return json{{"reserved", d.reserved}};
+            },
+            [](const table::TicketAnswer& d) {
+                return json{{"ticket", ticketJson(d.ticket)}};
+            },
+            [](const table::HandpayAnswer& d) {
+                return json{{"handpay", d.amount}, {"why", d.why}};
+            },
+            [](const table::HandpayPaidAnswer& d) {
+                return json{{"amount", d.amount}};
+            },
             [](const table::ReconfigureAnswer& d) {
                 return json{{"applied", d.applied}, {"restart_needed", d.restartNeeded}};
             },

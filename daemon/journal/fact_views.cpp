@@ -17,7 +17,8 @@ CreditFact creditFact(const nlohmann::json& body) {
 }
 
 HandpayFact handpayFact(const nlohmann::json& body) {
-    return HandpayFact{integerField(body, "amount", 0, kMaxBodyMoney), stringField(body, "kind")};
+    return HandpayFact{integerField(body, "amount", 0, kMaxBodyMoney), stringField(body, "kind"),
+                       body.contains("off_credits") && booleanField(body, "off_credits")};
 }
 
 TicketRedeemedFact ticketRedeemedFact(const nlohmann::json& body) {

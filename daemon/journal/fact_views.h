@@ -23,6 +23,10 @@ struct CreditFact {
 struct HandpayFact {
     std::int64_t amount = 0;
     std::string kind;  // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+    // A jackpot whose win left the credit meter when it locked the station (a "jackpot" credit
+    // in the same transaction, as SAS meters it: a hand-paid win is never machine-paid); the
+    // reset then moves no credits. Journals before issue 17 took the win off at the reset.
+    bool offCredits = false;
 };
 [[nodiscard]] HandpayFact handpayFact(const nlohmann::json& body);
 

@@ -133,6 +133,16 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
     } else if (why == reason::kBetReturn) {
         meters.add(Meter::BetsReturned, amount);
     }
+    // Stakes in play: a bet's stake until its round settles (the settlement's wagered) or it comes
+    // back (withdrawn, voided). Never below 0: a ledger rebuilt from a snapshot of a pitlinkd
+    // that did not keep them starts at 0 in the middle of a round.
+    if (why == reason::kBet) {
+        acc.inPlay -= amount;
+    } else if (why == reason::kBetReturn) {
+        acc.inPlay = std::max<Money>(0, acc.inPlay - amount);
+    } else if (why == reason::kSettlement) {
+        acc.inPlay = std::max<Money>(0, acc.inPlay - wagered);
+    }
     acc.credits = balance;
     acc.meters = meters;
 }
@@ -204,6 +214,7 @@ json Ledger::toJson() const {
         }
         stations[std::to_string(number)] = {
             {"credits", acc.credits},
+            {"in_play", acc.inPlay},
             {"breakage", acc.breakage.toString()},
             {"meters", std::move(meters)},
         };
@@ -227,6 +238,11 @@ Ledger Ledger::fromJson(const json& snapshot) {
             }
             StationAccount& acc = ledger.stations_[station];
             acc.credits = integerField(entry, "credits", 0, kMaxBodyMoney);
+            if (entry.contains("in_play")) {
+                acc.inPlay = integerField(entry, "in_play", 0, kMaxBodyMoney);
+            } else {
+                ledger.inPlayKnown_ = false;
+            }
             const auto breakage = parseFraction(stringField(entry, "breakage"));
             if (!breakage) {
                 throw LedgerError("snapshot with malformed breakage for station " + number);
@@ -271,6 +287,9 @@ std::string Ledger::differenceFrom(const Ledger& other) const {
         const std::string who = "station " + std::to_string(number);
         if (mine.credits != theirs.credits) {
             return describe(who, "credits", std::to_string(mine.credits), std::to_string(theirs.credits));
+        }
+        if (other.inPlayKnown_ && inPlayKnown_ && mine.inPlay != theirs.inPlay) {
+            return describe(who, "in_play", std::to_string(mine.inPlay), std::to_string(theirs.inPlay));
         }
         if (!(mine.breakage == theirs.breakage)) {
             return describe(who, "breakage", mine.breakage.toString(), theirs.breakage.toString());

@@ -29,10 +29,14 @@ public:
 
 struct StationAccount {
     Money credits = 0;
+    // Stakes taken off the credits for bets of a round not yet settled (placed, not withdrawn or
+    // returned): still the station's credits as SAS counts them until the round is metered as
+    // coin in (protocols/sas/README.md "Meters").
+    Money inPlay = 0;
     MeterSet meters;
     game::Fraction breakage{0, 1};  // exact: sum of the fractions of a minor unit dropped by rounding
     friend bool operator==(const StationAccount& a, const StationAccount& b) {
-        return a.credits == b.credits && a.meters == b.meters && a.breakage == b.breakage;
+        return a.credits == b.credits && a.inPlay == b.inPlay && a.meters == b.meters && a.breakage == b.breakage;
     }
 };
 
@@ -57,6 +61,9 @@ public:
 
 private:
     void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
+    // False for a ledger read from a snapshot written before stakes in play were kept (they
+    // are then taken as 0 and not compared).
+    bool inPlayKnown_ = true;
     void applyCredit(std::int64_t station, const nlohmann::json& body);
     StationAccount& account(std::optional<std::int64_t> station, std::string_view kind);
 

@@ -2,6 +2,7 @@
 
 #include "daemon/journal/meters.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/sas/station_meters.h"
 #include "protocols/sas/meter_codes.h"
 
 namespace pitlink::sas {
@@ -57,6 +58,7 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
     const auto it = ledger.stations().find(link_.station);
     const journal::StationAccount none;
     const journal::StationAccount& acc = it == ledger.stations().end() ? none : it->second;
+    const StationSasMeters sas = stationSasMeters(acc);
     const game::Money denomination = context_.table.denomination();
     const auto inCredits = [&](std::int64_t minor) {
         return static_cast<std::uint64_t>(journal::reportedMeter(minor / denomination));
@@ -64,15 +66,15 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
     const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
     switch (code) {
         case meter::kCoinIn:
-            return inCredits(acc.meters[Meter::CoinIn]);
+            return inCredits(sas.coinIn);
         case meter::kCoinOut:
-            return inCredits(acc.meters[Meter::CoinOut]);
+            return inCredits(sas.coinOut);
         case meter::kJackpot:
-            return inCredits(acc.meters[Meter::Jackpots]);
+            return inCredits(sas.jackpot);
         case meter::kHandPaidCancelledCredits:
-            return inCredits(acc.meters[Meter::HandpaidCancelledCredits]);
+            return inCredits(sas.handpaid);
         case meter::kCancelledCredits:
-            return inCredits(acc.meters[Meter::CancelledCredits]);
+            return inCredits(sas.cancelled);
         case meter::kGamesPlayed:
             return count(acc.meters[Meter::GamesPlayed]);
         case meter::kGamesWon:
@@ -80,12 +82,20 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
         case meter::kGamesLost:
             return count(acc.meters[Meter::GamesLost]);
         case meter::kCurrentCredits:
-            return inCredits(acc.credits);
+            return inCredits(sas.current);
         // Minor units are cents here (the denomination is counted in them).
         case meter::kTicketInCashableCents:
-            return count(acc.meters[Meter::TicketInCashable]);
+            return count(sas.ticketIn);
         case meter::kTicketOutCashableCents:
-            return count(acc.meters[Meter::TicketOutCashable]);
+            return count(sas.ticketOut);
+        case meter::kTotalWonCredits:
+            return inCredits(sas.wonCredits);
+        case meter::kTotalHandPaidCredits:
+            return inCredits(sas.handpaidAll);
+        case meter::kKeyedOnCashable:
+            return inCredits(sas.keyedOn);
+        case meter::kKeyedOffCashable:
+            return inCredits(sas.keyedOff);
         case meter::kDrop:
             return 0;  // a table takes no coins or bills
         case meter::kSlotDoorOpens:

@@ -13,7 +13,8 @@ namespace pitlink::table {
 
 struct PendingHandpay {
     game::Money amount = 0;
-    std::string kind;  // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+    std::string kind;         // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+    bool offCredits = false;  // a jackpot already off the credit meter (journal::HandpayFact)
 };
 
 struct Station {

@@ -96,16 +96,21 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     }
     Station& s = stationAt(number);
     const PendingHandpay handpay = *s.handpay;
-    // A re-settlement since the lock may have taken credits back (found by tests/sim, seed 9):
-    // the attendant pays what the station still holds, never more, and the journal says both.
-    const game::Money paid = std::min(handpay.amount, journal_.projected().credits(number));
+    // A jackpot locked since issue 17 left the credit meter at the lock: the attendant pays the
+    // win as it was won. Otherwise the credits leave now, and a re-settlement since the lock may
+    // have taken some back (found by tests/sim, seed 9): the attendant pays what the station
+    // still holds, never more, and the journal says both.
+    const game::Money paid =
+        handpay.offCredits ? handpay.amount : std::min(handpay.amount, journal_.projected().credits(number));
     json body{{"amount", paid}, {"kind", handpay.kind}, {"by", who}};
     if (paid != handpay.amount) {
         body["locked_amount"] = handpay.amount;
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kHandpayReset, std::nullopt, number, std::move(body));
-    tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
+    if (!handpay.offCredits) {
+        tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
+    }
     s.handpay.reset();
     commit(std::move(tx), std::move(respond), Reply::accepted(HandpayPaidAnswer{paid}),
            [this, number] { publish(HandpayReset{number}); });

@@ -254,8 +254,13 @@ void Table::settleRound() {
     for (const auto& [number, r] : settled.stations) {
         result.wins[number] = r.win;
         if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {
-            tx.add(kind::kHandpayPending, roundId_, number, json{{"amount", r.win}, {"kind", "jackpot"}});
-            stationAt(number).handpay = PendingHandpay{r.win, "jackpot"};
+            // The win never reaches the credit meter: it leaves it in the settlement's own
+            // transaction (SAS meters a hand-paid jackpot in 0002, not in coin out).
+            tx.add(kind::kHandpayPending, roundId_, number,
+                   json{{"amount", r.win}, {"kind", "jackpot"}, {"off_credits", true}});
+            tx.credit(number, -r.win, journal::reason::kJackpot, roundId_,
+                      json{{"ref", "round " + std::to_string(roundId_)}});
+            stationAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
         }
     }
     // The anti-doubling streak follows each station's even-money (Player/Banker) result.

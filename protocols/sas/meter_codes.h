@@ -19,7 +19,11 @@ inline constexpr std::uint16_t kGamesLost = 0x0007;
 inline constexpr std::uint16_t kCurrentCredits = 0x000C;
 inline constexpr std::uint16_t kTicketInCashableCents = 0x000D;
 inline constexpr std::uint16_t kTicketOutCashableCents = 0x000E;
+inline constexpr std::uint16_t kTotalWonCredits = 0x0022;
+inline constexpr std::uint16_t kTotalHandPaidCredits = 0x0023;
 inline constexpr std::uint16_t kDrop = 0x0024;
+inline constexpr std::uint16_t kKeyedOnCashable = 0x00FA;
+inline constexpr std::uint16_t kKeyedOffCashable = 0x00FD;
 // Not in Table C-7's numbered list but reported by LP 1C.
 inline constexpr std::uint16_t kSlotDoorOpens = 0xF000;
 inline constexpr std::uint16_t kPowerResets = 0xF001;

@@ -769,7 +769,7 @@ class Checker:
             if not withdrawn:
                 standing[(rnd, station)] += stake
         # Settlements: every bet.settled recomputed from the round's cards.
-        wagered, returned = defaultdict(int), defaultdict(int)
+        wagered, returned, won_on_top = defaultdict(int), defaultdict(int), defaultdict(int)
         for r in j.of("bet.settled"):
             key = (r["round"], r["body"]["bet"])
             accepted = self.bets.get(key)
@@ -797,8 +797,11 @@ class Checker:
             self.settled_bets.append((accepted["station"], stake, back))
             wagered[(r["round"], accepted["station"])] += stake
             returned[(r["round"], accepted["station"])] += back
+            won_on_top[(r["round"], accepted["station"])] += max(0, back - stake)
         # The credits of each ended round: one settlement credit per station with bets, or one
         # return of the stakes standing when it was voided; nothing else after its end.
+        jackpots = {(r["round"], r["station"]): r["body"].get("amount") for r in j.of("handpay.pending")
+                    if r["body"].get("kind") == "jackpot"}
         late = defaultdict(list)
         for r in j.of("credit"):
             rnd = r["round"]
@@ -811,6 +814,14 @@ class Checker:
                 credits = [(c["body"].get("reason"), c["body"].get("amount")) for c in late.get((rnd, station), [])]
                 if first["kind"] == "round.settled":
                     want = [("settlement", returned[(rnd, station)])] if standing[(rnd, station)] else []
+                    # A win at the jackpot limit leaves the credit meter in the same transaction:
+                    # it is hand-paid (protocols/sas/README.md "Meters").
+                    won = won_on_top[(rnd, station)]  # the winning bets' wins on top of their stakes
+                    if want and (rnd, station) in jackpots:
+                        want.append(("jackpot", -won))
+                        if jackpots[(rnd, station)] != won:
+                            self.add("settlements", "round %d station %d: a jackpot hand-pay of %d for a win of %d"
+                                     % (rnd, station, jackpots[(rnd, station)], won))
                     settle_credits = [c for c in late.get((rnd, station), []) if c["body"].get("reason") == "settlement"]
                     if settle_credits and settle_credits[0]["body"].get("wagered") != standing[(rnd, station)]:
                         self.add("settlements", "round %d station %d: settlement credit says wagered %r, its bets "
@@ -959,7 +970,12 @@ class Checker:
         sums = defaultdict(lambda: defaultdict(int))
         for kind in ("ticket.redeemed", "ticket.issued", "tip", "handpay.reset"):
             for r in j.of(kind):
+                if kind == "handpay.reset" and r["body"].get("kind") == "jackpot":
+                    continue  # its credits left at the lock, below
                 sums[r["station"]][kind] += r["body"].get("amount", 0)
+        for r in j.of("handpay.pending"):
+            if r["body"].get("kind") == "jackpot":
+                sums[r["station"]]["handpay.reset"] += r["body"].get("amount", 0)
         games = defaultdict(int)
         for station, stake, back in self.settled_bets:
             games[station] += back - stake

@@ -228,6 +228,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
                 problem("round " + std::to_string(*r.round) + ": bet " + r.body.at("bet").dump() + " accepted twice");
             }
             sums[*r.station] -= b.stake;
+            report.meters[*r.station].inPlay += b.stake;
             ++report.bets;
         } else if (k == "bet.withdrawn") {
             Round& round = atRound();
@@ -238,6 +239,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             }
             ++it->second.endings;
             sums[it->second.station] += it->second.stake;
+            report.meters[it->second.station].inPlay -= it->second.stake;
         } else if (k == "bet.settled") {
             Round& round = atRound();
             const auto it = round.bets.find(r.body.at("bet").get<std::int64_t>());
@@ -247,6 +249,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             }
             ++it->second.endings;
             it->second.settledReturn = r.body.at("returned").get<std::int64_t>();
+            report.meters[it->second.station].inPlay -= it->second.stake;
         } else if (k == "round.settled") {
             Round& round = atRound();
             ++round.settled;
@@ -268,6 +271,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
                 if (bet.endings == 0) {
                     ++bet.endings;
                     sums[bet.station] += bet.stake;  // every stake standing goes back
+                    report.meters[bet.station].inPlay -= bet.stake;
                 }
             }
         } else if (k == "round.resettled") {
@@ -311,6 +315,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
                 const std::int64_t wagered = r.body.at("wagered").get<std::int64_t>();
                 m.coinIn += wagered;
                 m.coinOut += amount;
+                m.settledPaid += amount;
                 ++m.gamesPlayed;
                 m.gamesWon += amount > wagered ? 1 : 0;
                 m.gamesLost += amount < wagered ? 1 : 0;
@@ -324,6 +329,11 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
                 m.cancelled -= amount;
             } else if (why == "jackpot") {
                 m.jackpots -= amount;
+                m.coinOut += amount;  // a hand-paid win is not paid by the machine (SAS 0001)
+            } else if (why == "tip") {
+                m.keyedOff -= amount;
+            } else if (why == "resettlement") {
+                (amount >= 0 ? m.keyedOn : m.keyedOff) += amount >= 0 ? amount : -amount;
             }
             if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip") {
                 sums[s] += amount;  // money in and out of the table

@@ -34,6 +34,11 @@ struct StationMeters {
     std::int64_t gamesLost = 0;
     std::int64_t ticketIn = 0;
     std::int64_t ticketOut = 0;
+    // What SAS reads besides (protocols/sas/README.md "Meters"), from the bets and credit records:
+    std::int64_t inPlay = 0;       // stakes of bets accepted and not yet settled, withdrawn or voided
+    std::int64_t settledPaid = 0;  // every settlement credit
+    std::int64_t keyedOn = 0;      // credits re-settlements added
+    std::int64_t keyedOff = 0;     // tips, and credits re-settlements took back
 };
 
 struct TicketRecord {

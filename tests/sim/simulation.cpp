@@ -704,26 +704,35 @@ private:
     }
 
     // What the accounting host reads is what the journal says: current credits (LP 1A) and the
-    // meters of LP 2F, each against the checker's own sums of the credit records (4 BCD bytes,
-    // 5 for the cents meters: what is reported keeps the low digits).
+    // meters of LP 2F, each against the checker's own sums of the bet and credit records (4 BCD
+    // bytes, 5 for the cents meters: what is reported keeps the low digits). And what a host
+    // reconciles from its reads alone: current credits = ticket in + coin out + keyed on - coin in
+    // - cancelled credits - keyed off (protocols/sas/README.md "Meters"; the denomination is 1).
     void checkMeters(const std::string& where, const CheckReport& report) {
-        static const std::vector<std::uint8_t> kCodes = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0D, 0x0E};
+        static const std::vector<std::uint8_t> kFirst = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0D, 0x0E};
+        static const std::vector<std::uint8_t> kSecond = {0x22, 0x23, 0xFA, 0xFD};
         for (const std::int64_t s : host_.stations()) {
             const auto it = report.meters.find(s);
             const StationMeters mine = it == report.meters.end() ? StationMeters{} : it->second;
             const std::map<std::uint8_t, std::int64_t> expected{
-                {0x00, mine.coinIn},    {0x01, mine.coinOut},     {0x02, mine.jackpots}, {0x03, mine.handpaid},
-                {0x04, mine.cancelled}, {0x05, mine.gamesPlayed}, {0x06, mine.gamesWon}, {0x07, mine.gamesLost},
-                {0x0D, mine.ticketIn},  {0x0E, mine.ticketOut}};
+                {0x00, mine.coinIn},    {0x01, mine.coinOut},     {0x02, mine.jackpots},
+                {0x03, mine.handpaid},  {0x04, mine.cancelled},   {0x05, mine.gamesPlayed},
+                {0x06, mine.gamesWon},  {0x07, mine.gamesLost},   {0x0D, mine.ticketIn},
+                {0x0E, mine.ticketOut}, {0x22, mine.settledPaid}, {0x23, mine.handpaid + mine.jackpots},
+                {0xFA, mine.keyedOn},   {0xFD, mine.keyedOff}};
             const auto credits = host_.currentCredits(s);
-            const auto meters = host_.meters(s, kCodes);
+            auto meters = host_.meters(s, kFirst);
+            const auto more = host_.meters(s, kSecond);
             ++result_.meterChecks;
-            if (!credits || !meters) {
+            if (!credits || !meters || !more) {
                 return;  // the host reported what was wrong
             }
-            if (*credits != mine.credits % 100'000'000) {
+            meters->insert(more->begin(), more->end());
+            const std::int64_t current = mine.credits + mine.inPlay;
+            if (*credits != current % 100'000'000) {
                 fail(where + ": station " + std::to_string(s) + "'s SAS current credits meter reads " +
-                     std::to_string(*credits) + ", the journal's own sums say " + std::to_string(mine.credits));
+                     std::to_string(*credits) + ", the journal's own sums say " + std::to_string(current) + " (" +
+                     std::to_string(mine.credits) + " and " + std::to_string(mine.inPlay) + " in play)");
                 return;
             }
             for (const auto& [code, value] : expected) {
@@ -733,6 +742,14 @@ private:
                          std::to_string(meters->at(code)) + ", the journal's own sums say " + std::to_string(value));
                     return;
                 }
+            }
+            const auto& m = *meters;
+            const std::int64_t in = m.at(0x0D) + m.at(0x01) + m.at(0xFA);
+            const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD);
+            if (*credits != in - out) {
+                fail(where + ": station " + std::to_string(s) + "'s SAS meters do not reconcile: current credits " +
+                     std::to_string(*credits) + " != " + std::to_string(in) + " in - " + std::to_string(out) + " out");
+                return;
             }
         }
     }

@@ -1,0 +1,90 @@
+// The meter identity of protocols/sas/README.md "Meters", on a real table and journal: after every
+// step of a mixed run (ticket in, bets placed and withdrawn, a win at the jackpot limit, its
+// hand-pay, a tip, a re-settlement each way, a cash-out), what SAS would read balances:
+//   current credits = ticket in + coin out + keyed on - coin in - cancelled credits - keyed off,
+// and each meter holds the amount worked out by hand below (the standard paytable: Banker pays
+// 19/20, and "2S 9H 4D KC" is a Banker natural 9 against 6).
+#include <gtest/gtest.h>
+
+#include "daemon/sas/station_meters.h"
+#include "tests/unit/table_fixture.h"
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+
+constexpr const char* kBankerWins = "2S 9H 4D KC";
+constexpr const char* kPlayerWins = "9S 2H KD 4C";  // Player natural 9 against 6
+
+struct Expected {
+    game::Money current, ticketIn, coinOut, keyedOn, coinIn, cancelled, keyedOff, jackpot;
+};
+
+void expectSas(TableFixture& f, const Expected& e, const char* step) {
+    SCOPED_TRACE(step);
+    const auto& stations = f.journal->committed().stations();
+    ASSERT_TRUE(stations.contains(1));
+    const sas::StationSasMeters m = sas::stationSasMeters(stations.at(1));
+    EXPECT_EQ(m.current, e.current);
+    EXPECT_EQ(m.ticketIn, e.ticketIn);
+    EXPECT_EQ(m.coinOut, e.coinOut);
+    EXPECT_EQ(m.keyedOn, e.keyedOn);
+    EXPECT_EQ(m.coinIn, e.coinIn);
+    EXPECT_EQ(m.cancelled, e.cancelled);
+    EXPECT_EQ(m.keyedOff, e.keyedOff);
+    EXPECT_EQ(m.jackpot, e.jackpot);
+    EXPECT_EQ(m.current, m.ticketIn + m.coinOut + m.keyedOn - m.coinIn - m.cancelled - m.keyedOff);
+}
+
+TEST(SasMeterIdentity, HoldsAfterEveryStepOfAMixedRun) {
+    TableSettings limits;
+    limits.jackpotLimit = 1'500;
+    TableFixture f(CardSource::Reader, limits);
+    f.fund(1, 10'000);
+    expectSas(f, {10'000, 10'000, 0, 0, 0, 0, 0, 0}, "ticket in");
+
+    f.openReaderRound();
+    const std::int64_t round = f.table->roundId();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 2'000, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 500, r); }).ok);
+    // Stakes on the layout are off the credits but still the station's credits for SAS.
+    EXPECT_EQ(f.credits(1), 7'500);
+    expectSas(f, {10'000, 10'000, 0, 0, 0, 0, 0, 0}, "bets placed");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->undoBet(1, r); }).ok);
+    EXPECT_EQ(f.credits(1), 8'000);
+    expectSas(f, {10'000, 10'000, 0, 0, 0, 0, 0, 0}, "a bet withdrawn");
+
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal(kBankerWins);
+    // 2,000 on Banker returns 3,900; its win of 1,900 reaches the jackpot limit: hand-paid, so
+    // it leaves the credits at once and is coin out only for the 2,000 stake given back.
+    ASSERT_TRUE(f.table->station(1).handpay.has_value());
+    EXPECT_EQ(f.table->station(1).handpay->amount, 1'900);
+    EXPECT_EQ(f.credits(1), 10'000);
+    expectSas(f, {10'000, 10'000, 2'000, 0, 2'000, 0, 0, 1'900}, "a jackpot win");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->resetHandpay(1, "bob", r); }).ok);
+    EXPECT_EQ(f.credits(1), 10'000);
+    expectSas(f, {10'000, 10'000, 2'000, 0, 2'000, 0, 0, 1'900}, "the jackpot hand-paid");
+
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->tip(1, 300, r); }).ok);
+    expectSas(f, {9'700, 10'000, 2'000, 0, 2'000, 0, 300, 1'900}, "a tip");
+
+    // The video shows a Player win: the 3,900 paid back is taken back.
+    ASSERT_TRUE(f.call([&](Respond r) {
+                     f.table->resettle(f.round(round), f.paytable, test::cards(kPlayerWins), "video", "alice", r);
+                 }).ok);
+    expectSas(f, {5'800, 10'000, 2'000, 0, 2'000, 0, 4'200, 1'900}, "re-settled to a loss");
+    // A second review restores the Banker win: 3,900 paid again.
+    ASSERT_TRUE(f.call([&](Respond r) {
+                     f.table->resettle(f.round(round), f.paytable, test::cards(kBankerWins), "review", "alice", r);
+                 }).ok);
+    expectSas(f, {9'700, 10'000, 2'000, 3'900, 2'000, 0, 4'200, 1'900}, "re-settled to a win");
+
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->cashOut(1, r); }).ok);
+    EXPECT_EQ(f.credits(1), 0);
+    expectSas(f, {0, 10'000, 2'000, 3'900, 2'000, 9'700, 4'200, 1'900}, "cashed out");
+}
+
+}  // namespace
+}  // namespace pitlink::table
