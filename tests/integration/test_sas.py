@@ -27,13 +27,14 @@ FAST_TIMEOUTS = ("  system_validation_timeout_ms: 1000\n  ticket_read_timeout_ms
 class SasTable:
     """pitlinkd (reader table, 4 stations) with SAS links for `stations` on pty pairs."""
 
-    def __init__(self, directory, stations=(1, 2), validation="system", ticket_in_local=True, extra=""):
+    def __init__(self, directory, stations=(1, 2), validation="system", ticket_in_local=True, extra="", cashier=""):
         self.ptys = {s: sh.open_pty_pair() for s in stations}
         links = "".join("    - station: %d\n      address: %d\n      port: %s\n      transport: pty\n"
                         % (s, s, self.ptys[s][1]) for s in stations)
-        self.daemon = Daemon(directory, extra="cashier:\n  ticket_in_local: %s\nsas:\n  validation: %s\n%s"
+        self.daemon = Daemon(directory, extra="cashier:\n  ticket_in_local: %s\n%ssas:\n  validation: %s\n%s"
                              "  location: PIT 3 TABLE 1\n  stations:\n%s%s"
-                             % ("true" if ticket_in_local else "false", validation, FAST_TIMEOUTS, links, extra))
+                             % ("true" if ticket_in_local else "false", cashier, validation, FAST_TIMEOUTS, links,
+                                extra))
         self.hosts = {s: sh.SasHost(sh.SasLine(self.ptys[s][0]), s) for s in stations}
         self.engine = None
 
@@ -329,6 +330,79 @@ class Sas(unittest.TestCase):
         self.assertEqual((record["validation"], record["datetime"]), ("0" * 16, None))
         t.hosts[1].acknowledge()
         self.assertEqual(t.hosts[1].lp_4d(0x02)["validation"], numbers[1][2:])  # by index, still there
+
+    # What a host reconciles from its own reads (LP 1A and LP AF), as protocols/sas/README.md
+    # "Meters" writes it: current credits = ticket in + coin out + keyed on - coin in - cancelled
+    # credits - keyed off. `expected` is worked out by hand in the test; both must hold.
+    RECONCILED = (0x0000, 0x0001, 0x0002, 0x0003, 0x0004, 0x000D, 0x000E, 0x00FA, 0x00FD)
+
+    def reconcile(self, host, expected, step):
+        current = host.lp_1a_current_credits()
+        m = host.lp_af(0, list(self.RECONCILED))
+        self.assertEqual(current, m[0x000D] + m[0x0001] + m[0x00FA] - m[0x0000] - m[0x0004] - m[0x00FD],
+                         "%s: station %d's meters do not reconcile: 1A %d, %r" % (step, host.address, current, m))
+        names = {0x0000: "coin_in", 0x0001: "coin_out", 0x0002: "jackpot", 0x0003: "handpaid", 0x0004: "cancelled",
+                 0x000D: "ticket_in", 0x000E: "ticket_out", 0x00FA: "keyed_on", 0x00FD: "keyed_off"}
+        read = {names[code]: value for code, value in m.items()}
+        read["current"] = current
+        self.assertEqual(read, dict({k: 0 for k in read}, **expected), "%s: station %d" % (step, host.address))
+
+    def test_a_host_reconciles_every_stations_meters_after_a_mixed_run(self):
+        t = self.make(cashier="  jackpot_limit: 1500\n")
+        c = t.start()
+        t.events(1)
+        t.events(2)
+        ok(self, c.request("new_shoe"))
+        for s in (1, 2):
+            ok(self, c.request("ticket_in", station=s, validation="8%d" % s, amount=10_000))
+        # Bets on the layout: off the engine's credits, still the station's credits for SAS.
+        ok(self, c.request("open_round"))
+        round_id = ok(self, c.request("status"))["round"]
+        self.assertEqual(ok(self, c.request("bet", station=1, spot="banker", stake=2_000))["credits"], 8_000)
+        ok(self, c.request("bet", station=2, spot="player", stake=500))
+        ok(self, c.request("bet", station=2, spot="tie", stake=100))
+        self.reconcile(t.hosts[1], {"ticket_in": 10_000, "current": 10_000}, "bets placed")
+        self.reconcile(t.hosts[2], {"ticket_in": 10_000, "current": 10_000}, "bets placed")
+        ok(self, c.request("close_bets"))
+        for card in BANKER_WINS.split():
+            ok(self, c.request("card", card=card))
+        # Banker 9 against 6: 2,000 on Banker returns 3,900 (19/20); its win of 1,900 reaches the
+        # jackpot limit and is hand-paid, never machine-paid. Station 2 loses 600.
+        t.wait_for(1, 0x51)
+        self.assertEqual(t.hosts[1].lp_1b()["amount"], 1_900)
+        self.reconcile(t.hosts[1], {"ticket_in": 10_000, "coin_in": 2_000, "coin_out": 2_000, "jackpot": 1_900,
+                                    "current": 10_000}, "a jackpot won")
+        self.assertEqual(t.hosts[1].lp_94(), 0x00)  # the host resets the hand-pay
+        t.wait_for(1, 0x52)
+        self.reconcile(t.hosts[1], {"ticket_in": 10_000, "coin_in": 2_000, "coin_out": 2_000, "jackpot": 1_900,
+                                    "current": 10_000}, "the jackpot hand-paid")
+        self.assertEqual(ok(self, c.request("tip", station=2, amount=300))["credits"], 9_100)
+        self.reconcile(t.hosts[2], {"ticket_in": 10_000, "coin_in": 600, "keyed_off": 300, "current": 9_100},
+                       "a tip")
+        # Re-settled to a Player win, then back: each way the credits moved are keyed on or off.
+        for cards, why in ((PLAYER_WINS, "video"), (BANKER_WINS, "second review")):
+            done = subprocess.run([CTL, "resettle", str(round_id), "--cards", cards, "--reason", why, "--socket",
+                                   t.daemon.control], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+        self.reconcile(t.hosts[1], {"ticket_in": 10_000, "coin_in": 2_000, "coin_out": 2_000, "jackpot": 1_900,
+                                    "keyed_on": 3_900, "keyed_off": 3_900, "current": 10_000}, "re-settled twice")
+        self.reconcile(t.hosts[2], {"ticket_in": 10_000, "coin_in": 600, "keyed_on": 1_000, "keyed_off": 1_300,
+                                    "current": 9_100}, "re-settled twice")
+        # Station 2 cashes out by ticket, validated by the host.
+        request = t.send("cash_out", station=2)
+        t.wait_for(2, 0x57)
+        self.assertEqual(t.hosts[2].lp_57(), (0x00, 9_100))
+        self.assertEqual(t.hosts[2].lp_58(12, "0011223344556688"), 0x00)
+        ok(self, c.reply_to(request))
+        self.reconcile(t.hosts[2], {"ticket_in": 10_000, "coin_in": 600, "keyed_on": 1_000, "keyed_off": 1_300,
+                                    "ticket_out": 9_100, "cancelled": 9_100, "current": 0}, "cashed out")
+        # The journal agrees with the host: the same sums from its credit records.
+        reasons = {}
+        for station, body in t.daemon.rows("SELECT station, body FROM record WHERE kind = 'credit'"):
+            b = json.loads(body)
+            reasons[(station, b["reason"])] = reasons.get((station, b["reason"]), 0) + b["amount"]
+        self.assertEqual(reasons[(1, "jackpot")], -1_900)
+        self.assertEqual(reasons[(2, "tip")], -300)
 
     def redeemed_by_host(self, t, c, validation, amount):
         """A ticket inserted at station 1 that the host reads (67, LP 70) and accepts (LP 71):
