@@ -1,5 +1,8 @@
 #include "daemon/ctl/journal_commands.h"
 
+#include <chrono>
+#include <cstdio>
+#include <ctime>
 #include <memory>
 
 #include "daemon/ctl/arguments.h"
@@ -9,6 +12,7 @@
 #include "daemon/journal/journal_export.h"
 #include "daemon/journal/meters.h"
 #include "daemon/journal/recall.h"
+#include "daemon/journal/tip_report.h"
 
 namespace pitlink::ctl {
 
@@ -226,6 +230,77 @@ int runResettle(const std::vector<std::string>& rawArgs, std::ostream& out) {
         }
         return 0;
     });
+}
+
+namespace {
+
+// YYYY-MM-DD as the UTC midnight that starts it, in ms.
+std::int64_t utcDayMs(const std::string& text) {
+    int y = 0;
+    unsigned m = 0;
+    unsigned d = 0;
+    char extra = 0;
+    if (std::sscanf(text.c_str(), "%4d-%2u-%2u%c", &y, &m, &d, &extra) != 3) {
+        throw UsageError("a date is YYYY-MM-DD, not '" + text + "'");
+    }
+    const std::chrono::year_month_day day{std::chrono::year{y}, std::chrono::month{m}, std::chrono::day{d}};
+    if (!day.ok() || y < 1970 || y > 9999) {
+        throw UsageError("no such date: " + text);
+    }
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::sys_days{day}.time_since_epoch()).count();
+}
+
+std::string utcTime(std::int64_t ms) {
+    const std::time_t seconds = ms / 1000;
+    std::tm tm{};
+    gmtime_r(&seconds, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &tm);
+    return text;
+}
+
+}  // namespace
+
+int runTips(const std::vector<std::string>& args, std::ostream& out) {
+    const Arguments a(args, {"--journal", "--key", "--from", "--to", "--period"}, {"--json"});
+    constexpr std::int64_t kDayMs = 86'400'000;
+    const std::string period = a.value("--period").value_or("day");
+    if (period != "day" && period != "hour") {
+        throw UsageError("--period is day or hour");
+    }
+    const std::int64_t periodMs = period == "day" ? kDayMs : kDayMs / 24;
+    const std::int64_t from = a.value("--from") ? utcDayMs(*a.value("--from")) : 0;
+    const std::int64_t to = a.value("--to") ? utcDayMs(*a.value("--to")) + kDayMs : INT64_MAX;  // --to's day included
+    auto store = openJournal(a);
+    const std::vector<journal::TipPeriod> report = journal::tipReport(*store, from, to, periodMs);
+    if (a.flag("--json")) {
+        json periods = json::array();
+        for (const journal::TipPeriod& p : report) {
+            json stations = json::object();
+            for (const auto& [station, t] : p.byStation) {
+                stations[std::to_string(station)] = json{{"count", t.count}, {"amount", t.amount}};
+            }
+            periods.push_back(json{{"from_ms", p.startMs},
+                                   {"to_ms", p.endMs},
+                                   {"count", p.total.count},
+                                   {"amount", p.total.amount},
+                                   {"stations", stations}});
+        }
+        out << json{{"period", period}, {"periods", periods}}.dump(2) << "\n";
+        return 0;
+    }
+    game::Money all = 0;
+    std::int64_t count = 0;
+    for (const journal::TipPeriod& p : report) {
+        out << utcTime(p.startMs) << " UTC  " << p.total.count << " tips, " << p.total.amount << " minor units\n";
+        for (const auto& [station, t] : p.byStation) {
+            out << "    station " << station << ": " << t.count << " tips, " << t.amount << "\n";
+        }
+        all += p.total.amount;
+        count += p.total.count;
+    }
+    out << "total: " << count << " tips, " << all << " minor units\n";
+    return 0;
 }
 
 }  // namespace pitlink::ctl

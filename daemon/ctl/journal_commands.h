@@ -14,6 +14,9 @@ namespace pitlink::ctl {
 int runAudit(const std::vector<std::string>& args, std::ostream& out);
 // recall [--journal FILE [--key FILE] [--station N] [--last N] [--round ID] [--json]
 int runRecall(const std::vector<std::string>& args, std::ostream& out);
+// tips --journal FILE [--key FILE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--period day|hour] [--json]
+// the dealer tips by period (UTC) and station, from the journal's tip records
+int runTips(const std::vector<std::string>& args, std::ostream& out);
 // resettle ROUND --cards "P1 B1 P2 B2 [P3] [B3]" --reason TEXT [--json]   (operator)
 int runResettle(const std::vector<std::string>& args, std::ostream& out);
 

@@ -36,6 +36,8 @@ constexpr std::string_view kUsage =
     "      (recall and audit verify ask the running pitlinkd; with --journal they read that file)\n"
     "  audit export --journal FILE [--rounds A-B] [--from-ms T] [--to-ms T] [--format jsonl|csv] [--key FILE]\n"
     "      the records of a round range or time range, with their chain links\n"
+    "  tips --journal FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--period day|hour] [--json]\n"
+    "                                                 dealer tips by period (UTC) and station\n"
     "\n"
     "  against the running pitlinkd (--socket PATH, default /run/pitlink/control.sock; --json):\n"
     "  status | stations | meters | events            the table, its stations, meters, recent events\n"
@@ -77,6 +79,9 @@ int main(int argc, char** argv) {
             std::vector<std::string> recallArgs{"--round", args.front()};
             recallArgs.insert(recallArgs.end(), args.begin() + 1, args.end());
             return ctl::runRecall(recallArgs, std::cout);
+        }
+        if (command == "tips") {
+            return ctl::runTips(args, std::cout);
         }
         if (command == "resettle") {
             return ctl::runResettle(args, std::cout);

@@ -403,6 +403,20 @@ class Sas(unittest.TestCase):
             reasons[(station, b["reason"])] = reasons.get((station, b["reason"]), 0) + b["amount"]
         self.assertEqual(reasons[(1, "jackpot")], -1_900)
         self.assertEqual(reasons[(2, "tip")], -300)
+        # The tip report of the day (UTC) from the journal file, as a jurisdiction asks for it.
+        done = subprocess.run([CTL, "tips", "--journal", t.daemon.db, "--json"], capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertEqual(len(report["periods"]), 1, report)
+        day = report["periods"][0]
+        now_ms = int(time.time() * 1000)
+        self.assertEqual((day["from_ms"] % 86_400_000, day["to_ms"] - day["from_ms"]), (0, 86_400_000))
+        self.assertTrue(day["from_ms"] <= now_ms < day["to_ms"] + 60_000, day)
+        self.assertEqual((day["count"], day["amount"], day["stations"]), (1, 300, {"2": {"count": 1, "amount": 300}}))
+        yesterday = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 86_400 * 2))
+        done = subprocess.run([CTL, "tips", "--journal", t.daemon.db, "--to", yesterday, "--json"],
+                              capture_output=True, text=True)
+        self.assertEqual(json.loads(done.stdout)["periods"], [])
 
     def redeemed_by_host(self, t, c, validation, amount):
         """A ticket inserted at station 1 that the host reads (67, LP 70) and accepts (LP 71):

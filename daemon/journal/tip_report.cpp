@@ -1,0 +1,41 @@
+#include "daemon/journal/tip_report.h"
+
+#include <stdexcept>
+
+#include "daemon/journal/body_fields.h"
+#include "daemon/journal/record_kinds.h"
+
+namespace pitlink::journal {
+
+std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::int64_t toMs, std::int64_t periodMs) {
+    if (periodMs <= 0) {
+        throw std::invalid_argument("a report period is a positive number of milliseconds");
+    }
+    auto tips = store.connection().prepare(
+        "SELECT at_ms, station, body FROM record WHERE kind = ? AND at_ms >= ? AND at_ms < ? ORDER BY seq");
+    tips.bind(1, kind::kTip);
+    tips.bind(2, fromMs);
+    tips.bind(3, toMs);
+    std::map<std::int64_t, TipPeriod> periods;
+    while (tips.step()) {
+        const std::int64_t at = tips.integer(0);
+        const std::int64_t start = at - (((at % periodMs) + periodMs) % periodMs);  // floor, also before 1970
+        TipPeriod& p = periods[start];
+        p.startMs = start;
+        p.endMs = start + periodMs;
+        const game::Money amount =
+            integerField(nlohmann::json::parse(tips.text(2)), "amount", 0, kMaxBodyMoney);
+        const std::int64_t station = tips.integer(1);
+        ++p.total.count;
+        p.total.amount += amount;
+        ++p.byStation[station].count;
+        p.byStation[station].amount += amount;
+    }
+    std::vector<TipPeriod> out;
+    for (auto& [start, period] : periods) {
+        out.push_back(std::move(period));
+    }
+    return out;
+}
+
+}  // namespace pitlink::journal
