@@ -877,10 +877,10 @@ class _Station:
         def step():
             credits, meters = self.host.lp_1a_current_credits(), self.host.lp_19()
             # The credit meter identity a host reconciles (protocols/sas/README.md "Meters"):
-            # 000C = 000D + 0001 + 00FA - 0000 - 0004 - 00FD.
-            m = self.host.lp_af(0, [0x0000, 0x0001, 0x0004, 0x000D, 0x00FA, 0x00FD])
+            # 000C = 000D + 0001 + 00FA - 0000 - 0004 - 00FD, all read in one LP AF (one moment).
+            m = self.host.lp_af(0, [0x000C, 0x0000, 0x0001, 0x0004, 0x000D, 0x00FA, 0x00FD])
             balance = m[0x000D] + m[0x0001] + m[0x00FA] - m[0x0000] - m[0x0004] - m[0x00FD]
-            verdict = "reconciles" if balance == credits else f"DOES NOT RECONCILE ({balance})"
+            verdict = "reconciles" if balance == m[0x000C] else f"DOES NOT RECONCILE ({balance} != {m[0x000C]})"
             summary = (f"station {self.number}: credits {credits}, coin in {meters['coin_in']}, "
                        f"coin out {meters['coin_out']}, drop {meters['drop']}, "
                        f"jackpot {meters['jackpot']}, games {meters['games_played']}, "
