@@ -32,6 +32,7 @@ std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::
         p.byStation[station].amount += amount;
     }
     std::vector<TipPeriod> out;
+    out.reserve(periods.size());
     for (auto& [start, period] : periods) {
         out.push_back(std::move(period));
     }
