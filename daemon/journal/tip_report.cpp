@@ -23,8 +23,7 @@ std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::
         TipPeriod& p = periods[start];
         p.startMs = start;
         p.endMs = start + periodMs;
-        const game::Money amount =
-            integerField(nlohmann::json::parse(tips.text(2)), "amount", 0, kMaxBodyMoney);
+        const game::Money amount = integerField(nlohmann::json::parse(tips.text(2)), "amount", 0, kMaxBodyMoney);
         const std::int64_t station = tips.integer(1);
         ++p.total.count;
         p.total.amount += amount;

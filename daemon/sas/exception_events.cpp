@@ -1,5 +1,6 @@
 #include "daemon/sas/exception_events.h"
 
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/fact_views.h"
 #include "daemon/journal/record_kinds.h"
 #include "protocols/sas/bcd.h"
@@ -35,26 +36,36 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             out.push_back(RaisedException{s, c, data});
         }
     };
-    std::map<std::int64_t, std::int64_t> wageredSoFar;  // coin-in added by earlier facts of this transaction
+    const auto ended = [&](std::int64_t station, game::Money paid) {
+        std::vector<std::uint8_t> data;  // 7F: what the game paid back (4 BCD)
+        appendBcd(data, credits(paid, denomination) % 100'000'000, 4);
+        at(station, code::kGameEnded, std::move(data));
+    };
+    bool voidedAfterClose = false;  // a void of games that had started: their stakes back end them
     for (const journal::Fact& f : facts) {
         const std::string_view k = f.kind;
         const std::optional<journal::CreditFact> credit =
             k == kind::kCredit && f.station ? std::optional(journal::creditFact(f.body)) : std::nullopt;
-        if (credit && credit->reason == journal::reason::kSettlement) {
-            const game::Money wagered = credit->wagered;
-            const game::Money paid = credit->amount;
-            std::int64_t& earlier = wageredSoFar[*f.station];
-            earlier += wagered;
-            // 7E: credits wagered (2 BCD), coin-in meter after the wager (4 BCD), wager type, progressive group.
-            std::vector<std::uint8_t> started;
-            appendBcd(started, credits(wagered, denomination) % 10'000, 2);
-            appendBcd(started, credits(coinIn(before, *f.station) + earlier, denomination) % 100'000'000, 4);
-            started.push_back(0x00);
-            started.push_back(0x00);
-            at(f.station, code::kGameStarted, std::move(started));
-            std::vector<std::uint8_t> ended;  // 7F: what the round paid back (4 BCD)
-            appendBcd(ended, credits(paid, denomination) % 100'000'000, 4);
-            at(f.station, code::kGameEnded, std::move(ended));
+        if (k == kind::kRoundClosed && f.body.contains("wagered")) {
+            // Bets closed: each station with a bet starts its game. 7E: credits wagered (2 BCD),
+            // the coin-in meter once this wager is in it (4 BCD; it is metered when the round
+            // settles), wager type, progressive group.
+            for (const auto& [number, stake] : journal::objectField(f.body, "wagered").items()) {
+                const std::int64_t station = std::stoll(number);
+                const game::Money wagered = journal::integerValue(stake, "wagered", 0, journal::kMaxBodyMoney);
+                std::vector<std::uint8_t> started;
+                appendBcd(started, credits(wagered, denomination) % 10'000, 2);
+                appendBcd(started, credits(coinIn(before, station) + wagered, denomination) % 100'000'000, 4);
+                started.push_back(0x00);
+                started.push_back(0x00);
+                at(station, code::kGameStarted, std::move(started));
+            }
+        } else if (k == kind::kRoundVoided) {
+            voidedAfterClose = f.body.contains("after_close") && journal::booleanField(f.body, "after_close");
+        } else if (credit && credit->reason == journal::reason::kSettlement) {
+            ended(*f.station, credit->amount);
+        } else if (credit && credit->reason == journal::reason::kBetReturn && voidedAfterClose) {
+            ended(*f.station, 0);  // voided: nothing won, the stakes come back
         } else if (k == kind::kHandpayPending) {
             if (journal::handpayFact(f.body).kind == "cancelled_credit") {
                 at(f.station, code::kCashoutPressed);

@@ -147,8 +147,15 @@ void Table::closeNow(Respond respond) {
         timer_.reset();
     }
     phase_ = RoundPhase::Closed;
+    // What each station wagers in this round: its game starts here (SAS 7E at bets closed).
+    json wagered = json::object();
+    for (const Station& s : stations_) {
+        if (const game::Money stake = s.slip().total(); stake > 0) {
+            wagered[std::to_string(s.number)] = stake;
+        }
+    }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kRoundClosed, roundId_, std::nullopt, json::object());
+    tx.add(kind::kRoundClosed, roundId_, std::nullopt, json{{"wagered", std::move(wagered)}});
     const std::int64_t round = roundId_;
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
            [this, round] { publish(BetsClosed{round}); });
@@ -302,7 +309,9 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
         bets.insert(bets.end(), s.bets.begin(), s.bets.end());
     }
     journal::JournalTransaction tx = journal_.begin();
-    journal::addVoid(tx, roundId_, bets, reason, json{{"by", who}});
+    // After bets closed the stations' games had started (SAS 7E): the void ends them (7F).
+    journal::addVoid(tx, roundId_, bets, reason,
+                     json{{"by", who}, {"after_close", phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing}});
     const std::int64_t round = roundId_;
     endRound();
     commit(std::move(tx), std::move(respond),

@@ -159,6 +159,25 @@ class Sas(unittest.TestCase):
         t.hosts[1].lp_0e(False)
         play_round(self, c, [(1, "banker", 100)], BANKER_WINS)
         self.assertEqual([(e.code, e.rte) for e in t.events(1)], [(0x7E, False), (0x7F, False)])
+        # The station's game starts when bets close (7E, before any card), and ends when the round
+        # settles or, once started, is voided (7F). A station without a bet has no game.
+        t.hosts[1].lp_0e(True)
+        ok(self, c.request("open_round"))
+        ok(self, c.request("bet", station=1, spot="player", stake=400))
+        self.assertEqual(t.events(1), [])
+        ok(self, c.request("close_bets"))
+        coin_in = journal_meters(t.daemon, 1)["coin_in"]
+        started = t.events(1)
+        self.assertEqual([(e.code, bytes(e.data)) for e in started],
+                         [(0x7E, sh.to_bcd(400, 2) + sh.to_bcd(coin_in + 400, 4) + b"\x00\x00")])
+        self.assertEqual(t.events(2), [])
+        ok(self, c.request("card", card="2S"))
+        ok(self, c.request("void_round", reason="misdeal"))
+        self.assertEqual([(e.code, bytes(e.data)) for e in t.events(1)], [(0x7F, sh.to_bcd(0, 4))])
+        ok(self, c.request("open_round"))
+        ok(self, c.request("bet", station=1, spot="player", stake=400))
+        ok(self, c.request("void_round", reason="before the close"))
+        self.assertEqual(t.events(1), [])  # no game started, none ends
 
     def test_the_link_answers_only_what_it_should(self):
         t = self.make(stations=(1,))

@@ -420,6 +420,7 @@ class SimulatorTest(unittest.TestCase):
         station.start()
         try:
             self.wait_for("station 1: credits 100, coin in 452040, coin out 861480")
+            self.wait_for("keyed on/off 0/0: reconciles")
             self.wait_for("station 1: 7E game started")
             self.wait_for(f"station 2: no answer (is pitlinkd on {prefix}-2?)")
         finally:
@@ -432,10 +433,15 @@ class SimulatorTest(unittest.TestCase):
 
     @staticmethod
     def fake_station(fd, stop):
-        """Address 1: answers LPs 1A and 19, and general polls with 00, except once with 7E after
+        """Address 1: answers LPs 1A, 19 and AF, and general polls with 00, except once with 7E after
         the first LP 19 (by then the host is surely in step: polls queued before this station
-        opened the pty get late answers, which the host rejects)."""
-        answers = {0x1A: with_crc(bytes.fromhex("01 1A 00 00 01 00")), 0x19: captured(11)}
+        opened the pty get late answers, which the host rejects). Its AF meters reconcile with the
+        captured LP 19: 100 credits = 0 ticket in + 861480 coin out - 452040 coin in - 409340
+        cancelled credits."""
+        extended = bytes.fromhex("00 00" "0C 00 04 00000100" "00 00 04 00452040" "01 00 04 00861480"
+                                 "04 00 04 00409340" "0D 00 05 0000000000" "FA 00 04 00000000" "FD 00 04 00000000")
+        answers = {0x1A: with_crc(bytes.fromhex("01 1A 00 00 01 00")), 0x19: captured(11),
+                   0xAF: with_crc(bytes([0x01, 0xAF, len(extended)]) + extended)}
         events, event_due = [], True
         decoder, address = ParmrkDecoder(), None
         while not stop.is_set():

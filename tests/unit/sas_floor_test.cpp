@@ -22,21 +22,37 @@ journal::Fact fact(std::string_view k, std::optional<std::int64_t> station, json
     return journal::Fact{std::string(k), std::nullopt, station, std::move(body)};
 }
 
-TEST(SasExceptionEvents, ASettledRoundRaisesGameStartedAndEndedWithTheirData) {
+TEST(SasExceptionEvents, BetsClosedStartEachStationsGameAndItsSettlementEndsIt) {
     journal::Ledger before;  // station 2 has wagered 1,000 minor units before
     before.apply(kind::kCredit, 2, json{{"amount", 5'000}, {"balance", 5'000}, {"reason", "ticket_in"}});
     before.apply(kind::kCredit, 2,
                  json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 1'000}});
-    const std::vector<journal::Fact> facts{
+    // Denomination 10: credits are tenths of the minor units; station 3 has no SAS link.
+    const std::vector<journal::Fact> closed{
+        fact(kind::kRoundClosed, std::nullopt, json{{"wagered", {{"2", 1'000}, {"3", 200}}}})};
+    auto raised = exceptionsOf(closed, before, 10, {1, 2});
+    ASSERT_EQ(raised.size(), 1U);
+    // 7E: 100 credits wagered (2 BCD), coin in 200 credits with it (4 BCD), wager type, group.
+    EXPECT_EQ(raised[0], (RaisedException{2, code::kGameStarted, {0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00}}));
+    const std::vector<journal::Fact> settled{
         fact(kind::kCredit, 2,
              json{{"amount", 1'950}, {"balance", 6'950}, {"reason", "settlement"}, {"wagered", 1'000}}),
         fact(kind::kCredit, 3, json{{"amount", 0}, {"balance", 0}, {"reason", "settlement"}, {"wagered", 200}}),
     };
-    // Denomination 10: credits are tenths of the minor units; station 3 has no SAS link.
-    const auto raised = exceptionsOf(facts, before, 10, {1, 2});
-    ASSERT_EQ(raised.size(), 2U);
-    EXPECT_EQ(raised[0], (RaisedException{2, code::kGameStarted, {0x01, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00}}));
-    EXPECT_EQ(raised[1], (RaisedException{2, code::kGameEnded, {0x00, 0x00, 0x01, 0x95}}));
+    raised = exceptionsOf(settled, before, 10, {1, 2});
+    ASSERT_EQ(raised.size(), 1U);
+    EXPECT_EQ(raised[0], (RaisedException{2, code::kGameEnded, {0x00, 0x00, 0x01, 0x95}}));  // 195 credits back
+}
+
+TEST(SasExceptionEvents, AVoidAfterBetsClosedEndsTheGamesItStartedAndOneBeforeDoesNot) {
+    const auto voidOf = [](bool afterClose) {
+        return std::vector<journal::Fact>{
+            fact(kind::kRoundVoided, std::nullopt, json{{"reason", "misdeal"}, {"after_close", afterClose}}),
+            fact(kind::kCredit, 1, json{{"amount", 300}, {"balance", 300}, {"reason", "bet_return"}})};
+    };
+    EXPECT_EQ(exceptionsOf(voidOf(true), journal::Ledger{}, 1, {1}),
+              (std::vector<RaisedException>{{1, code::kGameEnded, {0x00, 0x00, 0x00, 0x00}}}));
+    EXPECT_TRUE(exceptionsOf(voidOf(false), journal::Ledger{}, 1, {1}).empty());
 }
 
 TEST(SasExceptionEvents, TableFactsReachEveryLinkedStationAndStationFactsTheirOwn) {
