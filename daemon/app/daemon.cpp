@@ -235,6 +235,9 @@ void Daemon::onEvent(const table::TableEvent& e) {
         control_->remember(e);
     }
     if (const auto* t = std::get_if<table::TiltChanged>(&e); t != nullptr && t->tilted) {
+        if (t->cause == "journal" && sas_) {
+            sas_->journalFailed();  // other tilts reach SAS through their journal record
+        }
         tilt(t->message.value_or("unknown"));
     } else if (const auto* voided = std::get_if<table::RoundVoided>(&e)) {
         spdlog::warn("round #{} voided: {}", voided->round, voided->reason);

@@ -82,6 +82,12 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             at(f.station, code::kChangeLampOn);
         } else if (k == kind::kAttendantCleared) {
             at(f.station, code::kChangeLampOff);
+        } else if (k == kind::kTiltRaised) {
+            at(std::nullopt, code::kGeneralTilt);  // the table takes no bets: every station is tilted
+        } else if (k == kind::kConfigLoaded && f.body.contains("applied") && !f.body.at("applied").empty()) {
+            at(std::nullopt, code::kOperatorChangedOptions);  // a SIGHUP changed what the table plays by
+        } else if (k == kind::kTip) {
+            at(f.station, code::kTipAwarded);
         } else if (k == kind::kDoorOpened) {
             at(f.station, code::kSlotDoorOpened);
         } else if (k == kind::kDoorClosed) {

@@ -181,6 +181,16 @@ std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
     };
 }
 
+void SasFloor::journalFailed() {
+    if (journalTiltRaised_) {
+        return;  // every failed commit says so again; the journal does not come back without a restart
+    }
+    journalTiltRaised_ = true;
+    for (const auto& p : ports_) {
+        p->exceptions().raise(code::kGeneralTilt);
+    }
+}
+
 void SasFloor::raise(std::int64_t station, std::uint8_t c, std::vector<std::uint8_t> eventData) {
     submitRaises({RaisedException{station, c, std::move(eventData)}});
 }

@@ -48,6 +48,9 @@ public:
     [[nodiscard]] nlohmann::json statusJson() const;
     // Journaled, then raised at the station.
     void raise(std::int64_t station, std::uint8_t code, std::vector<std::uint8_t> eventData = {});
+    // The journal cannot commit: every station reports general tilt (20) at once, the one raise
+    // not journaled first (the journal cannot take it; it is not replayed after a restart).
+    void journalFailed();
     void tick();  // the timers' work (tests call it with a manual clock)
 
     // table::TicketSystem
@@ -93,6 +96,7 @@ private:
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     boost::asio::io_context* io_;
     bool running_ = false;
+    bool journalTiltRaised_ = false;
 };
 
 }  // namespace pitlink::sas

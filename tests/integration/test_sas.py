@@ -9,6 +9,8 @@ Usage: test_sas.py BUILD_DIR SOURCE_DIR (ctest passes both).
 import datetime
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -436,6 +438,34 @@ class Sas(unittest.TestCase):
         done = subprocess.run([CTL, "tips", "--journal", t.daemon.db, "--to", yesterday, "--json"],
                               capture_output=True, text=True)
         self.assertEqual(json.loads(done.stdout)["periods"], [])
+
+    def test_the_tables_state_reaches_the_host_as_exceptions(self):
+        # A Modbus module nobody answers for (a free port): after offline_tilt_ms the table tilts.
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        t = self.make(extra="modbus:\n  device: {transport: tcp, port: %d}\n  poll_ms: 20\n"
+                            "  reconnect_min_ms: 100\n  reconnect_max_ms: 200\n  offline_tilt_ms: 1500\n"
+                            "  lamps:\n    - {name: candle, coil: 0, when: {tilt: fast_flash}}\n" % port)
+        c = t.start()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        t.events(2)
+        ok(self, c.request("ticket_in", station=1, validation="1", amount=1_000))
+        ok(self, c.request("tip", station=1, amount=200))
+        self.assertEqual([e.code for e in t.events(1)], [0x5F])  # tip awarded: at its station only
+        self.assertEqual(t.events(2), [])
+        # An operator's SIGHUP that changes the bet limits: 3C at every station.
+        t.daemon.rewrite_config(append="bets:\n  max: 2000\n")
+        t.daemon.proc.send_signal(signal.SIGHUP)
+        t.wait_for(1, 0x3C)
+        t.wait_for(2, 0x3C)
+        # The module's outage tilts the table (journaled tilt.raised): general tilt 20 everywhere.
+        t.wait_for(1, 0x20)
+        t.wait_for(2, 0x20)
+        self.assertEqual(len(t.daemon.rows("SELECT 1 FROM record WHERE kind = 'tilt.raised'")), 1)
+        raised = [json.loads(b)["code"] for (b,) in t.daemon.rows(
+            "SELECT body FROM record WHERE kind = 'sas.exception' AND station = 1 ORDER BY seq")]
+        self.assertEqual([c for c in raised if c in (0x5F, 0x3C, 0x20)], [0x5F, 0x3C, 0x20])  # journaled first
 
     def redeemed_by_host(self, t, c, validation, amount):
         """A ticket inserted at station 1 that the host reads (67, LP 70) and accepts (LP 71):

@@ -44,6 +44,23 @@ TEST(SasExceptionEvents, BetsClosedStartEachStationsGameAndItsSettlementEndsIt) 
     EXPECT_EQ(raised[0], (RaisedException{2, code::kGameEnded, {0x00, 0x00, 0x01, 0x95}}));  // 195 credits back
 }
 
+TEST(SasExceptionEvents, TiltsOptionChangesAndTipsAreReported) {
+    const std::vector<journal::Fact> facts{
+        fact(kind::kTiltRaised, std::nullopt, json{{"cause", "modbus"}, {"message", "module silent"}}),
+        fact(kind::kTiltCleared, std::nullopt, json{{"cause", "modbus"}, {"by", "modbus"}}),  // no SAS code
+        fact(kind::kConfigLoaded, std::nullopt, json{{"applied", json::array()}, {"trigger", "SIGHUP"}}),
+        fact(kind::kConfigLoaded, std::nullopt, json{{"applied", {"bets"}}, {"trigger", "SIGHUP"}}),
+        fact(kind::kTip, 2, json{{"amount", 100}}),
+    };
+    std::vector<std::pair<std::int64_t, std::uint8_t>> got;
+    for (const RaisedException& r : exceptionsOf(facts, journal::Ledger{}, 1, {1, 2})) {
+        got.emplace_back(r.station, r.code);
+    }
+    const std::vector<std::pair<std::int64_t, std::uint8_t>> expected{
+        {1, 0x20}, {2, 0x20}, {1, 0x3C}, {2, 0x3C}, {2, 0x5F}};
+    EXPECT_EQ(got, expected);
+}
+
 TEST(SasExceptionEvents, AVoidAfterBetsClosedEndsTheGamesItStartedAndOneBeforeDoesNot) {
     const auto voidOf = [](bool afterClose) {
         return std::vector<journal::Fact>{
