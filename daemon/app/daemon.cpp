@@ -8,6 +8,7 @@
 #include "daemon/engine/engine_link.h"
 #include "daemon/io/event_line.h"
 #include "daemon/journal/chain_hasher.h"
+#include "daemon/sas/machine_info.h"
 #include "daemon/sas/sas_resume.h"
 #include "protocols/modbus/modbus_backend.h"
 
@@ -16,24 +17,6 @@ namespace pitlink::app {
 using nlohmann::json;
 
 namespace {
-
-// What the SAS stations say about themselves (LPs 1F, 53, 54): the table's game.
-sas::MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable) {
-    sas::MachineInfo info;
-    info.paytableId = (paytable.id + "      ").substr(0, 6);
-    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
-    static constexpr std::pair<game::Money, std::uint8_t> kCodes[] = {
-        {1, 0x01}, {5, 0x02}, {10, 0x03}, {25, 0x04}, {50, 0x05}, {100, 0x06}, {500, 0x07}, {1000, 0x08}, {2, 0x17}};
-    info.denominationCode = 0x00;  // none of them
-    for (const auto& [minor, code] : kCodes) {
-        if (minor == config.table.denomination) {
-            info.denominationCode = code;
-        }
-    }
-    const game::Money maxCredits = config.bets.maxBet / config.table.denomination;
-    info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));
-    return info;
-}
 
 // "shoe 2 round 5: Player 9S 2H KD (1) | Banker 4C 5D (9) -> banker (round #87)"
 void logResult(const table::RoundSettled& e) {
@@ -173,7 +156,7 @@ void Daemon::startSas(sas::SasResume resume) {
     if (config_.sas.links.empty()) {
         return;
     }
-    sas_.emplace(config_.sas, machineInfo(config_, paytable_), *table_, *journal_, world_.executor, clock_,
+    sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_), *table_, *journal_, world_.executor, clock_,
                  std::move(resume), world_.io, world_.sasOutputs);
     table_->setTicketSystem(&*sas_);
     table_->setCommitObserver(&*sas_);

@@ -575,6 +575,21 @@ class SasHost:
                 "game_options": int.from_bytes(a[10:12], "little"),
                 "paytable_id": a[12:18].decode("ascii"), "base_percent": a[18:22].decode("ascii")}
 
+    def lp_a0(self, game: int = 0) -> dict:
+        """LP A0 enabled features of game N: `addr A0 game(2 BCD) f1 f2 f3 reserved(3) CRC`
+        ([capture] rows 16-17: D7 CD 05), named by bit as an SMIB reads them."""
+        a = self.long_poll(0xA0, to_bcd(game, 2), size=12)
+        f1, f2, f3 = a[4], a[5], a[6]
+        return {"game": from_bcd(a[2:4]), "jackpot_multiplier": bool(f1 & 0x01), "aft_bonus": bool(f1 & 0x02),
+                "legacy_bonus": bool(f1 & 0x04), "tournament": bool(f1 & 0x08),
+                "validation_extensions": bool(f1 & 0x10),
+                "validation_style": {0: "none", 1: "system", 2: "enhanced", 3: "reserved"}[(f1 >> 5) & 0x03],
+                "ticket_redemption": bool(f1 & 0x80), "meter_model": f2 & 0x03,
+                "tickets_to_drop": bool(f2 & 0x04), "extended_meters": bool(f2 & 0x08),
+                "component_authentication": bool(f2 & 0x10), "aft": bool(f2 & 0x40),
+                "multi_denom_extensions": bool(f2 & 0x80), "max_polling_rate": bool(f3 & 0x01),
+                "multiple_progressive_wins": bool(f3 & 0x02), "reserved": bytes(a[7:10])}
+
     def lp_54(self) -> tuple:
         """LP 54: (SAS version, serial number) from `addr 54 len version(3 ASCII) serial CRC`
         ([capture] rows 12-13: '602', '000001')."""

@@ -439,6 +439,26 @@ class Sas(unittest.TestCase):
                               capture_output=True, text=True)
         self.assertEqual(json.loads(done.stdout)["periods"], [])
 
+    def test_machine_information_is_true(self):
+        t = self.make(stations=(1,), ticket_in_local=False)
+        t.start()
+        host = t.hosts[1]
+        info = host.lp_1f()
+        # The paytable ID is the journaled paytable's SHA-256, first six hex digits: a host tells
+        # paytables apart by it. The base % is the standard paytable's Player bet, the lower of
+        # Player (98.7649 %) and Banker (98.9421 %) with 8 decks (Wizard of Odds: edges 1.24 %, 1.06 %).
+        (sha,) = t.daemon.rows("SELECT json_extract(body, '$.sha256') FROM record WHERE kind = 'paytable.loaded'")[0]
+        self.assertEqual(info["paytable_id"], sha[:6].upper())
+        self.assertEqual(info["base_percent"], "9876")
+        game1 = host.long_poll(0x53, sh.to_bcd(1, 2), size=26)
+        self.assertEqual(game1[14:20].decode("ascii"), sha[:6].upper())
+        self.assertEqual(game1[20:24].decode("ascii"), "9876")
+        features = host.lp_a0()
+        self.assertEqual({k: features[k] for k in ("validation_style", "ticket_redemption", "validation_extensions",
+                                                  "extended_meters", "meter_model", "aft", "tickets_to_drop")},
+                         {"validation_style": "system", "ticket_redemption": True, "validation_extensions": True,
+                          "extended_meters": True, "meter_model": 1, "aft": False, "tickets_to_drop": False})
+
     def test_the_tables_state_reaches_the_host_as_exceptions(self):
         # A Modbus module nobody answers for (a free port): after offline_tilt_ms the table tilts.
         with socket.socket() as s:

@@ -237,6 +237,14 @@ class HostAgainstCaptureTest(PtyCase):
                                 "max_bet": 0xFF, "progressive_group": 0, "game_options": 0,
                                 "paytable_id": "63928 ", "base_percent": "9068"})
 
+    def test_lp_a0(self):
+        features = self.exchange([(captured(16), captured(17))], SasHost.lp_a0)
+        # D7 CD 05 from the Aristocrat EGM: secure enhanced validation with ticket redemption,
+        # AFT, extended meters, meter model 01.
+        self.assertEqual((features["validation_style"], features["ticket_redemption"], features["aft"],
+                          features["extended_meters"], features["meter_model"], features["tournament"],
+                          features["max_polling_rate"]), ("enhanced", True, True, True, 1, False, True))
+
     def test_acked_control_polls(self):
         self.exchange([(captured(22), captured(23))], SasHost.enable_play)
         self.exchange([(captured(24), captured(25))], lambda h: h.lp_0e(False))

@@ -1,0 +1,80 @@
+#include "daemon/sas/machine_info.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "daemon/game/exact_odds.h"
+#include "daemon/game/shoe_composition.h"
+#include "daemon/journal/paytable_codec.h"
+
+namespace pitlink::sas {
+
+namespace {
+
+// LP A0 feature byte 1.
+constexpr std::uint8_t kValidationExtensions = 0x10;  // LPs 7B/7C/7D: ticket data and expiry
+constexpr std::uint8_t kValidationSystem = 0x20;      // bits 5-6 = 01: system validation
+constexpr std::uint8_t kValidationEnhanced = 0x40;    // bits 5-6 = 10: (secure) enhanced validation
+constexpr std::uint8_t kTicketRedemption = 0x80;      // LPs 70/71: tickets redeemed through the host
+// LP A0 feature byte 2.
+constexpr std::uint8_t kMeterModelWonWhenWon = 0x01;  // bits 0-1 = 01: coin out counted when the game is won
+constexpr std::uint8_t kExtendedMeters = 0x08;        // LPs 6F/AF
+
+}  // namespace
+
+std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption) {
+    std::uint8_t first = kValidationExtensions;
+    first |= validation == ValidationMode::System ? kValidationSystem : kValidationEnhanced;
+    if (ticketRedemption) {
+        first |= kTicketRedemption;
+    }
+    // Not set: jackpot multiplier, AFT and legacy bonus awards, tournament (byte 1); tickets
+    // in total drop (a table has no drop), component authentication, AFT, multi-denomination
+    // extensions (byte 2); byte 3's polling rate and progressive reporting.
+    return {first, static_cast<std::uint8_t>(kMeterModelWonWhenWon | kExtendedMeters), 0x00};
+}
+
+std::string basePercentage(const game::Paytable& paytable, int decks) {
+    const game::OddsReport report = game::exactOdds(game::ShoeComposition::fullDecks(decks));
+    long double lowest = 1;
+    for (const game::BetType type : {game::BetType::Player, game::BetType::Banker}) {
+        if (paytable.offers(type)) {
+            lowest = std::min(lowest, game::betReturn(paytable, type, report.tally(type)).returnToPlayer());
+        }
+    }
+    // Hundredths of a percent, truncated; a tiny allowance so that an exact 98.76 % computed as
+    // 98.7599999... still reads 9876.
+    const auto basisPoints = static_cast<int>(std::floor(lowest * 10'000 + 1e-9L));
+    const int clamped = std::clamp(basisPoints, 0, 9999);
+    std::string out = std::to_string(clamped);
+    return std::string(4 - out.size(), '0') + out;
+}
+
+std::string paytableIdOf(const game::Paytable& paytable) {
+    std::string id = journal::paytableSha256(paytable).substr(0, 6);
+    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::toupper(c); });
+    return id;
+}
+
+MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable) {
+    MachineInfo info;
+    info.paytableId = paytableIdOf(paytable);
+    info.basePercentage = basePercentage(paytable, config.table.shoe.decks);
+    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
+    static constexpr std::pair<game::Money, std::uint8_t> kCodes[] = {
+        {1, 0x01}, {5, 0x02}, {10, 0x03}, {25, 0x04}, {50, 0x05}, {100, 0x06}, {500, 0x07}, {1000, 0x08}, {2, 0x17}};
+    info.denominationCode = 0x00;  // none of them
+    for (const auto& [minor, code] : kCodes) {
+        if (minor == config.table.denomination) {
+            info.denominationCode = code;
+        }
+    }
+    const game::Money maxCredits = config.bets.maxBet / config.table.denomination;
+    info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));
+    // Tickets go through the host when the table does not redeem them itself.
+    info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal);
+    return info;
+}
+
+}  // namespace pitlink::sas

@@ -1,0 +1,42 @@
+// What a station tells a SAS host about itself. The expected returns are the published house
+// edges of 8-deck baccarat (Player 1.2351 %, Banker 1.0579 %; Banker paying half on a winning 6,
+// 1.4581 %: Wizard of Odds, "Baccarat" and "No Commission Baccarat"), not this program's output.
+#include <gtest/gtest.h>
+
+#include "daemon/sas/machine_info.h"
+#include "tests/unit/fixtures.h"
+
+namespace pitlink::sas {
+namespace {
+
+TEST(SasMachineInfo, BasePercentageIsTheLowerExactReturnOfPlayerAndBanker) {
+    EXPECT_EQ(basePercentage(test::shippedPaytable("standard"), 8), "9876");       // Player 98.7649 %
+    EXPECT_EQ(basePercentage(test::shippedPaytable("no_commission"), 8), "9854");  // Banker 98.5419 %
+}
+
+TEST(SasMachineInfo, PaytableIdsTellThePaytablesApart) {
+    const std::string standard = paytableIdOf(test::shippedPaytable("standard"));
+    const std::string noCommission = paytableIdOf(test::shippedPaytable("no_commission"));
+    const std::string ruyi = paytableIdOf(test::shippedPaytable("ruyi"));
+    for (const std::string& id : {standard, noCommission, ruyi}) {
+        EXPECT_EQ(id.size(), 6U);
+        EXPECT_EQ(id.find_first_not_of("0123456789ABCDEF"), std::string::npos) << id;
+    }
+    EXPECT_NE(standard, noCommission);
+    EXPECT_NE(standard, ruyi);
+    EXPECT_NE(noCommission, ruyi);
+    // The same rules under the same name but one payout changed: another ID.
+    game::Paytable edited = test::shippedPaytable("standard");
+    edited.set(game::BetType::Tie, 0, game::Payout::pays(game::Fraction{9, 1}));
+    EXPECT_NE(paytableIdOf(edited), standard);
+}
+
+TEST(SasMachineInfo, FeatureBitsSayWhatTheStationDoes) {
+    // Byte 1: validation extensions 0x10, validation style bits 5-6 (01 system, 10 enhanced),
+    // ticket redemption 0x80. Byte 2: meter model 01 (won when won), extended meters 0x08.
+    EXPECT_EQ(featureBytes(ValidationMode::System, true), (std::array<std::uint8_t, 3>{0xB0, 0x09, 0x00}));
+    EXPECT_EQ(featureBytes(ValidationMode::SecureEnhanced, false), (std::array<std::uint8_t, 3>{0x50, 0x09, 0x00}));
+}
+
+}  // namespace
+}  // namespace pitlink::sas
