@@ -72,6 +72,8 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
     }
     const game::Money maxCredits = config.bets.maxBet / config.table.denomination;
     info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));
+    info.maxBetCredits = static_cast<std::uint32_t>(std::min<game::Money>(maxCredits, 9999));
+    info.paytableName = paytable.name.substr(0, 20);
     // Tickets go through the host when the table does not redeem them itself.
     info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal);
     return info;

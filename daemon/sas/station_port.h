@@ -63,6 +63,7 @@ public:
     [[nodiscard]] std::optional<HandpayInfo> pendingHandpay() const override;
     HandpayResetResult remoteHandpayReset() override;
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
+    void delayGame(std::chrono::milliseconds delay) override { context_.table.delayStation(link_.station, delay); }
 
 private:
     StationLinkSettings link_;

@@ -25,9 +25,10 @@ struct Station {
     std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
     bool attendantCalled = false;
     bool reserved = false;
-    bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
-    bool cashingOut = false;    // waiting for the host's validation number
-    bool redeeming = false;     // a ticket in escrow, waiting for the host
+    bool hostDisabled = false;          // the accounting host shut the station down (SAS LP 01)
+    std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
+    bool cashingOut = false;            // waiting for the host's validation number
+    bool redeeming = false;             // a ticket in escrow, waiting for the host
 
     [[nodiscard]] game::BetSlip slip() const {
         game::BetSlip s;

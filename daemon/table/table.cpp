@@ -155,6 +155,12 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
     return std::nullopt;
 }
 
+void Table::delayStation(std::int64_t number, std::chrono::milliseconds delay) {
+    if (number >= 1 && number <= stationCount()) {
+        stationAt(number).hostDelayUntilMs = delay.count() > 0 ? timers_.nowMs() + delay.count() : 0;
+    }
+}
+
 void Table::setHostEnabled(std::int64_t number, bool enabled) {
     if (number >= 1 && number <= stationCount()) {
         stationAt(number).hostDisabled = !enabled;

@@ -117,6 +117,9 @@ public:
     void setCommitObserver(CommitObserver* observer) { observer_ = observer; }
     // LP 01/02: a station shut down by the host takes no bets and no cash until started again.
     void setHostEnabled(std::int64_t station, bool enabled);
+    // LP 2E: the station takes no bets for `delay` (0 ends a delay). Not journaled: it lasts at
+    // most 16 minutes and moves nothing; the bets it refuses are journaled with their rule.
+    void delayStation(std::int64_t station, std::chrono::milliseconds delay);
 
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }

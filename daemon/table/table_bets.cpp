@@ -56,6 +56,13 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
                json{{"slip", journal::slipJson(add)}});
         return;
     }
+    if (const std::int64_t until = station(number).hostDelayUntilMs; until > timers_.nowMs()) {
+        refuse(action, number, respond,
+               Reply::refused("host_delay", "the accounting host delays this station's next game for another " +
+                                                std::to_string(until - timers_.nowMs()) + " ms (SAS LP 2E)"),
+               json{{"slip", journal::slipJson(add)}});
+        return;
+    }
     Station& s = stationAt(number);
     game::BetSlip after = s.slip();
     for (std::size_t i = 0; i < game::kBetTypes; ++i) {

@@ -1,5 +1,7 @@
 #include "protocols/sas/long_poll_machine.h"
 
+#include <algorithm>
+
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/station_game.h"
@@ -50,6 +52,9 @@ bool isMachinePoll(std::uint8_t command) {
         case 0x56:
         case 0x7E:
         case 0xA0:
+        case 0xB1:
+        case 0xB2:
+        case 0xB5:
             return true;
         default:
             return false;
@@ -99,6 +104,35 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             appendBcd(out, *game, 2);
             out.insert(out.end(), info.features.begin(), info.features.end());
             out.insert(out.end(), {0, 0, 0});  // reserved
+            return finish(out);
+        }
+        case 0xB1:  // current player denomination
+            out.push_back(info.denominationCode);
+            return finish(out);
+        case 0xB2:  // enabled player denominations: len, count, codes
+            out.insert(out.end(), {2, 1, info.denominationCode});
+            return finish(out);
+        case 0xB5: {  // extended game N information
+            const auto game = gameOf(poll);
+            if (!game) {
+                return std::nullopt;
+            }
+            std::vector<std::uint8_t> body;
+            appendBcd(body, *game, 2);
+            appendBcd(body, std::min<std::uint32_t>(info.maxBetCredits, 9999), 2);
+            body.push_back(info.progressiveGroup);
+            body.insert(body.end(), {0, 0, 0, 0});  // progressive levels: none
+            const std::size_t gameName = std::min<std::size_t>(info.gameName.size(), 20);
+            body.push_back(static_cast<std::uint8_t>(gameName));
+            appendAscii(body, info.gameName, gameName);
+            const std::size_t paytableName = std::min<std::size_t>(info.paytableName.size(), 20);
+            body.push_back(static_cast<std::uint8_t>(paytableName));
+            appendAscii(body, info.paytableName, paytableName);
+            appendBcd(body, 0, 2);  // wager categories: none reported (LP B4 is not answered)
+            body.push_back(1);      // player denominations: this one
+            body.push_back(info.denominationCode);
+            out.push_back(static_cast<std::uint8_t>(body.size()));
+            out.insert(out.end(), body.begin(), body.end());
             return finish(out);
         }
         default:

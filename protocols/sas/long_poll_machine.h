@@ -1,8 +1,9 @@
 #pragma once
 // Long polls that describe the station as a gaming machine: 1F (machine ID and information),
 // 51 (number of games), 53 (game N configuration), 54 (SAS version and serial number), 55
-// (selected game), 56 (enabled games), A0 (enabled features), 7E (date and time). The station is
-// one game (number 1). Answers only; nothing here changes state.
+// (selected game), 56 (enabled games), A0 (enabled features), 7E (date and time), B1 (current
+// player denomination), B2 (enabled player denominations), B5 (extended game N information).
+// The station is one game (number 1) in one denomination. Answers only; nothing here changes state.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -25,6 +26,9 @@ struct MachineInfo {
     std::string sasVersion = "602";          // 3 ASCII
     std::string serialNumber;                // 0..40 ASCII
     std::array<std::uint8_t, 3> features{};  // LP A0 feature bytes 1-3
+    std::uint32_t maxBetCredits = 0;         // LP B5 (2 BCD: 9999 or more reads 9999)
+    std::string gameName = "Baccarat";       // LP B5, at most 20 ASCII
+    std::string paytableName;                // LP B5, at most 20 ASCII
 };
 
 // Calendar time of the station's clock for LP 7E.

@@ -4,6 +4,7 @@
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/long_poll_meters.h"
 #include "protocols/sas/long_poll_tickets.h"
+#include "protocols/sas/multi_denom_preamble.h"
 
 namespace pitlink::sas {
 
@@ -60,6 +61,11 @@ void SasStation::acknowledged() {
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
+    if (poll.command == 0xB0) {
+        return answerMultiDenomPreamble(poll, info_.denominationCode, [this](const Poll& inner) {
+            return longPoll(inner);  // never a B0 again: B0 is not multi-denomination aware
+        });
+    }
     if (isMeterPoll(poll.command)) {
         return answerMeterPoll(poll, meters_);
     }
@@ -128,6 +134,14 @@ std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& pol
             out.push_back(static_cast<std::uint8_t>(*signature >> 8U));
             appendCrc(out);
             return out;
+        }
+        case 0x2E: {  // delay game: addr 2E delay(2 BCD, in 100 ms) CRC
+            const auto delay = poll.bytes.size() == 6 ? fromBcd(std::span(poll.bytes).subspan(2, 2)) : std::nullopt;
+            if (!delay) {
+                return std::nullopt;
+            }
+            host_.delayGame(std::chrono::milliseconds(*delay * 100));
+            return ack();
         }
         case 0x48: {  // last accepted bill: a table takes no bills, so country, denomination and count are 0
             std::vector<std::uint8_t> out = frameOf(address_, 0x48);

@@ -4,6 +4,7 @@
 // when the host turned RTE on with LP 0E), and long polls by group (meters, machine, the
 // control polls here, tickets). What a poll changes outside the protocol (play enabled, the clock, a
 // hand-pay reset) goes to the table through StationHost, which journals it first.
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -39,6 +40,8 @@ public:
     // LP 21: CRC-16/KERMIT seeded with `seed` over the installed program; nullopt while it is
     // still being computed (no answer: the host asks again).
     virtual std::optional<std::uint16_t> romSignature(std::uint16_t seed) = 0;
+    // LP 2E: no new game (no bets) at the station for `delay`; 0 ends a delay.
+    virtual void delayGame(std::chrono::milliseconds delay) = 0;
 };
 
 struct StationStats {

@@ -590,6 +590,47 @@ class SasHost:
                 "multi_denom_extensions": bool(f2 & 0x80), "max_polling_rate": bool(f3 & 0x01),
                 "multiple_progressive_wins": bool(f3 & 0x02), "reserved": bytes(a[7:10])}
 
+    def lp_2e(self, tenths: int) -> None:
+        """LP 2E game delay: `addr 2E delay(2 BCD, 100 ms units) CRC`, answered by an ACK
+        ([capture] rows 28-29)."""
+        self._ack_poll(0x2E, to_bcd(tenths, 2))
+
+    def lp_b1(self) -> int:
+        """LP B1 current player denomination code ([capture] rows 46-47)."""
+        return self.long_poll(0xB1, size=5)[2]
+
+    def lp_b2(self) -> list:
+        """LP B2 enabled player denominations: `addr B2 len count codes... CRC` ([capture] 36-37)."""
+        a = self.long_poll(0xB2, length_byte=True)
+        if a[3] != a[2] - 1:
+            raise SasError(f"LP B2: {a[3]} denominations in {a[2] - 1} bytes")
+        return list(a[4:4 + a[3]])
+
+    def lp_b5(self, game: int) -> dict:
+        """LP B5 extended game N information: game(2 BCD), max bet(2 BCD), progressive group,
+        levels(4), name length + name, paytable name length + name, wager categories(2 BCD),
+        denominations count + codes."""
+        a = self.long_poll(0xB5, to_bcd(game, 2), length_byte=True)
+        at = 3
+        out = {"game": from_bcd(a[at:at + 2]), "max_bet": from_bcd(a[at + 2:at + 4]), "progressive_group": a[at + 4],
+               "levels": int.from_bytes(a[at + 5:at + 9], "little")}
+        at += 9
+        out["game_name"] = a[at + 1:at + 1 + a[at]].decode("ascii")
+        at += 1 + a[at]
+        out["paytable_name"] = a[at + 1:at + 1 + a[at]].decode("ascii")
+        at += 1 + a[at]
+        out["wager_categories"] = from_bcd(a[at:at + 2])
+        out["denominations"] = list(a[at + 3:at + 3 + a[at + 2]])
+        if at + 3 + a[at + 2] != len(a) - 2:
+            raise SasError(f"LP B5: {len(a) - 2 - at - 3 - a[at + 2]} bytes left over")
+        return out
+
+    def lp_b0(self, denom: int, base: int, data: bytes = b"") -> tuple:
+        """LP B0 multi-denomination preamble around `base`: (denomination, base command echoed or
+        00, the base answer's data or the 1-byte error code) (SAS 6.02 section 16)."""
+        a = self.long_poll(0xB0, bytes([2 + len(data), denom, base]) + data, length_byte=True)
+        return a[3], a[4], bytes(a[5:-2])
+
     def lp_54(self) -> tuple:
         """LP 54: (SAS version, serial number) from `addr 54 len version(3 ASCII) serial CRC`
         ([capture] rows 12-13: '602', '000001')."""

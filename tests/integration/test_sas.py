@@ -458,6 +458,35 @@ class Sas(unittest.TestCase):
                                                   "extended_meters", "meter_model", "aft", "tickets_to_drop")},
                          {"validation_style": "system", "ticket_redemption": True, "validation_extensions": True,
                           "extended_meters": True, "meter_model": 1, "aft": False, "tickets_to_drop": False})
+        # One denomination (0.01, code 01), one game, as an SMIB asks (the nCompass capture's polls).
+        self.assertEqual(host.lp_b1(), 0x01)
+        self.assertEqual(host.lp_b2(), [0x01])
+        self.assertEqual(host.lp_b5(1), {"game": 1, "max_bet": 9999, "progressive_group": 0, "levels": 0,
+                                         "game_name": "Baccarat",
+                                         "paytable_name": "Standard baccarat, 5", "wager_categories": 0,
+                                         "denominations": [0x01]})
+        denom, base, data = host.lp_b0(0x01, 0x56)
+        self.assertEqual((denom, base, data), (0x01, 0x56, bytes([3, 1]) + sh.to_bcd(1, 2)))
+        host.general_poll()  # (the same poll head again at once would be an implied NACK)
+        self.assertEqual(host.lp_b0(0x02, 0x56), (0x02, 0x00, b"\x04"))  # 0.05: not this station's
+
+    def test_a_host_game_delay_holds_the_stations_bets(self):
+        t = self.make(stations=(1,))
+        c = t.start()
+        host = t.hosts[1]
+        for s in (1, 2):
+            ok(self, c.request("ticket_in", station=s, validation="%d" % s, amount=1_000))
+        ok(self, c.request("new_shoe"))
+        ok(self, c.request("open_round"))
+        host.lp_2e(300)  # 30 s
+        refused = c.request("bet", station=1, spot="player", stake=100)
+        self.assertEqual((refused["ok"], refused["error"]), (False, "host_delay"), refused)
+        ok(self, c.request("bet", station=2, spot="player", stake=100))  # another station bets on
+        host.general_poll()  # (the same poll head again at once would be an implied NACK)
+        host.lp_2e(0)  # the host ends it
+        ok(self, c.request("bet", station=1, spot="player", stake=100))
+        (body,) = t.daemon.rows("SELECT body FROM record WHERE kind = 'request.refused' AND station = 1")[0]
+        self.assertEqual(json.loads(body)["error"], "host_delay")
 
     def test_the_tables_state_reaches_the_host_as_exceptions(self):
         # A Modbus module nobody answers for (a free port): after offline_tilt_ms the table tilts.

@@ -402,6 +402,17 @@ std::optional<std::uint8_t> SimAccountingHost::remoteHandpayReset(std::int64_t s
     return answer[2];
 }
 
+bool SimAccountingHost::delayGame(std::int64_t station, int tenths) {
+    const auto address = static_cast<std::uint8_t>(station);
+    const auto bcd = [](int two) { return static_cast<std::uint8_t>((two / 10) << 4 | two % 10); };
+    const auto ack = send(station, withCrc({address, 0x2E, bcd(tenths / 100 % 100), bcd(tenths % 100)}));
+    if (ack.size() != 1 || ack[0] != address) {
+        fail_("station " + std::to_string(station) + ": LP 2E not acknowledged");
+        return false;
+    }
+    return true;
+}
+
 std::optional<std::int64_t> SimAccountingHost::currentCredits(std::int64_t station) {
     const auto answer = send(station, {static_cast<std::uint8_t>(station), 0x1A});
     if (!wellFormed(station, 0x1A, answer, 8)) {

@@ -69,6 +69,8 @@ public:
     // LP 94: the answer code, nullopt when malformed (reported as a failure).
     std::optional<std::uint8_t> remoteHandpayReset(std::int64_t station);
     // LP 1A: current credits.
+    // LP 2E: no new game at the station for `tenths` x 100 ms (0 ends a delay); true when ACKed.
+    bool delayGame(std::int64_t station, int tenths);
     std::optional<std::int64_t> currentCredits(std::int64_t station);
     // LP 2F for game 0: meter code -> value (4 BCD, or 5 for the cents meters 0D and 0E).
     std::optional<std::map<std::uint8_t, std::int64_t>> meters(std::int64_t station,

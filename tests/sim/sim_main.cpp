@@ -65,6 +65,7 @@ int main(int argc, char** argv) {
     std::int64_t cashouts = 0;
     std::int64_t tickets = 0;
     std::int64_t meterChecks = 0;
+    std::int64_t hostDelayRefusals = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -78,6 +79,7 @@ int main(int argc, char** argv) {
         cashouts += r.cashoutsValidated;
         tickets += r.ticketsRedeemed;
         meterChecks += r.meterChecks;
+        hostDelayRefusals += r.hostDelayRefusals;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -88,8 +90,9 @@ int main(int argc, char** argv) {
                       << " rounds settled, " << r.roundsVoided << " voided, " << r.records << " records, " << r.sasPolls
                       << " SAS long polls (" << r.meterChecks << " meter reads checked), host: " << r.hostExceptions
                       << " exceptions, " << r.cashoutsValidated << " cash-outs validated, " << r.ticketsRedeemed
-                      << " tickets redeemed, " << r.clockSets << " clock sets, " << r.resends << " resends; "
-                      << r.simulatedMs / 1000 << " s simulated\n";
+                      << " tickets redeemed, " << r.clockSets << " clock sets, " << r.resends << " resends, "
+                      << r.hostDelayRefusals << " bets refused under a host delay; " << r.simulatedMs / 1000
+                      << " s simulated\n";
         }
     }
     if (keep.empty()) {
@@ -98,8 +101,15 @@ int main(int argc, char** argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::cout << runs << " runs, " << failed << " failed: " << requests << " requests, " << rounds << " rounds, "
               << crashes << " crashes, host: " << hostExceptions << " exceptions, " << cashouts
-              << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked; "
-              << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
-              << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
+              << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked, "
+              << hostDelayRefusals << " bets refused under a host delay; " << simulatedMs / 1000 << " s simulated in "
+              << seconds << " s (" << static_cast<std::int64_t>(static_cast<double>(requests) / seconds)
+              << " simulated requests/s)\n";
+    // The racing cases must have happened, not only passed: ten seeds with faults always race
+    // some bets against the host's game delays.
+    if (runs >= 10 && options.faults && hostDelayRefusals == 0) {
+        std::cout << "FAIL no bet was ever refused under a host game delay (LP 2E): the workload lost that race\n";
+        return EXIT_FAILURE;
+    }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -111,12 +111,22 @@ std::string configYaml(const std::filesystem::path& dir, bool hostRedeems) {
 
 // One connection to the engine link or the control socket, as the simulation sees it: the ids
 // it wrote, in order, and the replies it must get, exactly once and in that order.
+// Whether the accounting host had delayed the station's next game (LP 2E) when a bet was sent:
+// well inside the delay it cannot be accepted; well outside it cannot be refused for it.
+enum class HostDelay : std::uint8_t { NotABet, Inside, Outside, AtTheEdge };
+
+struct Awaited {
+    std::int64_t id = 0;
+    std::string op;
+    HostDelay delay = HostDelay::NotABet;
+};
+
 struct Connection {
     std::string name;
     bool control = false;
     std::vector<std::int64_t> stations;  // the stations whose ops it writes
     std::shared_ptr<io::OrderedReplies> replies;
-    std::deque<std::pair<std::int64_t, std::string>> awaiting;  // id, op
+    std::deque<Awaited> awaiting;
     std::int64_t nextId = 1;
 };
 
@@ -213,6 +223,7 @@ private:
         connections_.push_back(connection("operator", true, {}));
         dealerRound_ = 0;
         host_.restarted();
+        hostDelayUntil_.clear();  // a game delay is not journaled: a restart ends it
     }
 
     std::shared_ptr<Connection> connection(std::string name, bool control, std::vector<std::int64_t> stations) {
@@ -320,12 +331,26 @@ private:
         }
     }
 
+    // A bet's expectation under the host's game delays: the daemon's delay starts when it reads
+    // the poll, a little after the host sent it, so only what is clearly inside or outside counts.
+    HostDelay hostDelayOf(const std::string& op, const json& request) const {
+        if ((op != "bet" && op != "repeat" && op != "double") || !request.contains("station")) {
+            return HostDelay::NotABet;
+        }
+        const auto it = hostDelayUntil_.find(request["station"].get<std::int64_t>());
+        const std::int64_t until = it == hostDelayUntil_.end() ? 0 : it->second;
+        if (clockMs_ < until - 5) {
+            return HostDelay::Inside;
+        }
+        return until == 0 || clockMs_ > until + 200 ? HostDelay::Outside : HostDelay::AtTheEdge;
+    }
+
     void send(Connection& c, json request) {
         const std::int64_t id = c.nextId++;
         request["id"] = id;
         const std::string op =
             request.contains("op") ? request["op"].get<std::string>() : request["cmd"].get<std::string>();
-        c.awaiting.emplace_back(id, op);
+        c.awaiting.push_back(Awaited{id, op, hostDelayOf(op, request)});
         ++result_.requests;
         const io::OrderedReplies::Fill fill = c.replies->next();
         const std::string line = request.dump();
@@ -344,14 +369,24 @@ private:
             return;
         }
         const std::int64_t id = reply["id"].get<std::int64_t>();
-        if (c.awaiting.empty() || c.awaiting.front().first != id) {
+        if (c.awaiting.empty() || c.awaiting.front().id != id) {
             fail(c.name + ": reply to request " + std::to_string(id) + " out of order (expected " +
-                 (c.awaiting.empty() ? std::string("none") : std::to_string(c.awaiting.front().first)) + ")");
+                 (c.awaiting.empty() ? std::string("none") : std::to_string(c.awaiting.front().id)) + ")");
             return;
         }
-        const std::string op = c.awaiting.front().second;
+        const Awaited awaited = c.awaiting.front();
+        const std::string& op = awaited.op;
         c.awaiting.pop_front();
-        if (!reply.value("ok", false)) {
+        const bool ok = reply.value("ok", false);
+        if (awaited.delay == HostDelay::Inside && ok) {
+            fail(c.name + ": " + op + " accepted while the host delayed the station's next game (LP 2E): " + line);
+        } else if (awaited.delay != HostDelay::Inside && awaited.delay != HostDelay::AtTheEdge &&
+                   reply.value("error", "") == "host_delay") {
+            fail(c.name + ": " + op + " refused for a host delay the host had not set or had ended: " + line);
+        } else if (reply.value("error", "") == "host_delay") {
+            ++result_.hostDelayRefusals;
+        }
+        if (!ok) {
             ++result_.refused;
             const std::string error = reply.value("error", "");
             if (error == "bad_request" || error == "bad_field" || error == "missing_field" || error == "unknown_op" ||
@@ -595,8 +630,9 @@ private:
     }
 
     // The host on its own initiative: LP 94 (remote hand-pay reset, racing the attendant's reset
-    // on the control socket), LP 1A, or now and then LP 7F (its clock, mostly within the
-    // tolerance, sometimes far off).
+    // on the control socket), LP 1A, LP 2E (a game delay of up to 3 s, or its end, racing the
+    // stations' bets), or now and then LP 7F (its clock, mostly within the tolerance, sometimes
+    // far off).
     void accountingHost() {
         const auto& linked = host_.stations();
         const std::int64_t station =
@@ -607,9 +643,16 @@ private:
             if (random_() % 3 == 0) {
                 send(*connections_.back(), json{{"cmd", "handpay_reset"}, {"station", station}});  // the attendant too
             }
-        } else if (roll < 90) {
+        } else if (roll < 78) {
             ++result_.sasPolls;
             host_.currentCredits(station);
+        } else if (roll < 90) {
+            ++result_.sasPolls;
+            const int tenths = roll < 81 ? 0 : std::uniform_int_distribution<int>(1, 30)(random_);
+            const std::int64_t sentMs = clockMs_;
+            if (host_.delayGame(station, tenths)) {
+                hostDelayUntil_[station] = tenths == 0 ? 0 : sentMs + tenths * 100;
+            }
         } else {
             ++result_.sasPolls;
             const std::int64_t stationMs =
@@ -796,8 +839,8 @@ private:
         }
         for (const auto& c : connections_) {
             if (!c->awaiting.empty()) {
-                fail(c->name + ": request " + std::to_string(c->awaiting.front().first) + " (" +
-                     c->awaiting.front().second + ") never answered");
+                fail(c->name + ": request " + std::to_string(c->awaiting.front().id) + " (" + c->awaiting.front().op +
+                     ") never answered");
                 return;
             }
         }
@@ -852,6 +895,7 @@ private:
     SimAccountingHost host_;
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
+    std::map<std::int64_t, std::int64_t> hostDelayUntil_;  // station -> end of its LP 2E delay (simulated ms)
     config::Config config_;
     game::Paytable paytable_;
     std::unique_ptr<SimExecutor> executor_;

@@ -28,6 +28,7 @@ struct StationHostDouble : sas::StationHost, sas::MeterSource {
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override {
         return signature ? std::optional<std::uint16_t>((*signature)(seed)) : std::nullopt;
     }
+    void delayGame(std::chrono::milliseconds delay) override { delayed = delay; }
     [[nodiscard]] std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         const auto it = meters.find(code);
         return it == meters.end() ? std::nullopt : std::optional<std::uint64_t>(it->second);
@@ -37,6 +38,7 @@ struct StationHostDouble : sas::StationHost, sas::MeterSource {
     std::optional<sas::HandpayInfo> handpay;
     std::optional<bool> enabled;
     std::optional<sas::SasDateTime> clockSet;                  // the last LP 7F, accepted or not
+    std::optional<std::chrono::milliseconds> delayed;          // the last LP 2E
     int earliestYear = 2026;                                   // an LP 7F before it is refused
     std::uint16_t (*signature)(std::uint16_t seed) = nullptr;  // LP 21; null: still computing
 };

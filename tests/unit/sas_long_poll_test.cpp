@@ -7,6 +7,7 @@
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/long_poll_machine.h"
 #include "protocols/sas/long_poll_meters.h"
+#include "protocols/sas/multi_denom_preamble.h"
 #include "tests/support/hex.h"
 
 namespace pitlink::sas {
@@ -111,6 +112,49 @@ TEST(SasMachinePolls, TheCapturedAnswersForTheSameMachine) {
     EXPECT_EQ(games.substr(0, 11), "01 51 00 01");  // one game
     EXPECT_TRUE(crcMatches(bytes(games)));
     EXPECT_EQ(machine("01 56", info).substr(0, 17), "01 56 03 01 00 01");
+}
+
+std::string withCrc(const std::string& frame) {
+    std::vector<std::uint8_t> b = bytes(frame);
+    appendCrc(b);
+    return hex(b);
+}
+
+TEST(SasMachinePolls, ExtendedGameInformation) {
+    MachineInfo info;
+    info.maxBetCredits = 50'000;  // more than 2 BCD bytes hold: 9999
+    info.gameName = "Baccarat";
+    info.paytableName = "Standard";
+    // game 0001, max bet 9999, group 00, levels 00000000, "Baccarat", "Standard", 0000 wager
+    // categories, one denomination: 01.
+    EXPECT_EQ(machine(withCrc("01 B5 00 01"), info),
+              withCrc("01 B5 1F 00 01 99 99 00 00 00 00 00 08 42 61 63 63 61 72 61 74 08 53 74 61 6E 64 61 72 "
+                      "64 00 00 01 01"));
+    EXPECT_EQ(machine(withCrc("01 B5 00 07"), info), "(silent)");  // no game 7
+}
+
+std::string preamble(const std::string& frame) {
+    MachineInfo info;
+    info.denominationCode = 0x01;
+    const auto out = answerMultiDenomPreamble(pollOf(withCrc(frame)), info.denominationCode,
+                                              [&](const Poll& p) { return answerMachinePoll(p, info, {}); });
+    return out ? hex(*out) : "(silent)";
+}
+
+TEST(SasMultiDenomPreamble, AnswersItsOwnDenominationAndNamesTheErrorOtherwise) {
+    EXPECT_EQ(preamble("01 B0 02 01 56"), "01 B0 06 01 56 03 01 00 01 13 17");     // as captured
+    EXPECT_EQ(preamble("01 B0 02 00 56"), withCrc("01 B0 06 00 56 03 01 00 01"));  // 00: the default
+    EXPECT_EQ(preamble("01 B0 02 02 56"), withCrc("01 B0 03 02 00 04"));           // 0.05: not this station's
+    EXPECT_EQ(preamble("01 B0 02 40 56"), withCrc("01 B0 03 40 00 05"));           // not a denomination code
+    EXPECT_EQ(preamble("01 B0 02 01 1F"), withCrc("01 B0 03 01 00 03"));           // 1F is not multi-denomination aware
+    EXPECT_EQ(preamble("01 B0 04 01 53 00 07"), withCrc("01 B0 03 01 00 02"));     // no game 7
+    // A length byte that does not match the poll (a framer would not pass it; the parser checks).
+    Poll wrong;
+    wrong.kind = PollKind::Long;
+    wrong.address = 0x01;
+    wrong.command = 0xB0;
+    wrong.bytes = bytes(withCrc("01 B0 05 01 56"));
+    EXPECT_FALSE(answerMultiDenomPreamble(wrong, 0x01, [](const Poll&) { return std::nullopt; }).has_value());
 }
 
 TEST(SasMachinePolls, TheHostSetsTheDateAndTimeAndReadsItBack) {

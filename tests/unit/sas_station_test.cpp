@@ -117,6 +117,21 @@ TEST(SasStation, EnableDisableAndTheClockReachTheTable) {
     EXPECT_EQ(h.poll("01 4A"), "(nothing)");  // bills in the stacker: no bill acceptor, not supported: silent
 }
 
+TEST(SasStation, DelayGameAndTheMultiDenominationPollsOfTheCapture) {
+    Host h;
+    EXPECT_EQ(h.poll("01 2E 00 00 9B 0F"), "01");  // the captured "game delay 0000": ACK
+    ASSERT_TRUE(h.table.delayed);
+    EXPECT_EQ(h.table.delayed->count(), 0);
+    EXPECT_EQ(h.poll("01 B2"), "01 B2 02 01 01 47 EE");  // captured: one denomination, code 01
+    // (Another poll between two 2Es: the same head again would be the host's implied NACK.)
+    EXPECT_EQ(h.poll("01 2E 00 50", true), "01");  // 50 (BCD) x 100 ms
+    EXPECT_EQ(h.table.delayed->count(), 5'000);
+    EXPECT_EQ(h.poll("01 B1"), "01 B1 01 E3 68");         // captured: the current one
+    EXPECT_EQ(h.poll("01 2E 00 5A", true), "(nothing)");  // not BCD
+    // Captured: LP 56 under the preamble for denomination 01.
+    EXPECT_EQ(h.poll("01 B0 02 01 56 0B F1"), "01 B0 06 01 56 03 01 00 01 13 17");
+}
+
 TEST(SasStation, ExceptionsAsBytesThenAsRealTimeEventsLeavingOnlyOnImpliedAck) {
     Host h;
     h.queue.raise(0x11);

@@ -1,0 +1,28 @@
+#pragma once
+// LP B0, the multi-denomination preamble: `addr B0 len denom base-LP data CRC` asks a
+// multi-denomination-aware long poll for one denomination; the answer is `addr B0 len denom
+// base-LP answer-data CRC` (the base answer without its address and CRC), or `denom 00 error`
+// (SAS 6.02 section 16, Table 16.1c: 01 long poll not supported, 02 improperly formatted, 03
+// not multi-denomination aware, 04 this denomination not supported, 05 not a player
+// denomination). A station is one denomination: denomination 00 ("default") and its own code
+// are answered, any other is 04.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "protocols/sas/poll_framer.h"
+
+namespace pitlink::sas {
+
+using LongPollAnswer = std::function<std::optional<std::vector<std::uint8_t>>(const Poll&)>;
+
+// The long polls a B0 may carry here (the station's meters and its game's identification).
+[[nodiscard]] bool isMultiDenomAware(std::uint8_t command);
+
+// nullopt: not a well-formed B0 (no answer, as for any malformed poll).
+[[nodiscard]] std::optional<std::vector<std::uint8_t>> answerMultiDenomPreamble(const Poll& poll,
+                                                                                std::uint8_t denominationCode,
+                                                                                const LongPollAnswer& answer);
+
+}  // namespace pitlink::sas
