@@ -227,9 +227,9 @@ std::optional<std::vector<std::uint8_t>> answerTicketPoll(const Poll& poll, Tick
             const auto ticket = host.escrowedTicket();
             std::vector<std::uint8_t> body;
             if (!ticket) {
-                body.push_back(0xFF);  // no ticket in escrow
-                appendBcd(body, 0, 5);
-                body.push_back(0x00);
+                // No ticket in escrow: the status alone ("data follows" only with 00), as a
+                // production EGM answers it (tejvirc/Platform's LP 70 parser: `addr 70 01 FF`).
+                body.push_back(0xFF);
             } else {
                 body.push_back(0x00);  // in escrow
                 appendBcd(body, ticket->amountCents, 5);

@@ -746,7 +746,10 @@ class SasHost:
         """LP 70 ticket validation data: `addr 70 len status(00 in escrow, FF none) [amount(5 BCD)
         parsing_code validation(9 BCD for parsing code 00)] CRC`. With parsing code 00,
         'validation' is the digit string, else the raw bytes."""
-        return self._ticket_status(self.long_poll(0x70, length_byte=True))
+        answer = self.long_poll(0x70, length_byte=True)
+        if answer[3] == 0xFF and answer[2] != 1:  # no ticket: no data follows ([Platform] LP70 parser)
+            raise SasError(f"LP 70: no ticket in escrow answered with {answer[2]} bytes, not the status alone")
+        return self._ticket_status(answer)
 
     def lp_71(self, transfer_code: int, amount: int = 0, parsing_code: int = 0,
               validation: Union[int, str, bytes] = 0, expiration: Optional[int] = None,

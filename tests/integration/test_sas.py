@@ -530,6 +530,7 @@ class Sas(unittest.TestCase):
         c = t.start()
         t.events(1)
         host = t.hosts[1]
+        self.assertEqual(host.lp_70(), {"status": 0xFF})  # no ticket in escrow: the status alone
         # Accepted.
         reply = self.redeemed_by_host(t, c, "001234567890123456", 2_500)
         self.assertEqual(ok(self, reply)["credits"], 2_500)

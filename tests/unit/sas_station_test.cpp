@@ -217,7 +217,7 @@ TEST(SasTickets, SecureEnhancedIdAndValidationRecords) {
 
 TEST(SasTickets, TicketInThroughLongPolls70And71) {
     Host h;
-    EXPECT_EQ(h.ask("01 70"), withCrc("01 70 07 FF 00 00 00 00 00 00"));  // nothing in escrow
+    EXPECT_EQ(h.ask("01 70"), withCrc("01 70 01 FF"));  // nothing in escrow: the status alone
     h.table.escrow = EscrowedTicket{0, "001234567890123456"};
     EXPECT_EQ(h.ask("01 70"), withCrc("01 70 10 00 00 00 00 00 00 00 00 12 34 56 78 90 12 34 56"));
     EXPECT_EQ(h.ask("01 71 10 00 00 00 00 50 00 00 00 12 34 56 78 90 12 34 56", true),
