@@ -651,7 +651,7 @@ private:
             const int tenths = roll < 81 ? 0 : std::uniform_int_distribution<int>(1, 30)(random_);
             const std::int64_t sentMs = clockMs_;
             if (host_.delayGame(station, tenths)) {
-                hostDelayUntil_[station] = tenths == 0 ? 0 : sentMs + tenths * 100;
+                hostDelayUntil_[station] = tenths == 0 ? 0 : sentMs + std::int64_t{tenths} * 100;
             }
         } else {
             ++result_.sasPolls;
