@@ -351,6 +351,12 @@ class Sas(unittest.TestCase):
         self.assertEqual((record["validation"], record["datetime"]), ("0" * 16, None))
         t.hosts[1].acknowledge()
         self.assertEqual(t.hosts[1].lp_4d(0x02)["validation"], numbers[1][2:])  # by index, still there
+        # The sequence wraps from FFFFFF to 0 (SAS; the reference vectors' other implementations).
+        t.hosts[1].general_poll()
+        self.assertEqual(t.hosts[1].lp_4c(0x654321, 0xFFFFFF), (0x654321, 0xFFFFFF))
+        ok(self, c.request("ticket_in", station=1, validation="8", amount=500))
+        self.assertEqual(ok(self, c.request("cash_out", station=1))["ticket"]["validation"],
+                         sh.secure_enhanced_validation(0x654321, 0))
 
     # What a host reconciles from its own reads (LP 1A and LP AF), as protocols/sas/README.md
     # "Meters" writes it: current credits = ticket in + coin out + keyed on - coin in - cancelled
@@ -534,7 +540,11 @@ class Sas(unittest.TestCase):
         # Accepted.
         reply = self.redeemed_by_host(t, c, "001234567890123456", 2_500)
         self.assertEqual(ok(self, reply)["credits"], 2_500)
+        first = time.monotonic()
         t.wait_for(1, 0x68)
+        # Unread, 68 comes again 15 s later (SAS: until the host reads the final status).
+        t.wait_for(1, 0x68, timeout=20.0)
+        self.assertGreater(time.monotonic() - first, 14.0)
         self.assertEqual(host.lp_71(0xFF)["status"], 0x00)
         self.assertEqual(host.lp_1a_current_credits(), 2_500)
         self.assertEqual(host.lp_af(0, [0x000D])[0x000D], 2_500)
