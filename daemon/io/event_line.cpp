@@ -2,18 +2,15 @@
 
 #include <string>
 
+#include "daemon/platform/overloaded.h"
+
 namespace pitlink::io {
 
 using nlohmann::json;
 
 namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-    using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 does not deduce an aggregate's arguments
+using platform::Overloaded;
 
 json settledJson(const table::RoundSettled& e) {
     json wins = json::object();

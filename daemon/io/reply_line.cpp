@@ -2,6 +2,7 @@
 
 #include "daemon/io/event_line.h"
 #include "daemon/journal/slip_json.h"
+#include "daemon/platform/overloaded.h"
 
 namespace pitlink::io {
 
@@ -9,12 +10,7 @@ using nlohmann::json;
 
 namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-    using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 does not deduce an aggregate's arguments
+using platform::Overloaded;
 
 json stationJson(const table::StationStatus& s) {
     json bets = json::array();
