@@ -20,6 +20,7 @@
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/io/ordered_replies.h"
+#include "daemon/sas/station_meters.h"
 #include "tests/sim/journal_checker.h"
 #include "tests/sim/sim_accounting_host.h"
 #include "tests/sim/sim_executor.h"
@@ -167,6 +168,7 @@ public:
         while (result_.ok && result_.requests < options_.requests) {
             ++result_.step;
             step();
+            checkMeterIdentity();
             if (result_.ok && result_.step % options_.checkEvery == 0) {
                 checkpoint("checkpoint");
             }
@@ -746,6 +748,40 @@ private:
         checkTickets(where, report);
     }
 
+    // After every step, from the daemon's committed ledger (what SAS answers from): each station's
+    // SAS meters balance (protocols/sas/README.md "Meters") and none has gone down since the
+    // last step, across crashes too (what was committed stays committed).
+    void checkMeterIdentity() {
+        if (!result_.ok || daemon_ == nullptr || daemon_->journal() == nullptr) {
+            return;
+        }
+        for (const auto& [station, account] : daemon_->journal()->committed().stations()) {
+            const sas::StationSasMeters m = sas::stationSasMeters(account);
+            const std::int64_t balance = m.ticketIn + m.coinOut + m.keyedOn - m.coinIn - m.cancelled - m.keyedOff;
+            if (m.current != balance) {
+                fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) +
+                     "'s SAS meters do not balance: current credits " + std::to_string(m.current) +
+                     " != " + std::to_string(balance));
+                return;
+            }
+            const sas::StationSasMeters before = lastSasMeters_[station];
+            const std::vector<std::pair<const char*, std::pair<std::int64_t, std::int64_t>>> counted{
+                {"coin in", {before.coinIn, m.coinIn}},       {"coin out", {before.coinOut, m.coinOut}},
+                {"jackpot", {before.jackpot, m.jackpot}},     {"cancelled", {before.cancelled, m.cancelled}},
+                {"ticket in", {before.ticketIn, m.ticketIn}}, {"keyed on", {before.keyedOn, m.keyedOn}},
+                {"keyed off", {before.keyedOff, m.keyedOff}}};
+            for (const auto& [name, values] : counted) {
+                if (values.second < values.first) {
+                    fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) + "'s SAS " +
+                         name + " meter went down from " + std::to_string(values.first) + " to " +
+                         std::to_string(values.second));
+                    return;
+                }
+            }
+            lastSasMeters_[station] = m;
+        }
+    }
+
     // What the accounting host reads is what the journal says: current credits (LP 1A) and the
     // meters of LP 2F, each against the checker's own sums of the bet and credit records (4 BCD
     // bytes, 5 for the cents meters: what is reported keeps the low digits). And what a host
@@ -895,7 +931,9 @@ private:
     SimAccountingHost host_;
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
-    std::map<std::int64_t, std::int64_t> hostDelayUntil_;  // station -> end of its LP 2E delay (simulated ms)
+    std::map<std::int64_t, std::int64_t> hostDelayUntil_;
+    std::map<std::int64_t, sas::StationSasMeters>
+        lastSasMeters_;  // each station's, after the last step  // station -> end of its LP 2E delay (simulated ms)
     config::Config config_;
     game::Paytable paytable_;
     std::unique_ptr<SimExecutor> executor_;
