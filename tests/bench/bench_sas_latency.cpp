@@ -9,10 +9,19 @@
 // Baseline in the same run: the same poller against an echo thread that answers each poll with
 // one byte at once (the pty and scheduling floor of this machine).
 //
-//   bench_sas_latency [--seconds S] [--stations N] [--period-ms P] [--dir DIR] [--daemon PATH]
+// The poller stands for the host, another machine: it polls at real-time priority (SCHED_FIFO,
+// --poller-priority, 0 for normal), so that what is measured is the station side, not a poller
+// starved by the load. --hog N starts N busy loops (processes at normal priority) for both
+// measurements, as a table controller's own software would load it. pitlinkd is started at
+// normal priority and gets only the scheduling it sets up itself.
+//
+//   bench_sas_latency [--seconds S] [--stations N] [--period-ms P] [--hog N] [--poller-priority P]
+//                     [--dir DIR] [--daemon PATH]
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <poll.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -44,6 +53,8 @@ struct Options {
     double seconds = 20;
     int stations = 16;
     int periodMs = 40;
+    int hogs = 0;
+    int pollerPriority = 50;
     fs::path dir = fs::current_path() / "bench-sas";
     std::string daemon = PITLINK_DAEMON_PATH;
 };
@@ -54,6 +65,8 @@ Options parse(int argc, char** argv) {
     o.seconds = args.number("--seconds", o.seconds);
     o.stations = args.integer("--stations", o.stations);
     o.periodMs = args.integer("--period-ms", o.periodMs);
+    o.hogs = args.integer("--hog", o.hogs);
+    o.pollerPriority = args.integer("--poller-priority", o.pollerPriority);
     o.dir = args.text("--dir", o.dir.string());
     o.daemon = args.text("--daemon", o.daemon);
     args.rejectUnknown();
@@ -97,9 +110,70 @@ struct Samples {
     int unanswered = 0;
 };
 
+// N busy loops at normal priority, killed when this goes.
+class Hogs {
+public:
+    explicit Hogs(int n) {
+        for (int i = 0; i < n; ++i) {
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                volatile std::uint64_t spin = 0;
+                for (;;) {
+                    spin = spin + 1;
+                }
+            }
+            if (pid > 0) {
+                pids_.push_back(pid);
+            }
+        }
+    }
+    Hogs(const Hogs&) = delete;
+    Hogs& operator=(const Hogs&) = delete;
+    ~Hogs() {
+        for (const pid_t pid : pids_) {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+    }
+
+private:
+    std::vector<pid_t> pids_;
+};
+
+// The calling thread at SCHED_FIFO `priority` while this lives (0: unchanged); says so if it
+// cannot (no CAP_SYS_NICE and no RLIMIT_RTPRIO): the figures are then the starved poller's.
+class RealTimeThread {
+public:
+    explicit RealTimeThread(int priority) {
+        if (priority <= 0) {
+            return;
+        }
+        ::pthread_getschedparam(::pthread_self(), &policy_, &saved_);
+        const sched_param p{priority};
+        raised_ = ::pthread_setschedparam(::pthread_self(), SCHED_FIFO, &p) == 0;
+        if (!raised_) {
+            std::fprintf(stderr, "bench_sas_latency: the poller cannot run at SCHED_FIFO %d (needs CAP_SYS_NICE)\n",
+                         priority);
+        }
+    }
+    RealTimeThread(const RealTimeThread&) = delete;
+    RealTimeThread& operator=(const RealTimeThread&) = delete;
+    ~RealTimeThread() {
+        if (raised_) {
+            ::pthread_setschedparam(::pthread_self(), policy_, &saved_);
+        }
+    }
+
+private:
+    int policy_ = SCHED_OTHER;
+    sched_param saved_{};
+    bool raised_ = false;
+};
+
 // Polls every link every `period`, staggered; latency = first answer byte - end of the write.
 Samples pollLinks(const std::vector<int>& masters, const std::vector<int>& addresses, std::chrono::milliseconds period,
-                  double seconds) {
+                  double seconds, int pollerPriority) {
+    const RealTimeThread host(pollerPriority);
     Samples s;
     const std::size_t n = masters.size();
     std::vector<Clock::time_point> next(n), sentAt(n);
@@ -191,7 +265,8 @@ Samples baseline(const Options& o) {
         masters.push_back(ptys[static_cast<std::size_t>(i)].master);
         addresses.push_back(i + 1);
     }
-    Samples s = pollLinks(masters, addresses, std::chrono::milliseconds(o.periodMs), std::min(o.seconds, 5.0));
+    Samples s = pollLinks(masters, addresses, std::chrono::milliseconds(o.periodMs), std::min(o.seconds, 5.0),
+                          o.pollerPriority);
     stop = true;
     echo.join();
     for (const Pty& p : ptys) {
@@ -208,6 +283,7 @@ int main(int argc, char** argv) {
         const Options o = parse(argc, argv);
         fs::remove_all(o.dir);
         fs::create_directories(o.dir);
+        const Hogs hogs(o.hogs);  // for both measurements
         const Samples floor = baseline(o);
 
         std::vector<Pty> ptys;
@@ -272,14 +348,18 @@ int main(int argc, char** argv) {
             masters.push_back(ptys[static_cast<std::size_t>(i)].master);
             addresses.push_back(i + 1);
         }
-        const Samples daemon = pollLinks(masters, addresses, std::chrono::milliseconds(o.periodMs), o.seconds);
+        const Samples daemon =
+            pollLinks(masters, addresses, std::chrono::milliseconds(o.periodMs), o.seconds, o.pollerPriority);
         const int dealt = rounds.load();
         ::kill(pid, SIGTERM);
         stop = true;
         ::waitpid(pid, nullptr, 0);
         bettor.join();
-        std::printf("%d links, each polled every %d ms for %.0f s; %d rounds dealt meanwhile (%.1f rounds/s)\n",
-                    o.stations, o.periodMs, o.seconds, dealt, dealt / o.seconds);
+        std::printf(
+            "%d links, each polled every %d ms for %.0f s; %d rounds dealt meanwhile (%.1f rounds/s); "
+            "%d busy loops; poller at %s\n",
+            o.stations, o.periodMs, o.seconds, dealt, dealt / o.seconds, o.hogs,
+            o.pollerPriority > 0 ? ("SCHED_FIFO " + std::to_string(o.pollerPriority)).c_str() : "normal priority");
         report("baseline: echo thread on the ptys", floor);
         report("pitlinkd: last poll byte -> answer", daemon);
         return daemon.micros.empty() ? 1 : 0;
