@@ -207,7 +207,8 @@ json Daemon::statusJson() const {
                 {"engine_requests", engine_ ? engine_->stats().requests : 0},
                 {"engine_bad_requests", engine_ ? engine_->stats().badRequests : 0},
                 {"sas", sas_ ? sas_->statusJson() : json(nullptr)},
-                {"modbus", tableIo_ ? tableIo_->statusJson() : json(nullptr)}};
+                {"modbus", tableIo_ ? tableIo_->statusJson() : json(nullptr)},
+                {"scheduling", json{{"logic_thread", scheduling_}, {"real_time", realTime_}}}};
 }
 
 void Daemon::onEvent(const table::TableEvent& e) {

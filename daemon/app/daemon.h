@@ -75,6 +75,11 @@ public:
     Daemon& operator=(const Daemon&) = delete;
 
     // The RNG shoe deals at most `rounds` rounds (pitlinkd --rounds N); 0: no limit. Before start().
+    // What scheduling the logic thread got (main applies it; `status` shows it).
+    void setScheduling(std::string description, bool realTime) {
+        scheduling_ = std::move(description);
+        realTime_ = realTime;
+    }
     void setRoundLimit(std::uint64_t rounds) { roundLimit_ = rounds; }
     // Opens the journal and starts its integrity scan; the rest follows when the scan has passed.
     void start();
@@ -97,6 +102,8 @@ public:
     [[nodiscard]] nlohmann::json statusJson() const;
 
 private:
+    std::string scheduling_ = "not set up (simulation)";
+    bool realTime_ = false;
     // The start-up steps, in order.
     void openJournal();
     void scanIntegrity();

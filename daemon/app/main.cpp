@@ -25,6 +25,7 @@
 #include "daemon/io/asio_executor.h"
 #include "daemon/io/service_notifier.h"
 #include "daemon/platform/os_random_source.h"
+#include "daemon/platform/scheduling.h"
 #include "daemon/platform/worker_thread.h"
 #include "protocols/modbus/modbus_backend.h"
 
@@ -76,6 +77,16 @@ int main(int argc, char** argv) {
         game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
         spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
                      paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
+        // This thread becomes the logic thread: its scheduling first, so that every thread it
+        // starts knows to leave it (WorkerThread drops back to normal priority).
+        const platform::SchedulingOutcome scheduling = platform::applyScheduling(config.scheduling);
+        const bool asked = config.scheduling.policy != platform::SchedulingPolicy::Other;
+        if ((asked && !scheduling.realTime) || (config.scheduling.lockMemory && !scheduling.memoryLocked)) {
+            spdlog::warn("scheduling: the logic thread runs at {}; SAS answers may be late on a busy controller",
+                         scheduling.description);
+        } else {
+            spdlog::info("scheduling: the logic thread runs at {}", scheduling.description);
+        }
 
         boost::asio::io_context io;
         io::AsioExecutor executor(io);  // the one executor and clock of the logic thread
@@ -105,6 +116,7 @@ int main(int argc, char** argv) {
         const std::string configText = readFile(options.config);
         daemon.emplace(std::move(config), std::move(paytable), configText, std::move(world), std::move(hooks));
         daemon->setRoundLimit(options.rounds);
+        daemon->setScheduling(scheduling.description, scheduling.realTime);
         daemon->start();
 
         boost::asio::steady_timer shutdownDeadline(io);

@@ -110,6 +110,22 @@ void readLog(YamlMap map, Config& c) {
     }
     throw map.error("level", "expected one of trace, debug, info, warn, error, critical");
 }
+void readScheduling(YamlMap map, Config& c) {
+    platform::SchedulingSettings& s = c.scheduling;
+    const std::string policy = map.string("policy", "fifo");
+    if (policy == "fifo") {
+        s.policy = platform::SchedulingPolicy::Fifo;
+    } else if (policy == "rr") {
+        s.policy = platform::SchedulingPolicy::RoundRobin;
+    } else if (policy == "other") {
+        s.policy = platform::SchedulingPolicy::Other;
+    } else {
+        throw map.error("policy", "expected fifo, rr or other");
+    }
+    s.priority = static_cast<int>(map.integer("priority", s.priority, 1, 99));
+    s.lockMemory = map.boolean("lock_memory", s.lockMemory);
+    map.rejectUnknownKeys();
+}
 }  // namespace
 
 Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
@@ -124,6 +140,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readEngine(top.map("engine"), c);
     readControl(top.map("control"), c);
     readLog(top.map("log"), c);
+    readScheduling(top.map("scheduling"), c);
     readSas(top.map("sas"), c);
     readModbus(top.map("modbus"), c);
     top.rejectUnknownKeys();

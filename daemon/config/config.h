@@ -12,6 +12,7 @@
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
+#include "daemon/platform/scheduling.h"
 
 namespace pitlink::config {
 
@@ -69,8 +70,9 @@ struct Config {
     EngineConfig engine;
     ControlConfig control;
     LogConfig log;
-    sas::FloorSettings sas;          // no links: no SAS
-    modbus::TableIoSettings modbus;  // not enabled: no Modbus
+    platform::SchedulingSettings scheduling;  // the logic thread's (issue 18)
+    sas::FloorSettings sas;                   // no links: no SAS
+    modbus::TableIoSettings modbus;           // not enabled: no Modbus
 };
 
 // A path from the file as written: relative paths resolve against the file's directory.

@@ -114,6 +114,10 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
             << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
             << data["daemon"].value("engine_requests", 0) << " requests, "
             << data["daemon"].value("engine_bad_requests", 0) << " bad\n";
+        if (const nlohmann::json& scheduling = data["daemon"].value("scheduling", nlohmann::json());
+            scheduling.is_object()) {
+            out << "logic thread: " << scheduling.value("logic_thread", "?") << "\n";
+        }
         printModbus(data["daemon"].value("modbus", nlohmann::json()), out);
         out << "you:     " << data["role"].get<std::string>() << "\n\n";
         printStations(data["stations"], out);

@@ -1,5 +1,7 @@
 #include "daemon/platform/worker_thread.h"
 
+#include "daemon/platform/scheduling.h"
+
 namespace pitlink::platform {
 
 void WorkerThread::run(std::function<void()> job) {
@@ -22,6 +24,7 @@ void WorkerThread::stop() {
 }
 
 void WorkerThread::loop() {
+    normalSchedulingForThisThread();  // never the logic thread's real-time priority
     for (;;) {
         std::function<void()> job;
         {

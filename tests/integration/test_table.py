@@ -422,6 +422,34 @@ class Table(unittest.TestCase):
             self.assertEqual(code, 0, out)
             self.assertIn("engine link: bad request", out)
 
+    def test_the_logic_thread_alone_runs_at_the_scheduling_status_reports(self):
+        with tempfile.TemporaryDirectory() as d:
+            os.chmod(d, 0o755)
+            daemon = Daemon(d)  # the default: SCHED_FIFO 40, memory locked
+            daemon.start()
+            status = json.loads(subprocess.run([CTL, "status", "--json", "--socket", daemon.control],
+                                               capture_output=True, text=True, check=True).stdout)
+            said = status["daemon"]["scheduling"]
+            pid = daemon.proc.pid
+            # What the kernel says of each thread: the logic thread (the main one) as status says,
+            # every other one at normal priority.
+            threads = [int(t) for t in os.listdir("/proc/%d/task" % pid)]
+            self.assertGreater(len(threads), 2)  # journal writer, reader... besides the logic thread
+            if said["real_time"]:
+                self.assertTrue(said["logic_thread"].startswith("SCHED_FIFO 40"), said)
+                self.assertEqual((os.sched_getscheduler(pid), os.sched_getparam(pid).sched_priority),
+                                 (os.SCHED_FIFO, 40))
+            else:  # not allowed here: it runs on and says why
+                self.assertIn("not allowed", said["logic_thread"])
+                self.assertEqual(os.sched_getscheduler(pid), os.SCHED_OTHER)
+            for tid in threads:
+                if tid != pid:
+                    self.assertEqual(os.sched_getscheduler(tid), os.SCHED_OTHER, "thread %d" % tid)
+            human = subprocess.run([CTL, "status", "--socket", daemon.control], capture_output=True, text=True).stdout
+            self.assertIn("logic thread: " + said["logic_thread"], human)
+            code, out = daemon.terminate()
+            self.assertIn("scheduling: the logic thread runs at", out)
+
     def test_pitlinkctl_shows_the_table_and_operators_act_with_their_name_on_the_record(self):
         with tempfile.TemporaryDirectory() as d:
             os.chmod(d, 0o755)

@@ -87,6 +87,21 @@ TEST(Config, WrongTypesAndUnknownKeysAreRefused) {
     EXPECT_EQ(errorOf("table: 8\n").key(), "table");
 }
 
+TEST(Config, TheLogicThreadsSchedulingDefaultsToRealTimeAndIsChecked) {
+    const Config defaults = load("");
+    EXPECT_EQ(defaults.scheduling.policy, platform::SchedulingPolicy::Fifo);
+    EXPECT_EQ(defaults.scheduling.priority, 40);
+    EXPECT_TRUE(defaults.scheduling.lockMemory);
+    const Config rr = load("scheduling:\n  policy: rr\n  priority: 10\n  lock_memory: false\n");
+    EXPECT_EQ(rr.scheduling.policy, platform::SchedulingPolicy::RoundRobin);
+    EXPECT_EQ(rr.scheduling.priority, 10);
+    EXPECT_FALSE(rr.scheduling.lockMemory);
+    EXPECT_EQ(load("scheduling:\n  policy: other\n").scheduling.policy, platform::SchedulingPolicy::Other);
+    EXPECT_EQ(errorOf("scheduling:\n  policy: idle\n").key(), "scheduling.policy");
+    EXPECT_EQ(errorOf("scheduling:\n  priority: 100\n").key(), "scheduling.priority");
+    EXPECT_EQ(errorOf("scheduling:\n  nice: 5\n").key(), "scheduling.nice");
+}
+
 TEST(Config, NoModbusDeviceMeansNoModbus) {
     EXPECT_FALSE(load("").modbus.enabled);
     EXPECT_FALSE(loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml").modbus.enabled);

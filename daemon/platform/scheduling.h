@@ -1,0 +1,35 @@
+#pragma once
+// Real-time scheduling of the logic thread (issue 18), as chrony sets up its own (`chronyd -P`,
+// `-m`): the thread that answers the SAS hosts runs at SCHED_FIFO (or RR) so that other software
+// on the table controller cannot make its answers late; its memory is locked so that a page
+// fault cannot either. Only the logic thread: worker threads (journal writer and reader, Modbus,
+// scans) drop back to normal scheduling as they start. Where real-time priority is not allowed
+// (no RLIMIT_RTPRIO or CAP_SYS_NICE) the daemon runs on at normal priority and says so.
+#include <string>
+
+namespace pitlink::platform {
+
+enum class SchedulingPolicy { Other, Fifo, RoundRobin };
+
+struct SchedulingSettings {
+    SchedulingPolicy policy = SchedulingPolicy::Fifo;
+    int priority = 40;  // 1..99 for fifo and rr
+    bool lockMemory = true;
+    bool operator==(const SchedulingSettings&) const = default;
+};
+
+struct SchedulingOutcome {
+    bool realTime = false;      // the policy asked for is in force
+    bool memoryLocked = false;  // mlockall(MCL_CURRENT | MCL_FUTURE) took
+    std::string description;    // "SCHED_FIFO 40, memory locked", or what was refused and why
+};
+
+// Applies `settings` to the calling thread (the logic thread) and the process's memory.
+[[nodiscard]] SchedulingOutcome applyScheduling(const SchedulingSettings& settings);
+
+// The calling thread back to SCHED_OTHER if it inherited a real-time policy (worker threads).
+void normalSchedulingForThisThread();
+
+[[nodiscard]] const char* policyName(SchedulingPolicy policy);
+
+}  // namespace pitlink::platform
