@@ -50,6 +50,13 @@ done
 status=$(/usr/bin/pitlinkctl status) || fail "pitlinkctl status: $(cat "$log")"
 echo "$status" | grep -q "^table:   table-1 (rng shoe, paytable standard)" || fail "unexpected status: $status"
 echo "$status" | grep -q "^you:     root" || fail "the role of root: $status"
+# As user pitlink outside systemd (no LimitRTPRIO) the logic thread may not be real-time: it runs
+# on at normal priority, and both the status and the log say so.
+echo "$status" | grep -q "^logic thread: " || fail "no scheduling in the status: $status"
+if echo "$status" | grep -q "^logic thread: normal priority (SCHED_FIFO 40 not allowed"; then
+  grep -q "\[warning\] scheduling: the logic thread runs at normal priority" "$log" ||
+    fail "no warning about the refused scheduling: $(cat "$log")"
+fi
 kill -TERM "$daemon"
 wait "$daemon" || fail "pitlinkd did not exit 0 on SIGTERM: $(cat "$log")"
 daemon=""
