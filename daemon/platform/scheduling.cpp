@@ -37,7 +37,7 @@ SchedulingOutcome applyScheduling(const SchedulingSettings& settings) {
                                   "; the unit's LimitRTPRIO or CAP_SYS_NICE grants it)";
     }
     if (settings.lockMemory) {
-        out.memoryLocked = ::mlockall(MCL_CURRENT | MCL_FUTURE) == 0;
+        out.memoryLocked = ::mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0;
         what += out.memoryLocked ? ", memory locked"
                                  : std::string(", memory not locked (") + std::strerror(errno) +
                                        "; the unit's LimitMEMLOCK grants it)";

@@ -2,9 +2,11 @@
 // Real-time scheduling of the logic thread (issue 18), as chrony sets up its own (`chronyd -P`,
 // `-m`): the thread that answers the SAS hosts runs at SCHED_FIFO (or RR) so that other software
 // on the table controller cannot make its answers late; its memory is locked so that a page
-// fault cannot either. Only the logic thread: worker threads (journal writer and reader, Modbus,
-// scans) drop back to normal scheduling as they start. Where real-time priority is not allowed
-// (no RLIMIT_RTPRIO or CAP_SYS_NICE) the daemon runs on at normal priority and says so.
+// fault cannot either (each page stays in memory once touched: MCL_ONFAULT, so that the
+// threads' 8 MB stacks are not made resident whole, which would triple the daemon's memory). Only the logic thread:
+// worker threads (journal writer and reader, Modbus, scans) drop back to normal scheduling as they start. Where
+// real-time priority is not allowed (no RLIMIT_RTPRIO or CAP_SYS_NICE) the daemon runs on at normal priority and says
+// so.
 #include <string>
 
 namespace pitlink::platform {
@@ -20,7 +22,7 @@ struct SchedulingSettings {
 
 struct SchedulingOutcome {
     bool realTime = false;      // the policy asked for is in force
-    bool memoryLocked = false;  // mlockall(MCL_CURRENT | MCL_FUTURE) took
+    bool memoryLocked = false;  // mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) took
     std::string description;    // "SCHED_FIFO 40, memory locked", or what was refused and why
 };
 

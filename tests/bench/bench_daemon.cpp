@@ -9,6 +9,7 @@
 // at a time, its requests pipelined as a fast engine would send them.
 //
 //   bench_daemon [--rounds N] [--stations N] [--baseline-seconds S] [--dir DIR] [--daemon PATH]
+//                [--scheduling "policy: other, lock_memory: false"]   (pitlink.yaml `scheduling`)
 #include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/socket.h>
@@ -48,6 +49,7 @@ struct Options {
     double baselineSeconds = 2.0;
     fs::path dir = fs::current_path() / "bench-daemon";
     std::string daemon = PITLINK_DAEMON_PATH;
+    std::string scheduling;  // the daemon's `scheduling` section as a YAML flow map's inside; empty: defaults
 };
 
 Options parse(int argc, char** argv) {
@@ -58,6 +60,7 @@ Options parse(int argc, char** argv) {
     o.baselineSeconds = args.number("--baseline-seconds", o.baselineSeconds);
     o.dir = args.text("--dir", o.dir.string());
     o.daemon = args.text("--daemon", o.daemon);
+    o.scheduling = args.text("--scheduling", o.scheduling);
     args.rejectUnknown();
     return o;
 }
@@ -131,7 +134,8 @@ int main(int argc, char** argv) {
                               << "rounds:\n  bets_open_ms: 600000\n  last_bets_ms: 1000\n"
                               << "cashier:\n  jackpot_limit: 0\n  ticket_in_max: 100000000\n"
                               << "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
-                              << "journal:\n  path: journal.db\nlog:\n  level: warn\n";
+                              << "journal:\n  path: journal.db\nlog:\n  level: warn\n"
+                              << (o.scheduling.empty() ? "" : "scheduling: {" + o.scheduling + "}\n");
 
         const double syncBefore = fdatasyncRate(o.dir, o.baselineSeconds);
         const pid_t pid = test::startDaemon(o.daemon, config, o.dir / "pitlinkd.log");
