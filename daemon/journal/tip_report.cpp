@@ -25,10 +25,15 @@ std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::
         p.endMs = start + periodMs;
         const game::Money amount = integerField(nlohmann::json::parse(tips.text(2)), "amount", 0, kMaxBodyMoney);
         const std::int64_t station = tips.integer(1);
+        TipTotal& mine = p.byStation[station];
+        // A forged journal could hold sums beyond 64 bits: refused, never wrapped.
+        if (__builtin_add_overflow(p.total.amount, amount, &p.total.amount) ||
+            __builtin_add_overflow(mine.amount, amount, &mine.amount)) {
+            throw std::runtime_error("the tips of the period from " + std::to_string(start) +
+                                     " ms add up beyond 64 bits: the journal is not sound");
+        }
         ++p.total.count;
-        p.total.amount += amount;
-        ++p.byStation[station].count;
-        p.byStation[station].amount += amount;
+        ++mine.count;
     }
     std::vector<TipPeriod> out;
     out.reserve(periods.size());

@@ -37,9 +37,12 @@ std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketR
 
 std::string basePercentage(const game::Paytable& paytable, int decks) {
     const game::OddsReport report = game::exactOdds(game::ShoeComposition::fullDecks(decks));
+    // Player and Banker; a paytable offering neither (side bets only) reports its lowest bet.
+    const bool mainBets = paytable.offers(game::BetType::Player) || paytable.offers(game::BetType::Banker);
     long double lowest = 1;
-    for (const game::BetType type : {game::BetType::Player, game::BetType::Banker}) {
-        if (paytable.offers(type)) {
+    for (const game::BetType type : game::kAllBetTypes) {
+        const bool counted = mainBets ? type == game::BetType::Player || type == game::BetType::Banker : true;
+        if (counted && paytable.offers(type)) {
             lowest = std::min(lowest, game::betReturn(paytable, type, report.tally(type)).returnToPlayer());
         }
     }

@@ -12,6 +12,14 @@ namespace {
 TEST(SasMachineInfo, BasePercentageIsTheLowerExactReturnOfPlayerAndBanker) {
     EXPECT_EQ(basePercentage(test::shippedPaytable("standard"), 8), "9876");       // Player 98.7649 %
     EXPECT_EQ(basePercentage(test::shippedPaytable("no_commission"), 8), "9854");  // Banker 98.5419 %
+    // A paytable with neither (a side-bet table): its lowest bet, Tie at 8:1 (edge 14.36 %).
+    game::Paytable tieOnly = test::shippedPaytable("standard");
+    for (const game::BetType type : game::kAllBetTypes) {
+        if (type != game::BetType::Tie) {
+            tieOnly.bets[static_cast<std::size_t>(type)].reset();
+        }
+    }
+    EXPECT_EQ(basePercentage(tieOnly, 8), "8564");
 }
 
 TEST(SasMachineInfo, PaytableIdsTellThePaytablesApart) {
