@@ -32,7 +32,8 @@ TEST(TipReport, TipsByHourAndStation) {
     ASSERT_EQ(hours.size(), 2U);
     EXPECT_EQ(hours[0].endMs - hours[0].startMs, kHourMs);
     EXPECT_EQ(hours[0].startMs, f.clockMs - kHourMs - 60'000);
-    EXPECT_EQ((std::pair{hours[0].total.count, hours[0].total.amount}), (std::pair<std::int64_t, std::int64_t>{3, 450}));
+    EXPECT_EQ((std::pair{hours[0].total.count, hours[0].total.amount}),
+              (std::pair<std::int64_t, std::int64_t>{3, 450}));
     EXPECT_EQ(hours[0].byStation.at(1).amount, 150);
     EXPECT_EQ(hours[0].byStation.at(2).count, 1);
     EXPECT_EQ(hours[1].total.amount, 700);
