@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "daemon/app/segment_carry.h"
 #include "daemon/config/config_error.h"
 #include "daemon/control/control_server.h"
 #include "daemon/engine/engine_link.h"
@@ -100,8 +101,9 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     spdlog::info("journal integrity scan passed in {:.2f} s: quick_check {}{}",
                  static_cast<double>(world_.executor.nowMs() - scanStartedMs_) / 1000.0, scan.quickCheck,
                  scan.chain ? fmt::format(", whole chain ({} records)", scan.chain->checked) : "");
+    startup_->facts = journal::resumeFacts(*startup_->store);
     sas::SasResume sasResume = sas::resumeSas(*startup_->store);
-    clock_.setOffsetMs(sasResume.clockOffsetMs);
+    clock_.setOffsetMs(startup_->facts.clockOffsetMs);
     resumeJournal(*startup_, scan, config_, paytable_, configText_, [this] { return clock_.nowMs(); });
     const journal::RecoveryReport& recovery = startup_->recovery;
     for (const std::string& action : recovery.actions) {
@@ -123,10 +125,19 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
 }
 
 void Daemon::startWriter() {
+    const journal::SegmentPolicy policy = segmentPolicy(config_);
+    const std::int64_t segmentStart = startup_->store->firstAtMs().value_or(clock_.nowMs());
+    std::error_code error;
+    const auto bytes = std::filesystem::file_size(config_.journal.path, error);
     writer_.emplace(std::move(startup_->store), world_.worker(),
                     [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    if (policy.enabled()) {
+        writer_->setRotation(std::make_unique<journal::SegmentRotation>(
+            config_.journal.path.string(), startup_->writeOptions, app::carryOver, hooks_.rotationStep));
+    }
     journal_.emplace(
         *writer_, startup_->recovery.ledger, [this] { return clock_.nowMs(); }, config_.journal.snapshotEvery);
+    journal_->setSegmentPolicy(policy, segmentStart, error ? 0 : static_cast<std::int64_t>(bytes));
 }
 
 void Daemon::startTable() {
@@ -184,6 +195,7 @@ void Daemon::startEngineLink() {
 void Daemon::startControl() {
     reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(),
                     [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    reader_->followSegments(&writer_->segmentGeneration());
     control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
     if (world_.io != nullptr && !config_.control.socket.empty()) {
         controlServer_ = std::make_unique<control::ControlServer>(

@@ -64,6 +64,8 @@ struct DaemonHooks {
     std::function<void(const std::string& status)> status;      // systemd STATUS=
     std::function<void(const std::string& status)> ready;       // up (READY=1), even in tilt
     std::function<void(const table::TableEvent& event)> event;  // every table event
+    // Each step of a journal rotation, on the writer's thread (the simulation tier crashes there).
+    std::function<void(std::string_view step)> rotationStep;
 };
 
 class Daemon {

@@ -5,6 +5,7 @@
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/segment_rotation.h"
 
 namespace pitlink::app {
 
@@ -14,14 +15,19 @@ namespace {
 
 // Stations whose last hand-pay record is a pending one stay locked across a restart; calls for
 // an attendant not yet cleared stay raised.
-void restoreStations(journal::JournalStore& store, table::TableStart& start) {
-    for (auto& [station, lock] : journal::lockedHandpays(store)) {
-        start.handpays[station] = table::PendingHandpay{lock.amount, std::move(lock.kind), lock.offCredits};
+void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start) {
+    for (const auto& [station, lock] : facts.handpays) {
+        start.handpays[station] = table::PendingHandpay{lock.amount, lock.kind, lock.offCredits};
     }
-    start.attendantCalls = journal::openAttendantCalls(store);
+    start.attendantCalls = facts.attendantCalls;
 }
 
 }  // namespace
+
+journal::SegmentPolicy segmentPolicy(const config::Config& config) {
+    constexpr std::int64_t kHourMs = 3'600'000;
+    return journal::SegmentPolicy{config.journal.segmentMaxAgeHours * kHourMs, config.journal.segmentMaxBytes};
+}
 
 table::TableSettings tableSettings(const config::Config& config) {
     table::TableSettings t;
@@ -49,7 +55,9 @@ std::vector<std::string> restartNeeded(const config::Config& running, const game
     }
     if (fresh.journal.path != running.journal.path || fresh.journal.keyFile != running.journal.keyFile ||
         fresh.journal.snapshotEvery != running.journal.snapshotEvery ||
-        fresh.journal.fullChainCheckAtStart != running.journal.fullChainCheckAtStart) {
+        fresh.journal.fullChainCheckAtStart != running.journal.fullChainCheckAtStart ||
+        fresh.journal.segmentMaxAgeHours != running.journal.segmentMaxAgeHours ||
+        fresh.journal.segmentMaxBytes != running.journal.segmentMaxBytes) {
         keys.emplace_back("journal");
     }
     if (fresh.engine.socket != running.engine.socket || fresh.engine.tcpPort != running.engine.tcpPort) {
@@ -81,6 +89,9 @@ JournalStartup openJournal(const config::Config& config, const journal::Journal:
     startup.readOptions.key = options.key;
     startup.readOptions.readOnly = true;
     startup.readOptions.vfs = vfs;
+    startup.writeOptions = options;
+    // A rotation that died half-way is finished or undone before the journal is opened.
+    startup.tidied = journal::tidySegments(config.journal.path.string(), options);
     startup.store = std::make_unique<journal::JournalStore>(config.journal.path.string(), options);
     // quick_check and the whole chain are the integrity scan's, on its own thread.
     startup.recovery = journal::inspectJournal(*startup.store, journal::RecoveryOptions{false, false});
@@ -98,10 +109,10 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
     if (!startup.recovery.ok()) {
         return;
     }
-    startup.resume.nextRoundId = startup.recovery.lastRoundId.value_or(0) + 1;
-    startup.resume.nextShoeNumber = journal::lastShoeNumber(*startup.store).value_or(0) + 1;
-    startup.resume.nextTicketNumber = journal::ticketsIssued(*startup.store) + 1;
-    restoreStations(*startup.store, startup.resume);
+    startup.resume.nextRoundId = startup.facts.lastRoundId.value_or(0) + 1;
+    startup.resume.nextShoeNumber = startup.facts.lastShoe.value_or(0) + 1;
+    startup.resume.nextTicketNumber = startup.facts.ticketsIssued + 1;
+    restoreStations(startup.facts, startup.resume);
 
     const auto failure =
         journal::commitNow(*startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {

@@ -16,6 +16,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/resume_facts.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::app {
@@ -23,9 +24,15 @@ namespace pitlink::app {
 struct JournalStartup {
     std::unique_ptr<journal::JournalStore> store;  // to hand to the writer thread
     journal::StoreOptions readOptions;             // for the integrity scan's own connection
+    journal::StoreOptions writeOptions;            // for the segments the writer begins
     journal::RecoveryReport recovery;              // !ok(): the table stays in tilt
+    journal::ResumeFacts facts;                    // read after the scan passed (resumeFacts)
     table::TableStart resume;
+    std::vector<std::string> tidied;  // what tidySegments did to an interrupted rotation
 };
+
+// When the journal's active segment is sealed (pitlink.yaml journal.segment_max_*).
+journal::SegmentPolicy segmentPolicy(const config::Config& config);
 
 // The table's settings from the configuration.
 table::TableSettings tableSettings(const config::Config& config);
@@ -41,7 +48,7 @@ std::vector<std::string> restartNeeded(const config::Config& running, const game
 JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock,
                            const char* vfs = nullptr);
 
-// Call only with a passed scan; sets startup.recovery.tilt when the journal cannot be written.
+// Call only with a passed scan and startup.facts read; sets startup.recovery.tilt when the journal cannot be written.
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,
                    const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock);
 

@@ -105,7 +105,8 @@ int main(int argc, char** argv) {
                                        daemon->table()->stop();
                                        io.stop();
                                    }
-                               }};
+                               },
+                               {}};
         app::DaemonWorld world{executor,
                                random,
                                &io,

@@ -36,6 +36,10 @@ struct JournalConfig {
     std::filesystem::path keyFile;       // empty: plain SHA-256 chain; else HMAC-SHA-256 with this key
     std::int64_t snapshotEvery = 2000;   // records between meter snapshots
     bool fullChainCheckAtStart = false;  // the start-up integrity scan checks the whole chain too
+    // Segments (schema/README.md "Segments"): the active one is sealed and the next begun, between
+    // two rounds, once it is this old or this big; 0 and 0: one file for ever.
+    std::int64_t segmentMaxAgeHours = 0;
+    std::int64_t segmentMaxBytes = 0;  // segment_max_mb in pitlink.yaml
 };
 
 struct CashierConfig {

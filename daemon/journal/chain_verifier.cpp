@@ -1,12 +1,62 @@
 #include "daemon/journal/chain_verifier.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "daemon/journal/record_kinds.h"
+
 namespace pitlink::journal {
+
+std::optional<Digest> sealedLink(JournalStore& store, std::int64_t first) {
+    const auto record = store.record(first);
+    if (!record || record->kind != kind::kSegmentSealed) {
+        return std::nullopt;
+    }
+    const auto body = nlohmann::json::parse(record->body, nullptr, false);
+    const auto hex = body.is_object() && body.contains("last_hash") && body["last_hash"].is_string()
+                         ? body["last_hash"].get<std::string>()
+                         : std::string();
+    Digest link{};
+    if (hex.size() != link.size() * 2) {
+        return std::nullopt;
+    }
+    for (std::size_t i = 0; i < link.size(); ++i) {
+        const auto nibble = [](char c) -> int {
+            if (c >= '0' && c <= '9')
+                return c - '0';
+            if (c >= 'a' && c <= 'f')
+                return c - 'a' + 10;
+            return -1;
+        };
+        const int high = nibble(hex[2 * i]);
+        const int low = nibble(hex[2 * i + 1]);
+        if (high < 0 || low < 0) {
+            return std::nullopt;
+        }
+        link[i] = static_cast<std::uint8_t>(high << 4 | low);
+    }
+    return link;
+}
 
 ChainCheck verifyChain(JournalStore& store, std::int64_t from, const RecordVisitor& visit) {
     ChainCheck check;
-    check.from = from < 1 ? 1 : from;
+    const std::int64_t first = store.firstSeq();
+    check.from = std::max(from, first);
     Digest previous = kGenesisDigest;
-    if (check.from > 1) {
+    if (check.from == first && first > 1) {
+        // A segment after the first: its first record chains from the sealed segment's last one,
+        // which its segment.sealed names (checked against that segment by verifySegments).
+        const auto link = sealedLink(store, first);
+        if (!link) {
+            check.ok = false;
+            check.firstBadSeq = first;
+            check.problem = "the journal starts at record " + std::to_string(first) +
+                            " without a segment.sealed record naming the link before it";
+            return check;
+        }
+        previous = *link;
+    } else if (check.from > 1) {
         const auto before = store.record(check.from - 1);
         if (!before) {
             check.ok = false;

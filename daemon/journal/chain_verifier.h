@@ -24,6 +24,10 @@ using RecordVisitor = std::function<std::string(const JournalRecord&)>;
 
 // Checks records from `from` to the last one. The link of record from-1 is taken as found (a
 // tail check trusts what an earlier full check verified); from = 1 checks the whole chain.
+// A segment after the first chains from the sealed segment's last link, named by its first
+// record (segment.sealed "last_hash"); nullopt when `first` is not such a record.
+[[nodiscard]] std::optional<Digest> sealedLink(JournalStore& store, std::int64_t first);
+
 [[nodiscard]] ChainCheck verifyChain(JournalStore& store, std::int64_t from, const RecordVisitor& visit = {});
 
 }  // namespace pitlink::journal

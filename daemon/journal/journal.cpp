@@ -46,6 +46,10 @@ Journal::Journal(JournalSink& sink, Ledger committed, Clock clock, std::int64_t 
       snapshotEvery_(snapshotEvery) {}
 
 void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
+    send(std::move(transaction), std::move(done), false);
+}
+
+void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool rotate) {
     ++submitted_;
     if (failure_) {
         if (done) {
@@ -59,7 +63,7 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
         next.apply(fact.kind, fact.station, fact.body);
     }
     sinceSnapshot_ += static_cast<std::int64_t>(transaction.facts_.size());
-    if (snapshotEvery_ > 0 && sinceSnapshot_ >= snapshotEvery_) {
+    if (!rotate && snapshotEvery_ > 0 && sinceSnapshot_ >= snapshotEvery_) {
         transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, next.toJson());
         sinceSnapshot_ = 0;
     }
@@ -68,27 +72,85 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
     const std::int64_t at = clock_();
     std::vector<PendingRecord> records;
     records.reserve(transaction.facts_.size());
+    std::int64_t bytes = 0;
     for (const Fact& fact : transaction.facts_) {
         records.push_back(PendingRecord{at, fact.kind, fact.roundId, fact.station, canonicalJson(fact.body)});
+        // The row's text and link, its key and its share of the indexes' pages: about what the
+        // record adds to the file.
+        bytes += static_cast<std::int64_t>(records.back().body.size() + records.back().kind.size()) + 64;
     }
-    sink_.commit(std::move(records),
-                 [this, facts = std::move(transaction.facts_), done = std::move(done)](const CommitResult& result) {
-                     if (result.ok) {
-                         for (const Fact& fact : facts) {
-                             committed_.apply(fact.kind, fact.station, fact.body);
-                         }
-                         lastSeq_ = std::max(lastSeq_, result.seqs.lastSeq);
-                     } else if (!failure_) {
-                         // Nothing submitted after this commits either (the writer refuses once failed), so
-                         // the projection falls back to what the disk holds.
-                         failure_ = result.error;
-                         projected_ = committed_;
-                     }
-                     if (done) {
-                         done(result);
-                     }
-                     completed();
-                 });
+    // Records submitted after a rotation go to the new segment: it is counted from here.
+    const SegmentStats before = segments_;
+    if (rotate) {
+        segments_.segmentStartMs = at;
+        segments_.segmentBytes = 0;
+    }
+    segments_.segmentBytes += bytes;
+    auto completion = [this, facts = std::move(transaction.facts_), done = std::move(done), rotate,
+                       before](const CommitResult& result) {
+        if (rotate) {
+            rotating_ = false;
+            if (result.rotated) {
+                ++segments_.rotations;
+            } else if (result.ok) {
+                // They went to the old segment after all, and so did everything since.
+                ++segments_.postponed;
+                segments_.lastPostponed = result.postponed;
+                segments_.segmentStartMs = before.segmentStartMs;
+                segments_.segmentBytes += before.segmentBytes;
+                retryRotationAtMs_ = clock_() + 60'000;
+            }
+        }
+        if (result.ok) {
+            for (const Fact& fact : facts) {
+                committed_.apply(fact.kind, fact.station, fact.body);
+            }
+            lastSeq_ = std::max(lastSeq_, result.seqs.lastSeq);
+        } else if (!failure_) {
+            // Nothing submitted after this commits either (the writer refuses once failed), so
+            // the projection falls back to what the disk holds.
+            failure_ = result.error;
+            projected_ = committed_;
+        }
+        if (done) {
+            done(result);
+        }
+        completed();
+    };
+    if (rotate) {
+        sink_.rotate(std::move(records), std::move(completion));
+    } else {
+        sink_.commit(std::move(records), std::move(completion));
+    }
+}
+
+void Journal::setSegmentPolicy(SegmentPolicy policy, std::int64_t segmentStartMs, std::int64_t segmentBytes) {
+    segmentPolicy_ = policy;
+    segments_.segmentStartMs = segmentStartMs;
+    segments_.segmentBytes = segmentBytes;
+}
+
+bool Journal::rotationDue() const {
+    if (!segmentPolicy_.enabled() || rotating_ || failure_) {
+        return false;
+    }
+    const std::int64_t now = clock_();
+    if (now < retryRotationAtMs_) {
+        return false;
+    }
+    return (segmentPolicy_.maxAgeMs > 0 && now - segments_.segmentStartMs >= segmentPolicy_.maxAgeMs) ||
+           (segmentPolicy_.maxBytes > 0 && segments_.segmentBytes >= segmentPolicy_.maxBytes);
+}
+
+void Journal::rotateIfDue() {
+    if (!rotationDue()) {
+        return;
+    }
+    rotating_ = true;
+    JournalTransaction transaction = begin();
+    transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, projected_.toJson());
+    sinceSnapshot_ = -1;  // the snapshot record itself is counted by send
+    send(std::move(transaction), {}, true);
 }
 
 void Journal::completed() {

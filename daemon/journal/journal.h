@@ -29,6 +29,21 @@ struct Fact {
 
 class Journal;
 
+// When the active segment is sealed and the next begun (schema/README.md "Segments").
+struct SegmentPolicy {
+    std::int64_t maxAgeMs = 0;  // since the segment's first record; 0: no limit by age
+    std::int64_t maxBytes = 0;  // of its records (approximately the file's size); 0: no limit by size
+    [[nodiscard]] bool enabled() const { return maxAgeMs > 0 || maxBytes > 0; }
+};
+
+struct SegmentStats {
+    std::uint64_t rotations = 0;  // segments begun by this daemon
+    std::uint64_t postponed = 0;  // rotations that did not happen (the records went to the active one)
+    std::string lastPostponed;    // why the last one did not
+    std::int64_t segmentStartMs = 0;
+    std::int64_t segmentBytes = 0;
+};
+
 class JournalTransaction {
 public:
     JournalTransaction& add(std::string_view kind, std::optional<std::int64_t> roundId,
@@ -68,6 +83,16 @@ public:
     void countSinceSnapshot(std::int64_t records) { sinceSnapshot_ = records; }
     // Adds a meters snapshot now (clean shutdown, end of a shoe).
     void snapshot(JournalSink::Done done = {});
+
+    // Segments: the policy, and where the active segment began and how big it is (at start-up).
+    void setSegmentPolicy(SegmentPolicy policy, std::int64_t segmentStartMs, std::int64_t segmentBytes);
+    // Where a segment may end (the table calls it once a round has ended and before the next
+    // opens, so that a round's records are never split): when the active segment is due by the
+    // policy, it is sealed after everything submitted so far and the next opens with a meters
+    // snapshot. A rotation that could not happen is retried a minute later.
+    void rotateIfDue();
+    [[nodiscard]] bool rotationDue() const;
+    [[nodiscard]] const SegmentStats& segments() const { return segments_; }
     // Runs `then` once every transaction submitted so far has completed, committed or failed
     // (at once when none is in flight): events that follow no transaction of their own keep
     // their place after the ones that do, and a stop waits for what it has submitted.
@@ -92,7 +117,12 @@ private:
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     std::deque<std::pair<std::uint64_t, std::function<void()>>> waiting_;  // (submitted_ to wait for, then)
+    SegmentPolicy segmentPolicy_;
+    SegmentStats segments_;
+    bool rotating_ = false;
+    std::int64_t retryRotationAtMs_ = 0;
     void completed();
+    void send(JournalTransaction transaction, JournalSink::Done done, bool rotate);
 };
 
 // Start-up and tools, before the writer thread exists: builds one transaction on `ledger`,

@@ -40,7 +40,13 @@ void JournalReader::runJob(const Job& job, const Failed& failed) {
     }
     std::function<void()> answer;
     try {
-        if (!store_) {
+        const std::uint64_t generation = generation_ != nullptr ? generation_->load(std::memory_order_acquire) : 0;
+        if (!store_ || generation != openedAt_) {
+            {
+                const std::lock_guard lock(mutex_);
+                store_.reset();
+            }
+            openedAt_ = generation;
             auto store = std::make_unique<JournalStore>(path_, options_);
             const std::lock_guard lock(mutex_);
             store_ = std::move(store);

@@ -41,6 +41,9 @@ public:
     }
 
     [[nodiscard]] std::size_t queued() const { return queued_.load(); }
+    // The writer's count of segments begun (JournalWriter::segmentGeneration): when it moves, the
+    // next job reopens journal.db, which then names the new active segment.
+    void followSegments(const std::atomic<std::uint64_t>* generation) { generation_ = generation; }
 
 private:
     // A job returns what the logic thread is to run with its result.
@@ -53,6 +56,8 @@ private:
     Post post_;
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> queued_{0};
+    const std::atomic<std::uint64_t>* generation_ = nullptr;
+    std::uint64_t openedAt_ = 0;                // the generation the store was opened at
     std::mutex mutex_;                          // guards store_ against the interrupt of a stop
     std::unique_ptr<JournalStore> store_;       // the worker's
     std::unique_ptr<platform::Worker> worker_;  // last: stopped first

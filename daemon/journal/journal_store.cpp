@@ -102,6 +102,33 @@ void JournalStore::loadTip() {
     }
 }
 
+std::int64_t JournalStore::createdAtMs() {
+    SqliteStatement row = db_.prepare("SELECT value FROM journal_info WHERE key = 'created_at_ms'");
+    if (!row.step()) {
+        return 0;
+    }
+    try {
+        return std::stoll(std::string(row.text(0)));
+    } catch (const std::exception&) {
+        throw JournalError("journal " + db_.path() + " has a created_at_ms that is not a number");
+    }
+}
+
+void JournalStore::continueChain(std::int64_t seq, const Digest& hash) {
+    if (tipSeq_ != 0) {
+        throw JournalError("journal " + db_.path() + " already holds records up to " + std::to_string(tipSeq_));
+    }
+    SqliteStatement info = db_.prepare("INSERT INTO journal_info(key, value) VALUES ('first_seq', ?)");
+    info.bind(1, std::string_view(std::to_string(seq + 1))).run();
+    tipSeq_ = seq;
+    tipHash_ = hash;
+}
+
+bool JournalStore::checkpoint() {
+    SqliteStatement check = db_.prepare("PRAGMA wal_checkpoint(TRUNCATE)");
+    return check.step() && check.integer(0) == 0;
+}
+
 void JournalStore::begin() {
     db_.exec("BEGIN IMMEDIATE");
     txStartSeq_ = tipSeq_;
@@ -207,6 +234,28 @@ std::optional<std::int64_t> JournalStore::lastRoundId() {
     SqliteStatement row = db_.prepare("SELECT max(round_id) FROM record WHERE round_id IS NOT NULL");
     row.step();
     return row.optionalInteger(0);
+}
+
+std::int64_t JournalStore::firstSeq() {
+    // From journal_info (a few bytes), not the record table: a start-up reads no old page of a
+    // single-file journal before its integrity scan has passed.
+    SqliteStatement row = db_.prepare("SELECT value FROM journal_info WHERE key = 'first_seq'");
+    if (!row.step()) {
+        return 1;
+    }
+    try {
+        return std::stoll(std::string(row.text(0)));
+    } catch (const std::exception&) {
+        throw JournalError("journal " + db_.path() + " has a first_seq that is not a number");
+    }
+}
+
+std::optional<std::int64_t> JournalStore::firstAtMs() {
+    SqliteStatement row = db_.prepare("SELECT at_ms FROM record ORDER BY seq LIMIT 1");
+    if (!row.step()) {
+        return std::nullopt;
+    }
+    return row.integer(0);
 }
 
 std::optional<std::int64_t> JournalStore::lastSeqOfKind(std::string_view kind, std::int64_t before) {

@@ -40,6 +40,16 @@ public:
     [[nodiscard]] const Digest& tipHash() const { return tipHash_; }
     [[nodiscard]] ChainHasher& hasher() { return *hasher_; }
     [[nodiscard]] int schemaVersion() const { return schemaVersion_; }
+    // journal_info's created_at_ms: when the journal (its first segment) was created.
+    [[nodiscard]] std::int64_t createdAtMs();
+
+    // A new, empty segment continues the chain of the one it follows: its first record is
+    // `seq + 1` (journal_info first_seq), linked to `hash`. Throws JournalError if the store holds
+    // records.
+    void continueChain(std::int64_t seq, const Digest& hash);
+    // Copies the WAL into the file and truncates it (PRAGMA wal_checkpoint(TRUNCATE)); false when
+    // another connection's reads kept part of it from being copied.
+    bool checkpoint();
 
     // "ok", or what PRAGMA quick_check found.
     [[nodiscard]] std::string quickCheck();
@@ -49,6 +59,11 @@ public:
     [[nodiscard]] std::optional<JournalRecord> record(std::int64_t seq);
     [[nodiscard]] std::vector<JournalRecord> recordsOfRound(std::int64_t roundId);
     [[nodiscard]] std::optional<std::int64_t> lastRoundId();
+    // The first record's sequence number: 1, or where a segment after the first starts
+    // (journal_info first_seq, written by continueChain).
+    [[nodiscard]] std::int64_t firstSeq();
+    // When the first record was written (nullopt: none).
+    [[nodiscard]] std::optional<std::int64_t> firstAtMs();
     // The last record of `kind` with seq < before, if any.
     [[nodiscard]] std::optional<std::int64_t> lastSeqOfKind(std::string_view kind, std::int64_t before);
     [[nodiscard]] SqliteConnection& connection() { return db_; }

@@ -21,10 +21,18 @@ void JournalWriter::stop() {
 }
 
 void JournalWriter::commit(std::vector<PendingRecord> records, Done done) {
+    enqueue(Job{std::move(records), std::move(done), false});
+}
+
+void JournalWriter::rotate(std::vector<PendingRecord> records, Done done) {
+    enqueue(Job{std::move(records), std::move(done), true});
+}
+
+void JournalWriter::enqueue(Job job) {
     bool give = false;
     {
         const std::lock_guard lock(mutex_);
-        queue_.push_back(Job{std::move(records), std::move(done)});
+        queue_.push_back(std::move(job));
         give = !std::exchange(flushGiven_, true);
     }
     if (give) {
@@ -47,7 +55,11 @@ void JournalWriter::flush() {
     bool more = false;
     {
         const std::lock_guard lock(mutex_);
+        // A rotation is a transaction of its own, between the groups before and after it.
         while (!queue_.empty() && jobs.size() < maxGroup_) {
+            if (!jobs.empty() && (jobs.front().rotate || queue_.front().rotate)) {
+                break;
+            }
             jobs.push_back(std::move(queue_.front()));
             queue_.pop_front();
         }
@@ -55,7 +67,9 @@ void JournalWriter::flush() {
         flushGiven_ = more;
     }
     std::vector<CommitResult> results(jobs.size());
-    if (!failure_ && !jobs.empty()) {
+    if (!failure_ && jobs.size() == 1 && jobs.front().rotate) {
+        results.front() = rotateNow(jobs.front().records);
+    } else if (!failure_ && !jobs.empty()) {
         try {
             store_->begin();
             for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -88,6 +102,34 @@ void JournalWriter::flush() {
     if (more) {
         worker_->run([this] { flush(); });
     }
+}
+
+CommitResult JournalWriter::rotateNow(const std::vector<PendingRecord>& records) {
+    CommitResult result;
+    if (rotation_) {
+        try {
+            store_ = rotation_->rotate(store_, records, result.seqs);
+            result.ok = true;
+            result.rotated = true;
+            generation_.fetch_add(1, std::memory_order_release);
+            return result;
+        } catch (const RotationPostponed& postponed) {
+            result.postponed = postponed.what();  // the old segment is open and unchanged
+        } catch (const std::exception& error) {
+            failure_ = std::string("journal rotation failed: ") + error.what();
+            return CommitResult{false, {}, *failure_};
+        }
+    } else {
+        result.postponed = "this journal has no segments";
+    }
+    try {
+        result.seqs = store_->append(records);
+        result.ok = true;
+    } catch (const std::exception& error) {
+        failure_ = std::string("journal commit failed: ") + error.what();
+        result = CommitResult{false, {}, *failure_};
+    }
+    return result;
 }
 
 }  // namespace pitlink::journal

@@ -5,6 +5,7 @@
 // gets its own result, in submission order, posted back to the logic thread. After a failed
 // commit (disk full, I/O error) the writer refuses everything that follows: the table tilts, and
 // what is on the disk stays as it was after the last good commit.
+#include <atomic>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "daemon/journal/journal_sink.h"
 #include "daemon/journal/journal_store.h"
+#include "daemon/journal/segment_rotation.h"
 #include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
@@ -31,8 +33,15 @@ public:
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
 
+    // Rotations (rotate()) seal the active segment with `rotation`; without one the journal stays
+    // a single file. Call before the first commit.
+    void setRotation(std::unique_ptr<SegmentRotation> rotation) { rotation_ = std::move(rotation); }
+
     // Thread-safe.
     void commit(std::vector<PendingRecord> records, Done done) override;
+    void rotate(std::vector<PendingRecord> records, Done done) override;
+    // Incremented (release) each time a new segment became the journal: readers reopen.
+    [[nodiscard]] const std::atomic<std::uint64_t>& segmentGeneration() const { return generation_; }
     // Commits what is queued, then stops the worker. Idempotent.
     void stop();
     // Commits so far and SQLite transactions used (a transaction may hold several commits).
@@ -43,10 +52,15 @@ private:
     struct Job {
         std::vector<PendingRecord> records;
         Done done;
+        bool rotate = false;
     };
+    void enqueue(Job job);
     void flush();  // on the worker: one SQLite transaction for what is queued
+    CommitResult rotateNow(const std::vector<PendingRecord>& records);  // on the worker
 
     std::unique_ptr<JournalStore> store_;
+    std::unique_ptr<SegmentRotation> rotation_;
+    std::atomic<std::uint64_t> generation_{0};
     Post post_;
     std::size_t maxGroup_;
     mutable std::mutex mutex_;

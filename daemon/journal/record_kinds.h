@@ -41,6 +41,9 @@ inline constexpr std::string_view kDisputeRaised = "dispute.raised";
 inline constexpr std::string_view kOperatorAction = "operator.action";
 inline constexpr std::string_view kStationReserved = "station.reserved";
 inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
+// Segments (schema/README.md "Segments"): each segment after the first opens with these.
+inline constexpr std::string_view kSegmentSealed = "segment.sealed";    // the segment before: its summary, last link
+inline constexpr std::string_view kSegmentCarried = "segment.carried";  // what a start-up resumes, carried over
 // SAS (protocols/sas): a station's exceptions survive a restart through these.
 inline constexpr std::string_view kSasException = "sas.exception";         // raised (journaled before it is reported)
 inline constexpr std::string_view kSasAcked = "sas.acked";                 // serials the host acknowledged

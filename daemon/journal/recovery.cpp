@@ -3,6 +3,7 @@
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
 #include "daemon/journal/round_history.h"
 #include "daemon/journal/settlement_records.h"
 
@@ -15,10 +16,19 @@ std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::st
         "SELECT body FROM record WHERE kind = 'paytable.loaded' AND json_extract(body, '$.sha256') = ? "
         "ORDER BY seq DESC LIMIT 1");
     row.bind(1, sha256);
-    if (!row.step()) {
+    json body;
+    if (row.step()) {
+        body = json::parse(row.text(0), nullptr, false);
+    } else if (const auto carried = carriedState(store)) {
+        // Loaded before this segment began: the segment carries the last paytable loaded.
+        const json& table = carried->at("table");
+        if (!table.contains("paytable") || table["paytable"].value("sha256", "") != sha256) {
+            return std::nullopt;
+        }
+        body = table["paytable"];
+    } else {
         return std::nullopt;
     }
-    const json body = json::parse(row.text(0), nullptr, false);
     if (body.is_discarded() || !body.contains("content")) {
         return std::nullopt;
     }
@@ -41,7 +51,14 @@ std::int64_t replayStart(JournalStore& store, Ledger& base) {
     }
     const auto previous = store.lastSeqOfKind(kind::kMetersSnapshot, *last);
     if (!previous) {
-        return 1;
+        const std::int64_t first = store.firstSeq();
+        if (first <= 1) {
+            return 1;
+        }
+        // A segment after the first holds one snapshot (the one it opened with): the replay starts
+        // there; the records before it are in sealed segments.
+        base = Ledger::fromJson(json::parse(store.record(*last)->body));
+        return *last + 1;
     }
     const auto record = store.record(*previous);
     base = Ledger::fromJson(json::parse(record->body));
@@ -118,9 +135,14 @@ RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& option
     }
     LedgerReplay replay(std::move(base));
     const RecordVisitor visit = [&](const JournalRecord& record) { return replay.visit(record); };
-    if (options.fullChainCheck && from > 1) {
+    // A segment after the first is checked whole (it is bounded, and its opening records, the
+    // carried state among them, are trusted only once their links are checked); a single-file
+    // journal from the second-to-last snapshot unless the whole chain is asked for.
+    const std::int64_t first = store.firstSeq();
+    const std::int64_t chainFrom = options.fullChainCheck ? 1 : (first > 1 ? first : from);
+    if (chainFrom < from) {
         // Check the links before the replay start too, without replaying them.
-        report.chain = verifyChain(store, 1, [&](const JournalRecord& record) {
+        report.chain = verifyChain(store, chainFrom, [&](const JournalRecord& record) {
             return record.seq >= from ? replay.visit(record) : std::string();
         });
     } else {

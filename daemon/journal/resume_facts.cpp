@@ -41,56 +41,133 @@ SqliteStatement lastPerStation(JournalStore& store, std::string_view first, std:
 
 }  // namespace
 
-std::optional<std::uint32_t> lastShoeNumber(JournalStore& store) {
-    const auto last = lastOfKind(store, kind::kShoeStarted);
-    if (!last) {
+std::optional<json> carriedState(JournalStore& store) {
+    // The segment opens with it: the first few records, found by sequence number.
+    const std::int64_t first = store.firstSeq();
+    if (first <= 1) {
+        return std::nullopt;  // the first segment, or a single-file journal
+    }
+    auto carried = store.connection().prepare(
+        "SELECT seq, body FROM record WHERE seq BETWEEN ? AND ? AND kind = 'segment.carried' ORDER BY seq LIMIT 1");
+    carried.bind(1, first).bind(2, first + 1);
+    if (!carried.step()) {
         return std::nullopt;
     }
-    return readRecordBody(last->first, kind::kShoeStarted, last->second, [](const json& body) {
-        return static_cast<std::uint32_t>(integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1));
+    return readRecordBody(carried.integer(0), kind::kSegmentCarried, carried.text(1), [](const json& body) {
+        (void)objectField(body, "table");
+        return body;
     });
 }
 
-std::int64_t ticketsIssued(JournalStore& store) {
-    auto count = store.connection().prepare("SELECT count(*) FROM record WHERE kind = ?");
-    count.bind(1, kind::kTicketIssued);
-    count.step();
-    return count.integer(0);
+namespace {
+
+// A hundred years either way: far beyond what the host's clock settings can add up to, and the
+// table clock's arithmetic cannot overflow.
+constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
+
+ResumeFacts factsFromJson(const json& table) {
+    ResumeFacts facts;
+    facts.lastRoundId = optionalIntegerField(table, "last_round", 0, kMaxInt64);
+    if (const auto shoe = optionalIntegerField(table, "last_shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1)) {
+        facts.lastShoe = static_cast<std::uint32_t>(*shoe);
+    }
+    facts.ticketsIssued = integerField(table, "tickets_issued", 0, kMaxInt64);
+    facts.clockOffsetMs = integerField(table, "clock_offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
+    for (const auto& [station, lock] : objectField(table, "handpays").items()) {
+        facts.handpays[std::stoll(station)] = handpayFact(lock);
+    }
+    for (const json& station : arrayField(table, "attendant_calls")) {
+        facts.attendantCalls.insert(station.get<std::int64_t>());
+    }
+    if (table.contains("paytable")) {
+        facts.paytable = objectField(table, "paytable");
+    }
+    return facts;
 }
 
-std::map<std::int64_t, HandpayFact> lockedHandpays(JournalStore& store) {
-    std::map<std::int64_t, HandpayFact> locked;
-    auto last = lastPerStation(store, kind::kHandpayPending, kind::kHandpayReset);
-    while (last.step()) {
-        if (last.text(1) == kind::kHandpayPending) {
-            locked[last.integer(0)] = readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
+}  // namespace
+
+json resumeFactsJson(const ResumeFacts& facts) {
+    json handpays = json::object();
+    for (const auto& [station, lock] : facts.handpays) {
+        json body{{"amount", lock.amount}, {"kind", lock.kind}};
+        if (lock.offCredits) {
+            body["off_credits"] = true;
+        }
+        handpays[std::to_string(station)] = std::move(body);
+    }
+    json table{{"tickets_issued", facts.ticketsIssued},
+               {"clock_offset_ms", facts.clockOffsetMs},
+               {"handpays", std::move(handpays)},
+               {"attendant_calls", facts.attendantCalls}};
+    if (facts.lastRoundId) {
+        table["last_round"] = *facts.lastRoundId;
+    }
+    if (facts.lastShoe) {
+        table["last_shoe"] = *facts.lastShoe;
+    }
+    if (facts.paytable) {
+        table["paytable"] = *facts.paytable;
+    }
+    return table;
+}
+
+ResumeFacts resumeFacts(JournalStore& store) {
+    ResumeFacts facts;
+    if (const auto carried = carriedState(store)) {
+        try {
+            facts = factsFromJson(objectField(*carried, "table"));
+        } catch (const json::exception& error) {
+            throw BodyError(std::string("the segment's carried state (segment.carried): ") + error.what());
         }
     }
-    return locked;
-}
-
-std::set<std::int64_t> openAttendantCalls(JournalStore& store) {
-    std::set<std::int64_t> open;
-    auto last = lastPerStation(store, kind::kAttendantCalled, kind::kAttendantCleared);
-    while (last.step()) {
-        if (last.text(1) == kind::kAttendantCalled) {
-            open.insert(last.integer(0));
+    if (const auto round = store.lastRoundId()) {
+        facts.lastRoundId = round;
+    }
+    if (const auto last = lastOfKind(store, kind::kShoeStarted)) {
+        facts.lastShoe = readRecordBody(last->first, kind::kShoeStarted, last->second, [](const json& body) {
+            return static_cast<std::uint32_t>(
+                integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1));
+        });
+    }
+    {
+        auto count = store.connection().prepare("SELECT count(*) FROM record WHERE kind = 'ticket.issued'");
+        count.step();
+        facts.ticketsIssued += count.integer(0);
+    }
+    if (const auto last = lastOfKind(store, kind::kClockSet)) {
+        facts.clockOffsetMs = readRecordBody(last->first, kind::kClockSet, last->second, [](const json& body) {
+            return integerField(body, "offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
+        });
+    }
+    {
+        auto last = lastPerStation(store, kind::kHandpayPending, kind::kHandpayReset);
+        while (last.step()) {
+            if (last.text(1) == kind::kHandpayPending) {
+                facts.handpays[last.integer(0)] =
+                    readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
+            } else {
+                facts.handpays.erase(last.integer(0));
+            }
         }
     }
-    return open;
-}
-
-std::int64_t lastClockOffsetMs(JournalStore& store) {
-    // A hundred years either way: far beyond what the host's clock settings can add up to, and
-    // the table clock's arithmetic cannot overflow.
-    constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
-    const auto last = lastOfKind(store, kind::kClockSet);
-    if (!last) {
-        return 0;
+    {
+        auto last = lastPerStation(store, kind::kAttendantCalled, kind::kAttendantCleared);
+        while (last.step()) {
+            if (last.text(1) == kind::kAttendantCalled) {
+                facts.attendantCalls.insert(last.integer(0));
+            } else {
+                facts.attendantCalls.erase(last.integer(0));
+            }
+        }
     }
-    return readRecordBody(last->first, kind::kClockSet, last->second, [](const json& body) {
-        return integerField(body, "offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
-    });
+    if (const auto last = lastOfKind(store, kind::kPaytableLoaded)) {
+        facts.paytable = readRecordBody(last->first, kind::kPaytableLoaded, last->second, [](const json& body) {
+            (void)objectField(body, "content");
+            return body;
+        });
+    }
+    return facts;
 }
 
 void forEachStationRecord(JournalStore& store, std::span<const std::string_view> kinds,

@@ -20,18 +20,26 @@
 
 namespace pitlink::journal {
 
-// The number of the last shoe started, if any.
-[[nodiscard]] std::optional<std::uint32_t> lastShoeNumber(JournalStore& store);
-// How many tickets were ever issued (the next ticket's number is one more).
-[[nodiscard]] std::int64_t ticketsIssued(JournalStore& store);
+// What the daemon resumes at start that is not in the ledger's snapshots. A segment after the
+// first carries these over from the segments before it (its `segment.carried` "table" part), so
+// that a start-up reads the active segment only: the carried facts, then the segment's records.
+struct ResumeFacts {
+    std::optional<std::int64_t> lastRoundId;
+    std::optional<std::uint32_t> lastShoe;  // the number of the last shoe started
+    std::int64_t ticketsIssued = 0;         // the next ticket's number is one more
+    std::int64_t clockOffsetMs = 0;         // of the last clock.set (0 when there is none)
+    // Stations whose last hand-pay record is a pending one: they stay locked across a restart.
+    std::map<std::int64_t, HandpayFact> handpays;
+    // Stations whose last attendant record is a call not yet cleared.
+    std::set<std::int64_t> attendantCalls;
+    // The last paytable.loaded body: a round left unfinished in the next segment is settled with it.
+    std::optional<nlohmann::json> paytable;
+};
+[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store);
+[[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 
-// Stations whose last hand-pay record is a pending one: they stay locked across a restart.
-[[nodiscard]] std::map<std::int64_t, HandpayFact> lockedHandpays(JournalStore& store);
-// Stations whose last attendant record is a call not yet cleared.
-[[nodiscard]] std::set<std::int64_t> openAttendantCalls(JournalStore& store);
-
-// The table clock's offset from the last clock.set (0 when there is none).
-[[nodiscard]] std::int64_t lastClockOffsetMs(JournalStore& store);
+// The body of the segment's `segment.carried` record, if it has one (segments after the first).
+[[nodiscard]] std::optional<nlohmann::json> carriedState(JournalStore& store);
 
 // One record about a station, for a resume that replays them in journal order.
 struct StationRecord {

@@ -60,10 +60,103 @@ ValidationId validationIdOf(const json& body) {
                         static_cast<std::uint32_t>(journal::integerField(body, "sequence", 0, kMax))};
 }
 
+json validationIdJson(const ValidationId& id) {
+    return json{{"machine_id", id.machineId}, {"sequence", id.sequence}};
+}
+
+std::int64_t stationKey(const std::string& key) {
+    try {
+        return std::stoll(key);
+    } catch (const std::exception&) {
+        throw journal::BodyError("\"" + key.substr(0, 20) + "\" is not a station number");
+    }
+}
+
 }  // namespace
+
+json sasResumeJson(const SasResume& resume) {
+    json validation = json::object();
+    json hostEnabled = json::object();
+    json ticketSetup = json::object();
+    json issued = json::object();
+    json unread = json::object();
+    json redemption = json::object();
+    for (const auto& [station, id] : resume.validation) {
+        validation[std::to_string(station)] = validationIdJson(id);
+    }
+    for (const auto& [station, enabled] : resume.hostEnabled) {
+        hostEnabled[std::to_string(station)] = enabled;
+    }
+    for (const auto& [station, setup] : resume.ticketSetup) {
+        ticketSetup[std::to_string(station)] = setup;
+    }
+    for (const auto& [station, tickets] : resume.issued) {
+        json list = json::array();
+        for (const auto& [body, atMs] : tickets) {
+            list.push_back(json{{"at_ms", atMs}, {"ticket", body}});
+        }
+        issued[std::to_string(station)] = std::move(list);
+    }
+    for (const auto& [station, n] : resume.unreadRecords) {
+        unread[std::to_string(station)] = n;
+    }
+    for (const auto& [station, last] : resume.lastRedemption) {
+        redemption[std::to_string(station)] = json{{"validation", last.first}, {"amount", last.second}};
+    }
+    return json{{"validation", std::move(validation)},
+                {"host_enabled", std::move(hostEnabled)},
+                {"ticket_setup", std::move(ticketSetup)},
+                {"issued", std::move(issued)},
+                {"unread", std::move(unread)},
+                {"last_redemption", std::move(redemption)}};
+}
+
+SasResume sasResumeFromJson(const json& sas) {
+    SasResume resume;
+    for (const auto& [station, id] : journal::objectField(sas, "validation").items()) {
+        resume.validation[stationKey(station)] = validationIdOf(id);
+    }
+    for (const auto& [station, enabled] : journal::objectField(sas, "host_enabled").items()) {
+        if (!enabled.is_boolean()) {
+            throw journal::BodyError("\"host_enabled\" of station " + station + " must be true or false");
+        }
+        resume.hostEnabled[stationKey(station)] = enabled.get<bool>();
+    }
+    for (const auto& [station, setup] : journal::objectField(sas, "ticket_setup").items()) {
+        (void)ticketSetupFromJson(setup, {});  // refuses a field that does not fit
+        resume.ticketSetup[stationKey(station)] = setup;
+    }
+    for (const auto& [station, tickets] : journal::objectField(sas, "issued").items()) {
+        IssuedTickets& list = resume.issued[stationKey(station)];
+        for (const json& entry : tickets) {
+            const json& body = journal::objectField(entry, "ticket");
+            (void)validationRecordOf(body);
+            list.emplace_back(body, journal::integerField(entry, "at_ms", 0, journal::kMaxInt64));
+        }
+        while (list.size() > kRecordsKept) {
+            list.pop_front();
+        }
+    }
+    for (const auto& [station, n] : journal::objectField(sas, "unread").items()) {
+        resume.unreadRecords[stationKey(station)] = static_cast<std::size_t>(
+            journal::integerField(json{{"unread", n}}, "unread", 0, static_cast<std::int64_t>(kRecordsKept)));
+    }
+    for (const auto& [station, last] : journal::objectField(sas, "last_redemption").items()) {
+        resume.lastRedemption[stationKey(station)] = {journal::stringField(last, "validation"),
+                                                      journal::integerField(last, "amount", 0, journal::kMaxInt64)};
+    }
+    return resume;
+}
 
 SasResume resumeSas(journal::JournalStore& store) {
     SasResume resume;
+    if (const auto carried = journal::carriedState(store); carried && carried->contains("sas")) {
+        try {
+            resume = sasResumeFromJson(journal::objectField(*carried, "sas"));
+        } catch (const json::exception& error) {
+            throw journal::BodyError(std::string("the segment's carried SAS state (segment.carried): ") + error.what());
+        }
+    }
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
     static constexpr std::array<std::string_view, 9> kKinds{
@@ -138,7 +231,6 @@ SasResume resumeSas(journal::JournalStore& store) {
     for (const auto& [station, q] : queues) {
         resume.exceptions[station] = q.pending();
     }
-    resume.clockOffsetMs = journal::lastClockOffsetMs(store);
     return resume;
 }
 

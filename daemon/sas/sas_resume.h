@@ -4,7 +4,8 @@
 // order), its secure enhanced validation ID and last sequence, whether the host has shut it down
 // (LP 01 until an LP 02), its LP 4D records and what the host has read of them, its ticket setup
 // (LP 7B/7C/7D), its last redemption through the host (LP 71 FF answers it after a restart, as
-// an EGM keeps it in its non-volatile memory), and the table clock's offset.
+// an EGM keeps it in its non-volatile memory). The table clock's offset is the journal's
+// (journal::ResumeFacts).
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -26,10 +27,14 @@ struct SasResume {
     std::map<std::int64_t, nlohmann::json> ticketSetup;  // the last sas.ticket_setup body
     // The last ticket.redeemed with `host`: (validation, amount).
     std::map<std::int64_t, std::pair<std::string, game::Money>> lastRedemption;
-    std::int64_t clockOffsetMs = 0;
 };
 
+// From the segment's carried state (segment.carried "sas"), then its records. The queues are
+// not in the carried state: each segment opens with every station's sas.queue.
 [[nodiscard]] SasResume resumeSas(journal::JournalStore& store);
+// The carried state of a segment (all but the queues) and back.
+[[nodiscard]] nlohmann::json sasResumeJson(const SasResume& resume);
+[[nodiscard]] SasResume sasResumeFromJson(const nlohmann::json& sas);
 
 // The body of sas.exception / sas.queue entries and back (event data as hex).
 [[nodiscard]] nlohmann::json exceptionJson(const SasException& e);

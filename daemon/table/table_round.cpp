@@ -94,6 +94,8 @@ void Table::openRound(Respond respond) {
         settings_ = std::move(*nextSettings_);  // reconfigured (SIGHUP) since the last round opened
         nextSettings_.reset();
     }
+    // Between two rounds: a segment due to end ends here, so that no round is split (journal.h).
+    journal_.rotateIfDue();
     journal::JournalTransaction tx = journal_.begin();
     if (shoeNeeded_) {
         addShoe(tx);

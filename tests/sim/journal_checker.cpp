@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <stdexcept>
@@ -27,6 +28,27 @@ struct Db {
     Db& operator=(const Db&) = delete;
     sqlite3* db = nullptr;
 };
+
+// The journal's files in chain order, found as schema/README.md "Segments" describes them and
+// nothing more: journal.db a regular file (one file), or a link to the active segment, with the
+// sealed ones numbered below it in journal.db.segments/.
+std::vector<std::string> segmentFiles(const std::string& path) {
+    namespace fs = std::filesystem;
+    if (!fs::is_symlink(path)) {
+        return {path};
+    }
+    const fs::path active = fs::path(path).parent_path() / fs::read_symlink(path);
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(path + ".segments")) {
+        const std::string name = entry.path().filename().string();
+        if (name.size() == 17 && name.starts_with("segment-") && name.ends_with(".db") &&
+            name <= active.filename().string()) {
+            files.push_back(entry.path().string());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return files;
+}
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
 // reports a possible throw there that it cannot place.
@@ -198,8 +220,15 @@ bool isCompleteCoup(const std::vector<std::string>& cards) {
 
 CheckReport checkJournal(const std::string& path, const char* vfs) {
     CheckReport report;
-    const Db db(path, vfs);
-    const std::vector<Row> rows = readRecords(db.db);
+    std::vector<Row> rows;
+    for (const std::string& file : segmentFiles(path)) {
+        const Db db(file, vfs);
+        std::vector<Row> segment = readRecords(db.db);
+        if (!rows.empty() && (segment.empty() || segment.front().seq != rows.back().seq + 1)) {
+            report.problems.push_back(file + " does not continue at record " + std::to_string(rows.back().seq + 1));
+        }
+        rows.insert(rows.end(), std::make_move_iterator(segment.begin()), std::make_move_iterator(segment.end()));
+    }
     report.records = static_cast<std::int64_t>(rows.size());
     auto problem = [&report](const std::string& what) {
         if (report.problems.size() < 20) {
@@ -212,6 +241,7 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
     std::map<std::int64_t, std::int64_t> sums;     // the checker's own sums of money in and out
     std::set<std::int64_t> handpayPending;         // stations locked for a hand-pay
     std::set<std::string> redeemedTickets;
+    std::set<std::string> issuedTickets;
     for (const Row& r : rows) {
         const std::string& k = r.kind;
         const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
@@ -282,6 +312,10 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             TicketRecord t{*r.station, r.body.at("validation").get<std::string>(),
                            r.body.at("amount").get<std::int64_t>(), r.body.value("host", false)};
             if (k == "ticket.issued") {
+                // A validation number is printed once: a host refuses a second ticket with it.
+                if (!issuedTickets.insert(t.validation).second) {
+                    problem("ticket " + t.validation + " issued twice (record " + std::to_string(r.seq) + ")");
+                }
                 report.ticketsOut.push_back(std::move(t));
             } else if (!redeemedTickets.insert(t.validation).second) {
                 problem("ticket " + t.validation + " redeemed twice (record " + std::to_string(r.seq) + ")");
@@ -432,21 +466,26 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
 }
 
 std::string recordHash(const std::string& path, const char* vfs, std::int64_t seq) {
-    const Db db(path, vfs);
-    sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(db.db, "SELECT hash FROM record WHERE seq = ?", -1, &stmt, nullptr);
-    sqlite3_bind_int64(stmt, 1, seq);
-    std::string hash;
-    if (sqlite3_step(stmt) == SQLITE_ROW) {
-        hash.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 0)),
-                    static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
+    for (const std::string& file : segmentFiles(path)) {
+        const Db db(file, vfs);
+        sqlite3_stmt* stmt = nullptr;
+        sqlite3_prepare_v2(db.db, "SELECT hash FROM record WHERE seq = ?", -1, &stmt, nullptr);
+        sqlite3_bind_int64(stmt, 1, seq);
+        std::string hash;
+        if (sqlite3_step(stmt) == SQLITE_ROW) {
+            hash.assign(static_cast<const char*>(sqlite3_column_blob(stmt, 0)),
+                        static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
+        }
+        sqlite3_finalize(stmt);
+        if (!hash.empty()) {
+            return hash;
+        }
     }
-    sqlite3_finalize(stmt);
-    return hash;
+    return {};
 }
 
 std::int64_t lastSeq(const std::string& path, const char* vfs) {
-    const Db db(path, vfs);
+    const Db db(segmentFiles(path).back(), vfs);
     sqlite3_stmt* stmt = nullptr;
     sqlite3_prepare_v2(db.db, "SELECT coalesce(max(seq), 0) FROM record", -1, &stmt, nullptr);
     std::int64_t seq = 0;

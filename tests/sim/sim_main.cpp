@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
     std::int64_t tickets = 0;
     std::int64_t meterChecks = 0;
     std::int64_t hostDelayRefusals = 0;
+    std::int64_t rotations = 0;
+    std::int64_t rotationsCut = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -80,6 +82,8 @@ int main(int argc, char** argv) {
         tickets += r.ticketsRedeemed;
         meterChecks += r.meterChecks;
         hostDelayRefusals += r.hostDelayRefusals;
+        rotations += r.rotations;
+        rotationsCut += r.rotationsCut;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -91,7 +95,8 @@ int main(int argc, char** argv) {
                       << " SAS long polls (" << r.meterChecks << " meter reads checked), host: " << r.hostExceptions
                       << " exceptions, " << r.cashoutsValidated << " cash-outs validated, " << r.ticketsRedeemed
                       << " tickets redeemed, " << r.clockSets << " clock sets, " << r.resends << " resends, "
-                      << r.hostDelayRefusals << " bets refused under a host delay; " << r.simulatedMs / 1000
+                      << r.hostDelayRefusals << " bets refused under a host delay, " << r.rotations
+                      << " journal segments begun (" << r.rotationsCut << " rotations cut); " << r.simulatedMs / 1000
                       << " s simulated\n";
         }
     }
@@ -102,13 +107,18 @@ int main(int argc, char** argv) {
     std::cout << runs << " runs, " << failed << " failed: " << requests << " requests, " << rounds << " rounds, "
               << crashes << " crashes, host: " << hostExceptions << " exceptions, " << cashouts
               << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked, "
-              << hostDelayRefusals << " bets refused under a host delay; " << simulatedMs / 1000 << " s simulated in "
+              << hostDelayRefusals << " bets refused under a host delay, " << rotations << " journal segments begun ("
+              << rotationsCut << " rotations cut by a power cut); " << simulatedMs / 1000 << " s simulated in "
               << seconds << " s (" << static_cast<std::int64_t>(static_cast<double>(requests) / seconds)
               << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
     if (runs >= 10 && options.faults && hostDelayRefusals == 0) {
         std::cout << "FAIL no bet was ever refused under a host game delay (LP 2E): the workload lost that race\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults && (rotations == 0 || rotationsCut == 0)) {
+        std::cout << "FAIL the journal was never rotated, or no rotation was ever cut: the workload lost that case\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

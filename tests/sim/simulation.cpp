@@ -150,8 +150,12 @@ public:
         std::filesystem::remove(options_.dir / "journal.db");
         std::filesystem::remove(options_.dir / "journal.db-wal");
         std::filesystem::remove(options_.dir / "journal.db-shm");
+        std::filesystem::remove_all(options_.dir / "journal.db.segments");
         std::istringstream yaml(configYaml(options_.dir, hostRedeems_));
         config_ = config::loadConfig(yaml, options_.dir / "pitlink.yaml");
+        // Segments of a few hundred rounds' records: several rotations in every run, racing the
+        // requests of the rounds around them, some cut by a crash.
+        config_.journal.segmentMaxBytes = 150'000;
         paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
@@ -206,7 +210,23 @@ private:
             },
             sasOutputs(),
             test::kPowerLossVfs};
-        app::DaemonHooks hooks{{}, {}, [this](const std::string&) { ready_ = true; }, {}};
+        app::DaemonHooks hooks{
+            {},
+            {},
+            [this](const std::string&) { ready_ = true; },
+            {},
+            [this](std::string_view step) {
+                if (step == "activated") {
+                    ++result_.rotations;
+                }
+                // A third of the rotations die at one of their steps: the power
+                // goes there (what is not synced may be lost) and nothing after it runs.
+                if (random_() % 6 == 0) {
+                    ++result_.rotationsCut;
+                    test::PowerLoss::cutNow(random_(), 0.5);
+                    throw std::runtime_error("power cut while sealing a segment at step " + std::string(step));
+                }
+            }};
         ready_ = false;
         daemon_ = std::make_unique<app::Daemon>(config_, paytable_, "sim", std::move(world), std::move(hooks));
         daemon_->start();

@@ -52,6 +52,8 @@ struct SimResult {
     std::int64_t clockSets = 0;          // LP 7F taken (and read back with LP 7E)
     std::int64_t resends = 0;            // implied NACKs answered with the same bytes
     std::int64_t hostDelayRefusals = 0;  // bets refused under the host's LP 2E game delay
+    std::int64_t rotations = 0;          // journal segments sealed and the next one begun
+    std::int64_t rotationsCut = 0;       // rotations a power cut ended half-way
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;

@@ -5,6 +5,7 @@
 
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
 #include "daemon/journal/store_sink.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/sas_resume.h"
@@ -123,7 +124,7 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     EXPECT_EQ(resume.exceptions.at(2)[0].code, 0x17);
     EXPECT_EQ(resume.validation.at(2).machineId, 0x654321U);
     EXPECT_EQ(resume.validation.at(2).sequence, 7U);  // the last ticket's, after the LP 4C
-    EXPECT_EQ(resume.clockOffsetMs, -4'000);
+    EXPECT_EQ(journal::resumeFacts(*f.store).clockOffsetMs, -4'000);
     EXPECT_EQ(resume.hostEnabled, (std::map<std::int64_t, bool>{{1, false}, {2, true}}));  // the last word
     ASSERT_EQ(resume.issued.at(1).size(), 3U);
     EXPECT_EQ(resume.issued.at(1).back().first.at("validation"), "c");
@@ -187,7 +188,7 @@ TEST(SasResume, AClockOffsetThatDoesNotFitStopsTheStartLikeAMalformedBody) {
     f.store->append(std::vector<journal::PendingRecord>{
         {f.clockMs, std::string(kind::kClockSet), std::nullopt, 1, R"({"offset_ms":-9.3e18})"}});
     try {
-        (void)resumeSas(*f.store);
+        (void)journal::resumeFacts(*f.store);
         FAIL() << "an offset of -9.3e18 ms was resumed";
     } catch (const journal::BodyError& error) {
         EXPECT_EQ(std::string(error.what())

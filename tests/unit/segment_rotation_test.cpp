@@ -1,0 +1,275 @@
+// Journal segments (schema/README.md "Segments"): a rotation seals the active segment and opens
+// the next with what a start-up resumes, chained on; a start-up on the new segment alone resumes
+// what the whole journal says; a rotation that died half-way is tidied at the next start.
+#include <gtest/gtest.h>
+#include <openssl/sha.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "daemon/app/segment_carry.h"
+#include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/recovery.h"
+#include "daemon/journal/resume_facts.h"
+#include "daemon/journal/segment_rotation.h"
+#include "daemon/sas/sas_resume.h"
+#include "tests/unit/journal_fixture.h"
+
+namespace pitlink {
+namespace {
+
+namespace fs = std::filesystem;
+namespace kind = journal::kind;
+using nlohmann::json;
+
+// A journal with a bit of everything a start-up resumes: rounds, tickets, a hand-pay lock, an
+// attendant call, the host's clock, SAS exceptions (one acknowledged), a validation ID.
+struct Segmented : test::JournalFixture {
+    Segmented() {
+        table->ticketIn(1, 10'000, "1000000000000001");
+        table->ticketIn(2, 5'000, "1000000000000002");
+        (void)playRound({{1, game::BetType::Banker, 500}, {2, game::BetType::Player, 300}}, "9S 2H KD 4C");
+        add(kind::kShoeStarted, std::nullopt, json{{"shoe", 7}, {"decks", 8}});
+        add(kind::kTicketIssued, 1, json{{"validation", "0012345678901234"}, {"amount", 2500}});
+        add(kind::kTicketIssued, 2, json{{"validation", "0012345678901235"}, {"amount", 700}});
+        add(kind::kHandpayPending, 2, json{{"amount", 150'000}, {"kind", "jackpot"}, {"off_credits", true}});
+        add(kind::kAttendantCalled, 1, json{{"by", "station"}});
+        add(kind::kAttendantCalled, 2, json{{"by", "station"}});
+        add(kind::kAttendantCleared, 2, json{{"by", "floor"}});
+        add(kind::kClockSet, 1, json{{"from_ms", 1}, {"to_ms", 4'001}, {"offset_ms", 4'000}});
+        add(kind::kSasException, 1, json{{"code", 0x7E}, {"serial", 1}});
+        add(kind::kSasException, 1, json{{"code", 0x7F}, {"serial", 2}, {"data", "00000195"}});
+        add(kind::kSasAcked, 1, json{{"acked", json::array({json{{"code", 0x7E}, {"serial", 1}}})}});
+        add(kind::kSasValidationId, 2, json{{"machine_id", 0x654321}, {"sequence", 9}});
+        add(kind::kSasHostEnabled, 2, json{{"enabled", false}});
+    }
+    void add(std::string_view k, std::optional<std::int64_t> station, const json& body) {
+        store->append(std::vector<journal::PendingRecord>{
+            {clockMs, std::string(k), std::nullopt, station, journal::canonicalJson(body)}});
+    }
+    // Seals the active segment with the daemon's carry and a snapshot of the ledger.
+    journal::AppendResult rotate(const journal::SegmentRotation::Step& step = {}) {
+        journal::SegmentRotation rotation(path, {}, app::carryOver, step);
+        const std::vector<journal::PendingRecord> opening{{clockMs, std::string(kind::kMetersSnapshot), std::nullopt,
+                                                           std::nullopt,
+                                                           journal::canonicalJson(journal->committed().toJson())}};
+        journal::AppendResult result;
+        store = rotation.rotate(store, opening, result);
+        reopen();  // the table and its journal on the new segment, as after a restart
+        return result;
+    }
+    // Everything a start-up resumes, as one JSON value to compare.
+    json resumed() {
+        const journal::ResumeFacts facts = journal::resumeFacts(*store);
+        const sas::SasResume sas = sas::resumeSas(*store);
+        json queues = json::object();
+        for (const auto& [station, pending] : sas.exceptions) {
+            for (const auto& e : pending) {
+                queues[std::to_string(station)].push_back(sas::exceptionJson(e));
+            }
+        }
+        return json{{"table", journal::resumeFactsJson(facts)}, {"sas", sas::sasResumeJson(sas)}, {"queues", queues}};
+    }
+};
+
+// SHA-256 of the canonical text, hex: an own implementation of the chain's link for checks.
+std::string linkHex(const std::string& previousHex, const std::string& canonical) {
+    std::string bytes;
+    for (std::size_t i = 0; i < previousHex.size(); i += 2) {
+        bytes.push_back(static_cast<char>(std::stoi(previousHex.substr(i, 2), nullptr, 16)));
+    }
+    bytes += canonical;
+    unsigned char digest[SHA256_DIGEST_LENGTH];
+    SHA256(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(), digest);
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex;
+    for (const unsigned char b : digest) {
+        hex.push_back(kHex[b >> 4U]);
+        hex.push_back(kHex[b & 0x0FU]);
+    }
+    return hex;
+}
+
+// Rows of a segment file read with sqlite3 itself: seq, canonical text, hash (hex).
+struct Row {
+    std::int64_t seq;
+    std::string kind;
+    std::string canonical;
+    std::string hash;
+};
+std::vector<Row> rowsOf(const fs::path& file) {
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "SELECT seq, at_ms, kind, round_id, station, body, hex(hash) FROM record ORDER BY seq", -1,
+                       &st, nullptr);
+    std::vector<Row> rows;
+    const auto text = [&](int c) {
+        const auto* t = sqlite3_column_text(st, c);
+        return t == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(t));
+    };
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        std::string hash = text(6);
+        for (char& c : hash) {
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        }
+        rows.push_back(Row{sqlite3_column_int64(st, 0), text(2),
+                           text(0) + "\t" + text(1) + "\t" + text(2) + "\t" + text(3) + "\t" + text(4) + "\t" + text(5),
+                           hash});
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return rows;
+}
+
+TEST(SegmentRotation, TheNewSegmentAloneResumesWhatTheWholeJournalSays) {
+    Segmented f;
+    const json before = f.resumed();
+    // Sanity of the fixture: the values the comparison is about are really there.
+    ASSERT_EQ(before["table"]["tickets_issued"], 2);
+    ASSERT_EQ(before["table"]["clock_offset_ms"], 4000);
+    ASSERT_EQ(before["table"]["attendant_calls"], json::array({1}));
+    ASSERT_TRUE(before["table"]["handpays"].contains("2"));
+    ASSERT_EQ(before["queues"]["1"].size(), 1U);
+    const journal::Money credits1 = f.journal->committed().credits(1);
+
+    f.rotate();
+    const journal::SegmentFiles files(f.path);
+    ASSERT_EQ(files.active(), 2U);
+    EXPECT_EQ(files.sealed(), std::vector<std::uint32_t>{1});
+    EXPECT_TRUE(fs::is_symlink(f.path));
+    EXPECT_EQ(f.resumed(), before);
+
+    // The restart on it (rotate() reopens): the ledger back from its opening snapshot, the chain
+    // checked from its seal.
+    ASSERT_TRUE(f.recovery->ok()) << *f.recovery->tilt;
+    EXPECT_EQ(f.recovery->ledger.credits(1), credits1);
+    EXPECT_EQ(f.recovery->chain.from, f.store->firstSeq());
+    EXPECT_EQ(f.resumed()["table"]["tickets_issued"], 2);
+}
+
+TEST(SegmentRotation, TheChainRunsOnAcrossSegmentsAsAnInspectorComputesIt) {
+    Segmented f;
+    f.rotate();
+    (void)f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    (void)f.playRound({{2, game::BetType::Banker, 100}}, "9S 2H KD 4C");
+    const journal::SegmentFiles files(f.path);
+    ASSERT_EQ(files.active(), 3U);
+
+    // Segments in order of their numbers, concatenated: one chain from 32 zero bytes.
+    std::string previous(64, '0');
+    std::int64_t expected = 1;
+    for (const std::uint32_t n : {1U, 2U, 3U}) {
+        const auto rows = rowsOf(files.file(n));
+        ASSERT_FALSE(rows.empty());
+        if (n > 1) {
+            ASSERT_EQ(rows.front().kind, "segment.sealed");
+            const json seal = json::parse(rows.front().canonical.substr(rows.front().canonical.rfind('\t') + 1));
+            EXPECT_EQ(seal["last_hash"], previous);  // the sealed segment's last link
+            EXPECT_EQ(seal["last_seq"], expected - 1);
+            EXPECT_EQ(seal["segment"], n - 1);
+        }
+        for (const Row& row : rows) {
+            ASSERT_EQ(row.seq, expected) << "segment " << n;
+            previous = linkHex(previous, row.canonical);
+            ASSERT_EQ(row.hash, previous) << "record " << row.seq << " in segment " << n;
+            ++expected;
+        }
+    }
+    EXPECT_EQ(expected - 1, f.store->tipSeq());
+}
+
+TEST(SegmentRotation, ASealedSegmentIsNeverWrittenAgain) {
+    Segmented f;
+    f.rotate();
+    const journal::SegmentFiles files(f.path);
+    const std::string sealed = test::fileBytes(files.file(1));
+    (void)f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    f.reopen();
+    ASSERT_TRUE(f.recovery->ok());
+    (void)f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    EXPECT_EQ(test::fileBytes(files.file(1)), sealed);
+    EXPECT_FALSE(fs::exists(files.file(1).string() + "-wal"));
+}
+
+TEST(SegmentRotation, ARotationThatDiedBeforeTheLinkMovedIsUndoneAtTheNextStart) {
+    Segmented f;
+    const std::int64_t tip = f.store->tipSeq();
+    const json before = f.resumed();
+    struct Died {};
+    EXPECT_THROW(f.rotate([](std::string_view step) {
+        if (step == "written") {
+            throw Died{};
+        }
+    }),
+                 Died);
+    const journal::SegmentFiles files(f.path);
+    ASSERT_TRUE(fs::exists(files.file(2)));  // the orphan, opening records only
+    EXPECT_TRUE(files.singleFile());
+    f.store.reset();
+    const auto actions = journal::tidySegments(f.path, {});
+    ASSERT_EQ(actions.size(), 1U);
+    EXPECT_NE(actions[0].find("removed segment 2"), std::string::npos);
+    EXPECT_FALSE(fs::exists(files.file(2)));
+    f.reopen();
+    ASSERT_TRUE(f.recovery->ok());
+    EXPECT_EQ(f.recovery->chain.checked > 0, true);
+    EXPECT_EQ(f.store->tipSeq(), tip + 1);  // journal.checked of the restart, nothing else
+    EXPECT_EQ(f.resumed(), before);
+    f.rotate();  // and it rotates again
+    EXPECT_EQ(files.active(), 2U);
+}
+
+TEST(SegmentRotation, AJournalMovedButNotLinkedIsLinkedAtTheNextStart) {
+    Segmented f;
+    f.rotate();
+    const journal::SegmentFiles files(f.path);
+    f.store.reset();
+    fs::remove(f.path);  // the power went between the move and the link
+    const auto actions = journal::tidySegments(f.path, {});
+    ASSERT_EQ(actions.size(), 1U);
+    EXPECT_EQ(files.active(), 2U);
+    f.reopen();
+    ASSERT_TRUE(f.recovery->ok());
+}
+
+TEST(SegmentRotation, AFileBeyondTheActiveSegmentWithFactsInItIsNotRemoved) {
+    Segmented f;
+    f.rotate();
+    const journal::SegmentFiles files(f.path);
+    fs::copy_file(files.file(1), files.file(3));  // credits, rounds: not an orphan of a rotation
+    f.store.reset();
+    EXPECT_THROW((void)journal::tidySegments(f.path, {}), journal::JournalError);
+    EXPECT_TRUE(fs::exists(files.file(3)));
+}
+
+TEST(SegmentRotation, AnEditedCarriedStateFailsTheStartUpCheck) {
+    Segmented f;
+    f.rotate();
+    const auto first = f.store->firstSeq();
+    f.store.reset();
+    f.sink.reset();
+    f.journal.reset();
+    f.table.reset();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(journal::SegmentFiles(f.path).file(2).c_str(), &db), SQLITE_OK);
+    sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
+    const std::string edit = "UPDATE record SET body = replace(body, '\"tickets_issued\":2', '\"tickets_issued\":1') "
+                             "WHERE seq = " +
+                             std::to_string(first + 1);
+    ASSERT_EQ(sqlite3_exec(db, edit.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    ASSERT_EQ(sqlite3_changes(db), 1);
+    sqlite3_close(db);
+    try {
+        f.reopen();
+        FAIL() << "the edited carried state was resumed";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find("record " + std::to_string(first + 1)), std::string::npos)
+            << error.what();
+    }
+}
+
+}  // namespace
+}  // namespace pitlink
