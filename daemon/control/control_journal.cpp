@@ -21,12 +21,12 @@ void ControlCommands::recall(const ControlRequest& request, const Answer& answer
     const std::int64_t last = request.last;
     auto failed = [answer](const std::string& error) { answer(Reply::refused("recall_failed", error)); };
     reader_.read<json>(
-        [round, station, last](journal::JournalStore& store) {
+        [round, station, last](journal::SegmentedJournal& journal) {
             json rounds = json::array();
             if (round) {
-                rounds.push_back(journal::recalledRoundJson(journal::recallRound(store, *round)));
+                rounds.push_back(journal::recalledRoundJson(journal::recallRound(journal, *round)));
             } else {
-                for (const auto& r : journal::recallRounds(store, static_cast<int>(last), station)) {
+                for (const auto& r : journal::recallRounds(journal, static_cast<int>(last), station)) {
                     rounds.push_back(journal::recalledRoundJson(r));
                 }
             }
@@ -40,15 +40,15 @@ void ControlCommands::recall(const ControlRequest& request, const Answer& answer
 
 void ControlCommands::audit(const Answer& answer) {
     reader_.read<json>(
-        [](journal::JournalStore& store) { return journal::auditReportJson(journal::auditJournal(store)); },
+        [](journal::SegmentedJournal& journal) { return journal::auditReportJson(journal::auditJournal(journal)); },
         [answer](json report) { answer.data(std::move(report)); },
         [answer](const std::string& error) { answer(Reply::refused("audit_failed", error)); });
 }
 
 void ControlCommands::roadsOfShoe(std::int64_t shoe, const Answer& answer) {
     reader_.read<json>(
-        [shoe](journal::JournalStore& store) {
-            const std::vector<std::int64_t> rounds = journal::roundsOfShoe(store, shoe);
+        [shoe](journal::SegmentedJournal& journal) {
+            const std::vector<std::int64_t> rounds = journal::roundsOfShoe(journal, shoe);
             if (rounds.empty()) {
                 throw std::runtime_error("the journal has no round of shoe " + std::to_string(shoe));
             }
@@ -56,7 +56,7 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, const Answer& answer) {
             // voided rounds leave no mark, as on the table's own scoreboard.
             std::vector<game::RoundMarks> marks;
             for (const std::int64_t id : rounds) {
-                const journal::RoundHistory round = journal::reconstructRound(store.recordsOfRound(id));
+                const journal::RoundHistory round = journal::reconstructRound(journal.recordsOfRound(id));
                 if (round.state != journal::RoundState::Settled) {
                     continue;
                 }
@@ -91,9 +91,9 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
         game::Paytable paytable;
     };
     reader_.read<Read>(
-        [roundId = *round](journal::JournalStore& store) {
-            journal::RoundHistory history = journal::reconstructRound(store.recordsOfRound(roundId));
-            auto paytable = journal::findJournaledPaytable(store, history.paytableSha);
+        [roundId = *round](journal::SegmentedJournal& journal) {
+            journal::RoundHistory history = journal::reconstructRound(journal.recordsOfRound(roundId));
+            auto paytable = journal::findJournaledPaytable(journal, history.paytableSha);
             if (!paytable) {
                 throw std::runtime_error("the paytable " + history.paytableSha + " of round " +
                                          std::to_string(roundId) + " is not in the journal");

@@ -20,7 +20,8 @@ namespace {
 
 using nlohmann::json;
 
-std::unique_ptr<journal::JournalStore> openJournal(const Arguments& a) {
+// The journal with all its segments (journal.db, or the link to its active segment).
+std::unique_ptr<journal::SegmentedJournal> openJournal(const Arguments& a) {
     const auto path = a.value("--journal");
     if (!path) {
         throw UsageError("--journal FILE is required");
@@ -30,7 +31,7 @@ std::unique_ptr<journal::JournalStore> openJournal(const Arguments& a) {
     if (const auto key = a.value("--key")) {
         options.key = journal::loadChainKey(*key);
     }
-    return std::make_unique<journal::JournalStore>(*path, options);
+    return std::make_unique<journal::SegmentedJournal>(*path, options);
 }
 
 // The audit report as auditReportJson gives it (from the file, or from the daemon).

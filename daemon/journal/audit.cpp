@@ -8,6 +8,7 @@
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
 
 namespace pitlink::journal {
 
@@ -125,11 +126,49 @@ private:
 
 }  // namespace
 
-AuditReport auditJournal(JournalStore& store) {
+namespace {
+
+// What the seal of segment `index` says of the segment before it, against that segment itself:
+// its last record and link, and the facts it carried over, recomputed from it. Empty when sound.
+std::string checkSeal(SegmentedJournal& journal, std::size_t index) {
+    JournalStore& before = journal.segment(index - 1);
+    const std::int64_t lastSeq = before.tipSeq();
+    const Digest lastHash = before.tipHash();
+    const json table = resumeFactsJson(resumeFacts(before));
+    JournalStore& store = journal.segment(index);
+    const std::int64_t first = store.firstSeq();
+    const std::string where = "segment " + journal.file(index);
+    if (first != lastSeq + 1) {
+        return where + " starts at record " + std::to_string(first) + ", the one before it ends at " +
+               std::to_string(lastSeq);
+    }
+    if (sealedLink(store, first) != lastHash) {
+        return where + ": its segment.sealed does not name the last link of the segment before it";
+    }
+    const auto carried = carriedState(store);
+    if (!carried || carried->at("table") != table) {
+        return where + ": the state it carried over differs from the segment before it";
+    }
+    return {};
+}
+
+}  // namespace
+
+AuditReport auditJournal(SegmentedJournal& journal) {
     AuditReport report;
     LedgerReplay replay;
     RoundAuditor rounds;
-    report.chain = verifyChain(store, 1, [&](const JournalRecord& record) {
+    // A journal whose oldest segments were archived away starts from its first segment's opening
+    // snapshot; the records before it are the archive's to check.
+    bool replaying = journal.segment(0).firstSeq() <= 1;
+    const RecordVisitor visit = [&](const JournalRecord& record) {
+        if (!replaying) {
+            if (record.kind == kind::kMetersSnapshot) {
+                replay = LedgerReplay(Ledger::fromJson(json::parse(record.body)));
+                replaying = true;
+            }
+            return std::string();
+        }
         std::string problem = replay.visit(record);
         if (!problem.empty()) {
             return problem;
@@ -142,7 +181,27 @@ AuditReport auditJournal(JournalStore& store) {
             }
         }
         return std::string();
-    });
+    };
+    report.chain.from = journal.segment(0).firstSeq();
+    for (std::size_t i = 0; i < journal.size() && report.chain.ok; ++i) {
+        if (i > 0) {
+            if (std::string problem = checkSeal(journal, i); !problem.empty()) {
+                report.chain.ok = false;
+                report.chain.firstBadSeq = journal.segment(i).firstSeq();
+                report.chain.problem = std::move(problem);
+                break;
+            }
+        }
+        JournalStore& store = journal.segment(i);
+        const ChainCheck segment = verifyChain(store, store.firstSeq(), visit);
+        report.chain.checked += segment.checked;
+        if (!segment.ok) {
+            report.chain.ok = false;
+            report.chain.firstBadSeq = segment.firstBadSeq;
+            report.chain.problem =
+                journal.size() > 1 ? "segment " + journal.file(i) + ": " + segment.problem : segment.problem;
+        }
+    }
     rounds.finish(true);
     report.snapshotsCompared = replay.snapshotsCompared();
     report.roundsChecked = rounds.rounds();

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "daemon/journal/chain_verifier.h"
-#include "daemon/journal/journal_store.h"
 #include "daemon/journal/ledger.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -23,7 +23,9 @@ struct AuditReport {
     [[nodiscard]] bool ok() const { return chain.ok && roundProblems.empty(); }
 };
 
-[[nodiscard]] AuditReport auditJournal(JournalStore& store);
+// Across every segment: each segment's seal checked against the segment before it (its last record
+// and link, the carried facts recomputed from it), the chain and the meters followed on.
+[[nodiscard]] AuditReport auditJournal(SegmentedJournal& journal);
 [[nodiscard]] nlohmann::json auditReportJson(const AuditReport& report);
 
 }  // namespace pitlink::journal

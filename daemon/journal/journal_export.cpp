@@ -2,7 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <ctime>
+
+#include "daemon/journal/chain_verifier.h"
 
 namespace pitlink::journal {
 
@@ -49,20 +52,15 @@ std::pair<std::int64_t, std::int64_t> seqRangeOfRounds(JournalStore& store, cons
     return {bounds.integer(0), bounds.integer(1)};
 }
 
-}  // namespace
-
-std::int64_t exportJournal(JournalStore& store, const ExportRange& range, ExportFormat format, std::ostream& out) {
-    std::int64_t from = 1;
-    std::int64_t to = store.tipSeq();
-    if (range.fromRound || range.toRound) {
-        std::tie(from, to) = seqRangeOfRounds(store, range);
-    }
-    if (format == ExportFormat::Csv) {
-        out << "seq,at_utc,kind,round_id,station,body,hash,prev_hash\n";
-    }
+// Records from..to (those of this segment), each with the link before it.
+std::int64_t exportSegment(JournalStore& store, std::int64_t from, std::int64_t to, const ExportRange& range,
+                           ExportFormat format, std::ostream& out) {
+    from = std::max(from, store.firstSeq());
     std::int64_t written = 0;
     Digest previous = kGenesisDigest;
-    if (from > 1) {
+    if (from == store.firstSeq() && from > 1) {
+        previous = sealedLink(store, from).value_or(kGenesisDigest);
+    } else if (from > 1) {
         if (const auto before = store.record(from - 1)) {
             previous = before->hash;
         }
@@ -92,6 +90,45 @@ std::int64_t exportJournal(JournalStore& store, const ExportRange& range, Export
         previous = record.hash;
         return true;
     });
+    return written;
+}
+
+}  // namespace
+
+std::int64_t exportJournal(SegmentedJournal& journal, const ExportRange& range, ExportFormat format,
+                           std::ostream& out) {
+    if (format == ExportFormat::Csv) {
+        out << "seq,at_utc,kind,round_id,station,body,hash,prev_hash\n";
+    }
+    // Rounds asked for: from the first record of the first to the last of the last, in whichever
+    // segments they lie (a re-settlement may be segments after its round).
+    std::int64_t from = 1;
+    std::int64_t to = INT64_MAX;
+    if (range.fromRound || range.toRound) {
+        from = INT64_MAX;
+        to = 0;
+        for (std::size_t i = 0; i < journal.size(); ++i) {
+            const auto [first, last] = seqRangeOfRounds(journal.segment(i), range);
+            if (first <= last) {
+                from = std::min(from, first);
+                to = std::max(to, last);
+            }
+        }
+    }
+    std::int64_t written = 0;
+    for (std::size_t i = 0; i < journal.size() && from <= to; ++i) {
+        if (range.fromMs || range.toMs) {
+            const auto [first, last] = journal.timeRange(i);
+            if ((range.toMs && first >= *range.toMs) || (range.fromMs && last < *range.fromMs)) {
+                continue;  // a segment wholly outside the time asked for is not read
+            }
+        }
+        JournalStore& store = journal.segment(i);
+        if (store.tipSeq() < from || store.firstSeq() > to) {
+            continue;
+        }
+        written += exportSegment(store, from, to, range, format, out);
+    }
     return written;
 }
 

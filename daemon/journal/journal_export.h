@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -24,7 +24,7 @@ struct ExportRange {
 };
 
 // Returns the number of records written.
-std::int64_t exportJournal(JournalStore& store, const ExportRange& range, ExportFormat format, std::ostream& out);
+std::int64_t exportJournal(SegmentedJournal& journal, const ExportRange& range, ExportFormat format, std::ostream& out);
 
 // "2026-11-22T10:15:30.250Z"
 [[nodiscard]] std::string formatUtc(std::int64_t atMs);

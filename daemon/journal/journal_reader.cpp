@@ -17,13 +17,13 @@ JournalReader::~JournalReader() {
     stopping_ = true;  // jobs still queued return at once, unanswered
     {
         const std::lock_guard lock(mutex_);
-        if (store_) {
-            store_->connection().interrupt();  // a long audit ends with SQLITE_INTERRUPT
+        if (journal_) {
+            journal_->interrupt();  // a long audit ends with SQLITE_INTERRUPT
         }
     }
     worker_->stop();
     const std::lock_guard lock(mutex_);
-    store_.reset();
+    journal_.reset();
 }
 
 void JournalReader::enqueue(Job job, Failed failed) {
@@ -41,17 +41,17 @@ void JournalReader::runJob(const Job& job, const Failed& failed) {
     std::function<void()> answer;
     try {
         const std::uint64_t generation = generation_ != nullptr ? generation_->load(std::memory_order_acquire) : 0;
-        if (!store_ || generation != openedAt_) {
+        if (!journal_ || generation != openedAt_) {
             {
                 const std::lock_guard lock(mutex_);
-                store_.reset();
+                journal_.reset();
             }
             openedAt_ = generation;
-            auto store = std::make_unique<JournalStore>(path_, options_);
+            auto journal = std::make_unique<SegmentedJournal>(path_, options_);
             const std::lock_guard lock(mutex_);
-            store_ = std::move(store);
+            journal_ = std::move(journal);
         }
-        answer = job(*store_);
+        answer = job(*journal_);
     } catch (const std::exception& error) {
         answer = [failed, message = std::string(error.what())] { failed(message); };
     }

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/segmented_journal.h"
 #include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
@@ -31,10 +31,10 @@ public:
     // Runs `job` on the reader thread; its result goes to `done` on the logic thread. If the job
     // throws (no such round, SQLite error), `failed` gets the message instead.
     template <class T>
-    void read(std::function<T(JournalStore&)> job, std::function<void(T)> done, const Failed& failed) {
+    void read(std::function<T(SegmentedJournal&)> job, std::function<void(T)> done, const Failed& failed) {
         enqueue(
-            [job = std::move(job), done = std::move(done)](JournalStore& store) -> std::function<void()> {
-                auto result = std::make_shared<T>(job(store));
+            [job = std::move(job), done = std::move(done)](SegmentedJournal& journal) -> std::function<void()> {
+                auto result = std::make_shared<T>(job(journal));
                 return [done, result] { done(std::move(*result)); };
             },
             failed);
@@ -47,7 +47,7 @@ public:
 
 private:
     // A job returns what the logic thread is to run with its result.
-    using Job = std::function<std::function<void()>(JournalStore&)>;
+    using Job = std::function<std::function<void()>(SegmentedJournal&)>;
     void enqueue(Job job, Failed failed);
     void runJob(const Job& job, const Failed& failed);
 
@@ -57,10 +57,10 @@ private:
     std::atomic<bool> stopping_{false};
     std::atomic<std::size_t> queued_{0};
     const std::atomic<std::uint64_t>* generation_ = nullptr;
-    std::uint64_t openedAt_ = 0;                // the generation the store was opened at
-    std::mutex mutex_;                          // guards store_ against the interrupt of a stop
-    std::unique_ptr<JournalStore> store_;       // the worker's
-    std::unique_ptr<platform::Worker> worker_;  // last: stopped first
+    std::uint64_t openedAt_ = 0;                 // the generation the store was opened at
+    std::mutex mutex_;                           // guards journal_ against the interrupt of a stop
+    std::unique_ptr<SegmentedJournal> journal_;  // the worker's
+    std::unique_ptr<platform::Worker> worker_;   // last: stopped first
 };
 
 }  // namespace pitlink::journal

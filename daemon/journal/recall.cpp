@@ -9,8 +9,8 @@ namespace pitlink::journal {
 
 using nlohmann::json;
 
-RecalledRound recallRound(JournalStore& store, std::int64_t roundId) {
-    RecalledRound recalled{reconstructRound(store.recordsOfRound(roundId)), {}};
+RecalledRound recallRound(SegmentedJournal& journal, std::int64_t roundId) {
+    RecalledRound recalled{reconstructRound(journal.recordsOfRound(roundId)), {}};
     for (const JournalRecord& record : recalled.round.records) {
         if (record.kind != kind::kCredit || !record.station) {
             continue;
@@ -28,27 +28,32 @@ RecalledRound recallRound(JournalStore& store, std::int64_t roundId) {
     return recalled;
 }
 
-std::vector<RecalledRound> recallRounds(JournalStore& store, int count, std::optional<std::int64_t> station) {
-    // Both queries walk an index backwards: the cost does not grow with the journal.
-    SqliteStatement rounds = station ? store.connection().prepare(
-                                           "SELECT DISTINCT round_id FROM record WHERE station = ? AND kind = "
-                                           "'bet.accepted' ORDER BY round_id DESC LIMIT ?")
-                                     : store.connection().prepare(
-                                           "SELECT round_id FROM record WHERE kind = 'round.opened' ORDER BY seq "
-                                           "DESC LIMIT ?");
-    if (station) {
-        rounds.bind(1, *station).bind(2, static_cast<std::int64_t>(count));
-    } else {
-        rounds.bind(1, static_cast<std::int64_t>(count));
-    }
+std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, std::optional<std::int64_t> station) {
+    // The newest segment first; both queries walk an index backwards: the cost does not grow with
+    // the journal. A round's bets are all in the segment it was played in.
     std::vector<std::int64_t> ids;
-    while (rounds.step()) {
-        ids.push_back(rounds.integer(0));
+    for (std::size_t i = journal.size(); i-- > 0 && static_cast<int>(ids.size()) < count;) {
+        JournalStore& store = journal.segment(i);
+        SqliteStatement rounds = station ? store.connection().prepare(
+                                               "SELECT DISTINCT round_id FROM record WHERE station = ? AND kind = "
+                                               "'bet.accepted' ORDER BY round_id DESC LIMIT ?")
+                                         : store.connection().prepare(
+                                               "SELECT round_id FROM record WHERE kind = 'round.opened' ORDER BY seq "
+                                               "DESC LIMIT ?");
+        const auto wanted = static_cast<std::int64_t>(count - static_cast<int>(ids.size()));
+        if (station) {
+            rounds.bind(1, *station).bind(2, wanted);
+        } else {
+            rounds.bind(1, wanted);
+        }
+        while (rounds.step()) {
+            ids.push_back(rounds.integer(0));
+        }
     }
     std::vector<RecalledRound> out;
     out.reserve(ids.size());
     for (const std::int64_t id : ids) {
-        out.push_back(recallRound(store, id));
+        out.push_back(recallRound(journal, id));
     }
     return out;
 }

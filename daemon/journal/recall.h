@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "daemon/journal/journal_store.h"
 #include "daemon/journal/round_history.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -24,9 +24,9 @@ struct RecalledRound {
 };
 
 // Newest first. `station`: only the rounds in which that station had a bet accepted.
-[[nodiscard]] std::vector<RecalledRound> recallRounds(JournalStore& store, int count,
+[[nodiscard]] std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count,
                                                       std::optional<std::int64_t> station = std::nullopt);
-[[nodiscard]] RecalledRound recallRound(JournalStore& store, std::int64_t roundId);
+[[nodiscard]] RecalledRound recallRound(SegmentedJournal& journal, std::int64_t roundId);
 
 [[nodiscard]] nlohmann::json recalledRoundJson(const RecalledRound& recalled);
 

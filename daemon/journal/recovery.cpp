@@ -39,6 +39,15 @@ std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::st
     return table;
 }
 
+std::optional<game::Paytable> findJournaledPaytable(SegmentedJournal& journal, std::string_view sha256) {
+    for (std::size_t i = journal.size(); i-- > 0;) {
+        if (auto found = findJournaledPaytable(journal.segment(i), sha256)) {
+            return found;
+        }
+    }
+    return std::nullopt;
+}
+
 namespace {
 
 // The base to replay from: the second-to-last snapshot, so that the last one is compared with

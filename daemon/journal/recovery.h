@@ -15,6 +15,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/ledger.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -49,5 +50,7 @@ void finishRecovery(JournalStore& store, RecoveryReport& report, const Journal::
 
 // The paytable journaled with this content hash (paytable.loaded), if any.
 [[nodiscard]] std::optional<game::Paytable> findJournaledPaytable(JournalStore& store, std::string_view sha256);
+// The same in every segment, the newest first.
+[[nodiscard]] std::optional<game::Paytable> findJournaledPaytable(SegmentedJournal& journal, std::string_view sha256);
 
 }  // namespace pitlink::journal

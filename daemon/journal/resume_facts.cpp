@@ -185,13 +185,22 @@ void forEachStationRecord(JournalStore& store, std::span<const std::string_view>
     }
 }
 
-std::vector<std::int64_t> roundsOfShoe(JournalStore& store, std::int64_t shoe) {
+std::vector<std::int64_t> roundsOfShoe(SegmentedJournal& journal, std::int64_t shoe) {
+    // The newest segment first; a shoe's rounds lie in one segment or a few consecutive ones.
     std::vector<std::int64_t> rounds;
-    auto query = store.connection().prepare(
-        "SELECT round_id FROM record WHERE kind = ? AND json_extract(body, '$.shoe') = ? ORDER BY round_id");
-    query.bind(1, kind::kRoundOpened).bind(2, shoe);
-    while (query.step()) {
-        rounds.push_back(query.integer(0));
+    for (std::size_t i = journal.size(); i-- > 0;) {
+        auto query = journal.segment(i).connection().prepare(
+            "SELECT round_id FROM record WHERE kind = 'round.opened' AND json_extract(body, '$.shoe') = ? "
+            "ORDER BY round_id");
+        query.bind(1, shoe);
+        std::vector<std::int64_t> part;
+        while (query.step()) {
+            part.push_back(query.integer(0));
+        }
+        if (part.empty() && !rounds.empty()) {
+            break;
+        }
+        rounds.insert(rounds.begin(), part.begin(), part.end());
     }
     return rounds;
 }

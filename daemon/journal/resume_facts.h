@@ -17,6 +17,7 @@
 
 #include "daemon/journal/fact_views.h"
 #include "daemon/journal/journal_store.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -53,6 +54,6 @@ void forEachStationRecord(JournalStore& store, std::span<const std::string_view>
                           const std::function<void(const StationRecord&)>& visit);
 
 // The rounds of one shoe, in order.
-[[nodiscard]] std::vector<std::int64_t> roundsOfShoe(JournalStore& store, std::int64_t shoe);
+[[nodiscard]] std::vector<std::int64_t> roundsOfShoe(SegmentedJournal& journal, std::int64_t shoe);
 
 }  // namespace pitlink::journal

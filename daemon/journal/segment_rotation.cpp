@@ -1,9 +1,9 @@
 #include "daemon/journal/segment_rotation.h"
 
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <array>
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/record_kinds.h"
 
@@ -14,15 +14,16 @@ using nlohmann::json;
 
 namespace {
 
-// What `segment.sealed` says of the segment it closes: enough to find a record or a round in the
-// segments without opening them all, and the last link, which the next record chains from.
+// What `segment.sealed` says of the segment it closes: its records, the rounds played in it (a
+// re-settlement of an older round is in the segment active at the time), its time, and the last
+// link, which the next record chains from.
 json sealBody(JournalStore& sealing, std::uint32_t number, const std::string& fileName) {
     SqliteConnection& db = sealing.connection();
     SqliteStatement range = db.prepare(
         "SELECT (SELECT min(seq) FROM record), (SELECT at_ms FROM record ORDER BY seq LIMIT 1), "
         "(SELECT at_ms FROM record ORDER BY seq DESC LIMIT 1), "
-        "(SELECT min(round_id) FROM record WHERE round_id IS NOT NULL), "
-        "(SELECT max(round_id) FROM record WHERE round_id IS NOT NULL)");
+        "(SELECT min(round_id) FROM record WHERE kind = 'round.opened'), "
+        "(SELECT max(round_id) FROM record WHERE kind = 'round.opened')");
     range.step();
     json body{{"segment", number},
               {"file", fileName},

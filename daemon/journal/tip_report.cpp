@@ -7,16 +7,15 @@
 
 namespace pitlink::journal {
 
-std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::int64_t toMs, std::int64_t periodMs) {
-    if (periodMs <= 0) {
-        throw std::invalid_argument("a report period is a positive number of milliseconds");
-    }
+namespace {
+
+void addTips(JournalStore& store, std::int64_t fromMs, std::int64_t toMs, std::int64_t periodMs,
+             std::map<std::int64_t, TipPeriod>& periods) {
     auto tips = store.connection().prepare(
         "SELECT at_ms, station, body FROM record WHERE kind = ? AND at_ms >= ? AND at_ms < ? ORDER BY seq");
     tips.bind(1, kind::kTip);
     tips.bind(2, fromMs);
     tips.bind(3, toMs);
-    std::map<std::int64_t, TipPeriod> periods;
     while (tips.step()) {
         const std::int64_t at = tips.integer(0);
         const std::int64_t start = at - (((at % periodMs) + periodMs) % periodMs);  // floor, also before 1970
@@ -34,6 +33,23 @@ std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::
         }
         ++p.total.count;
         ++mine.count;
+    }
+}
+
+}  // namespace
+
+std::vector<TipPeriod> tipReport(SegmentedJournal& journal, std::int64_t fromMs, std::int64_t toMs,
+                                 std::int64_t periodMs) {
+    if (periodMs <= 0) {
+        throw std::invalid_argument("a report period is a positive number of milliseconds");
+    }
+    std::map<std::int64_t, TipPeriod> periods;
+    for (std::size_t i = 0; i < journal.size(); ++i) {
+        const auto [first, last] = journal.timeRange(i);
+        if (last < fromMs || first >= toMs) {
+            continue;  // a segment wholly outside the period is not read
+        }
+        addTips(journal.segment(i), fromMs, toMs, periodMs, periods);
     }
     std::vector<TipPeriod> out;
     out.reserve(periods.size());

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "daemon/game/settlement.h"
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/segmented_journal.h"
 
 namespace pitlink::journal {
 
@@ -26,7 +26,7 @@ struct TipPeriod {
 
 // The periods of `periodMs` (a divisor of a day: an hour or a day) from `fromMs` to `toMs`
 // (journal clock, UTC ms, half-open) that have a tip, in order.
-[[nodiscard]] std::vector<TipPeriod> tipReport(JournalStore& store, std::int64_t fromMs, std::int64_t toMs,
+[[nodiscard]] std::vector<TipPeriod> tipReport(SegmentedJournal& journal, std::int64_t fromMs, std::int64_t toMs,
                                                std::int64_t periodMs);
 
 }  // namespace pitlink::journal

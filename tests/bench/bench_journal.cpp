@@ -323,9 +323,9 @@ void BM_Baseline_Sha256Links(benchmark::State& state) {
 BENCHMARK(BM_Baseline_Sha256Links);
 
 void BM_RecallLast10Rounds(benchmark::State& state) {
-    journal::JournalStore store(bigJournal(), journal::StoreOptions{std::nullopt, nullptr, true});
+    journal::SegmentedJournal whole(bigJournal(), journal::StoreOptions{});
     for (auto _ : state) {
-        const auto rounds = journal::recallRounds(store, 10);
+        const auto rounds = journal::recallRounds(whole, 10);
         benchmark::DoNotOptimize(rounds.data());
         if (rounds.size() != 10) {
             state.SkipWithError("fewer than 10 rounds");

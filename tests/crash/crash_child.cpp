@@ -113,7 +113,8 @@ int check(const Options& o) {
     nlohmann::json out;
     bool ok = true;
     if (full) {
-        const auto audit = journal::auditJournal(store);
+        journal::SegmentedJournal whole(o.journal, {});
+        const auto audit = journal::auditJournal(whole);
         out = journal::auditReportJson(audit);
         ok = audit.ok();
     } else {

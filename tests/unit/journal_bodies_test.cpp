@@ -168,15 +168,15 @@ TEST(Recovery, ALastRoundWhoseBodyDoesNotFitTiltsTheTableAndNothingRecordedIsLos
     EXPECT_EQ(f.store->tipSeq(), tip);
     EXPECT_EQ(report.ledger.differenceFrom(live), "");
     EXPECT_EQ(report.ledger.credits(1), 5000 - 1000 + 1950);
-    const RecalledRound before = recallRound(*f.store, settled);
+    const RecalledRound before = recallRound(*test::whole(f), settled);
     EXPECT_EQ(before.round.state, RoundState::Settled);
     EXPECT_EQ(before.round.outcomes.at(1).returned, 1950);
-    const AuditReport audit = auditJournal(*f.store);
+    const AuditReport audit = auditJournal(*test::whole(f));
     EXPECT_TRUE(audit.ok()) << audit.chain.problem;
     EXPECT_EQ(audit.chain.checked, tip);
     // Recall of the forged round refuses it with the same words.
     try {
-        (void)recallRound(*f.store, forged);
+        (void)recallRound(*test::whole(f), forged);
         FAIL() << "the forged round was recalled";
     } catch (const std::invalid_argument& error) {
         EXPECT_NE(std::string(error.what()).find(R"("shoe" must be an integer)"), std::string::npos) << error.what();

@@ -12,6 +12,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/segmented_journal.h"
 #include "daemon/journal/store_sink.h"
 #include "tests/support/scenario_table.h"
 
@@ -47,6 +48,11 @@ struct JournalFixture {
     std::unique_ptr<ScenarioTable> table;
     std::optional<journal::RecoveryReport> recovery;
 };
+
+// The fixture's journal as its readers see it (every segment; here its one store).
+inline std::unique_ptr<journal::SegmentedJournal> whole(JournalFixture& f) {
+    return std::make_unique<journal::SegmentedJournal>(*f.store);
+}
 
 // Bytes of a file, to prove a check left it untouched.
 std::string fileBytes(const std::filesystem::path& path);

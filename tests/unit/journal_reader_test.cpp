@@ -29,9 +29,9 @@ TEST(JournalReader, ReadsCommittedRoundsOffTheLogicThreadAndAnswersOnIt) {
     std::optional<std::int64_t> last;
     auto readLast = [&] {
         reader.read<std::int64_t>(
-            [&](JournalStore& store) {
+            [&](SegmentedJournal& journal) {
                 jobThread = std::this_thread::get_id();
-                return store.lastRoundId().value_or(0);
+                return journal.active().lastRoundId().value_or(0);
             },
             [&](std::int64_t id) {
                 answerThread = std::this_thread::get_id();
@@ -58,13 +58,13 @@ TEST(JournalReader, AReadThatThrowsIsAnsweredWithItsErrorAndTheNextReadWorks) {
     JournalReader reader(f.path, StoreOptions{}, [&](std::function<void()> done) { logic.post(std::move(done)); });
     std::string error;
     bool answered = false;
-    reader.read<RecalledRound>([](JournalStore& store) { return recallRound(store, 99); },
+    reader.read<RecalledRound>([](SegmentedJournal& journal) { return recallRound(journal, 99); },
                                [&](RecalledRound) { answered = true; }, [&](const std::string& e) { error = e; });
     logic.runOne();
     EXPECT_FALSE(answered);
     EXPECT_NE(error.find("round"), std::string::npos) << error;
     std::int64_t credits = 0;
-    reader.read<RecalledRound>([](JournalStore& store) { return recallRound(store, 1); },
+    reader.read<RecalledRound>([](SegmentedJournal& journal) { return recallRound(journal, 1); },
                                [&](RecalledRound r) { credits = r.credits.at(1).after; },
                                [&](const std::string& e) { error = e; });
     logic.runOne();
@@ -76,7 +76,7 @@ TEST(JournalReader, AFileThatCannotBeOpenedIsAnError) {
     JournalReader reader("/nonexistent/dir/journal.db", StoreOptions{},
                          [&](std::function<void()> done) { logic.post(std::move(done)); });
     std::string error;
-    reader.read<int>([](JournalStore&) { return 1; }, [](int) {}, [&](const std::string& e) { error = e; });
+    reader.read<int>([](SegmentedJournal&) { return 1; }, [](int) {}, [&](const std::string& e) { error = e; });
     logic.runOne();
     EXPECT_FALSE(error.empty());
 }

@@ -135,7 +135,7 @@ TEST(Recall, LastTenRoundsOfTheTableNewestFirstWithEverythingSpecAsks) {
         rounds.push_back(f.playRound({{1, BetType::Banker, 1000}, {2, BetType::Player, 500}},
                                      i % 2 == 0 ? kBankerWins : kPlayerWins));
     }
-    const auto recalled = recallRounds(*f.store, 10);
+    const auto recalled = recallRounds(*test::whole(f), 10);
     ASSERT_EQ(recalled.size(), 10U);
     EXPECT_EQ(recalled.front().round.roundId, rounds.back());
     EXPECT_EQ(recalled.back().round.roundId, rounds[2]);
@@ -158,7 +158,7 @@ TEST(Recall, StationRecallHasOnlyTheRoundsItPlayed) {
     const auto a = f.playRound({{1, BetType::Banker, 100}}, kBankerWins);
     const auto b = f.playRound({{5, BetType::Banker, 100}}, kBankerWins);
     const auto c = f.playRound({{1, BetType::Tie, 100}}, kPlayerWins);
-    const auto recalled = recallRounds(*f.store, 10, 1);
+    const auto recalled = recallRounds(*test::whole(f), 10, 1);
     ASSERT_EQ(recalled.size(), 2U);
     EXPECT_EQ(recalled[0].round.roundId, c);
     EXPECT_EQ(recalled[1].round.roundId, a);
@@ -203,7 +203,7 @@ TEST(Resettlement, MovesCreditsByTheDifferenceKeepsTheOriginalAndCanBeRepeated) 
     ASSERT_TRUE(who.step());
     EXPECT_EQ(who.text(0), "alice");
     EXPECT_EQ(who.text(1), "second review: the first reading was right");
-    EXPECT_TRUE(auditJournal(*f.store).ok());
+    EXPECT_TRUE(auditJournal(*test::whole(f)).ok());
 }
 
 TEST(Resettlement, TakesNoMoreThanTheStationHasAndRecordsTheShortfall) {
@@ -247,7 +247,7 @@ TEST(Audit, RecomputesMetersAndFindsARoundPaidTwice) {
     f.playRound({{1, BetType::Banker, 1000}}, kBankerWins);
     f.table->snapshot();
     f.playRound({{1, BetType::Player, 1000}}, kBankerWins);
-    AuditReport report = auditJournal(*f.store);
+    AuditReport report = auditJournal(*test::whole(f));
     EXPECT_TRUE(report.ok()) << report.chain.problem;
     EXPECT_EQ(report.roundsChecked, 2);
     EXPECT_EQ(report.snapshotsCompared, 1);
@@ -265,7 +265,7 @@ TEST(Audit, RecomputesMetersAndFindsARoundPaidTwice) {
                 {"returned", 2000},
                 {"breakage", "0"}});
     f.journal->submit(std::move(tx));
-    report = auditJournal(*f.store);
+    report = auditJournal(*test::whole(f));
     EXPECT_TRUE(report.chain.ok);
     ASSERT_FALSE(report.roundProblems.empty());
     EXPECT_NE(report.roundProblems[0].find("settled twice"), std::string::npos) << report.roundProblems[0];
@@ -277,7 +277,8 @@ TEST(Export, JsonLinesCarryTheChainAndCsvQuotesBodies) {
     f.playRound({{1, BetType::Banker, 1000}}, kBankerWins);
     const auto second = f.playRound({{1, BetType::Tie, 100}}, kPlayerWins);
     std::ostringstream lines;
-    const auto written = exportJournal(*f.store, ExportRange{second, second, {}, {}}, ExportFormat::JsonLines, lines);
+    const auto written =
+        exportJournal(*test::whole(f), ExportRange{second, second, {}, {}}, ExportFormat::JsonLines, lines);
     std::istringstream in(lines.str());
     std::string line;
     std::string previousHash;
@@ -294,7 +295,7 @@ TEST(Export, JsonLinesCarryTheChainAndCsvQuotesBodies) {
     EXPECT_EQ(n, written);
     EXPECT_EQ(written, static_cast<std::int64_t>(f.store->recordsOfRound(second).size()));
     std::ostringstream csv;
-    exportJournal(*f.store, ExportRange{second, second, {}, {}}, ExportFormat::Csv, csv);
+    exportJournal(*test::whole(f), ExportRange{second, second, {}, {}}, ExportFormat::Csv, csv);
     EXPECT_EQ(csv.str().rfind("seq,at_utc,kind,round_id,station,body,hash,prev_hash\n", 0), 0U);
     EXPECT_NE(csv.str().find(R"("{""paytable"":""standard"")"), std::string::npos) << csv.str().substr(0, 400);
     EXPECT_EQ(formatUtc(1'795'000'000'123), "2026-11-18T11:06:40.123Z");

@@ -1,18 +1,25 @@
 // Journal segments (schema/README.md "Segments"): a rotation seals the active segment and opens
 // the next with what a start-up resumes, chained on; a start-up on the new segment alone resumes
 // what the whole journal says; a rotation that died half-way is tidied at the next start.
+#include "daemon/journal/segment_rotation.h"
+
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <functional>
+#include <sstream>
 
 #include "daemon/app/segment_carry.h"
+#include "daemon/journal/audit.h"
 #include "daemon/journal/chain_verifier.h"
+#include "daemon/journal/journal_export.h"
+#include "daemon/journal/recall.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/resume_facts.h"
-#include "daemon/journal/segment_rotation.h"
+#include "daemon/journal/tip_report.h"
 #include "daemon/sas/sas_resume.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -256,9 +263,10 @@ TEST(SegmentRotation, AnEditedCarriedStateFailsTheStartUpCheck) {
     sqlite3* db = nullptr;
     ASSERT_EQ(sqlite3_open(journal::SegmentFiles(f.path).file(2).c_str(), &db), SQLITE_OK);
     sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
-    const std::string edit = "UPDATE record SET body = replace(body, '\"tickets_issued\":2', '\"tickets_issued\":1') "
-                             "WHERE seq = " +
-                             std::to_string(first + 1);
+    const std::string edit =
+        "UPDATE record SET body = replace(body, '\"tickets_issued\":2', '\"tickets_issued\":1') "
+        "WHERE seq = " +
+        std::to_string(first + 1);
     ASSERT_EQ(sqlite3_exec(db, edit.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     ASSERT_EQ(sqlite3_changes(db), 1);
     sqlite3_close(db);
@@ -268,6 +276,173 @@ TEST(SegmentRotation, AnEditedCarriedStateFailsTheStartUpCheck) {
     } catch (const std::runtime_error& error) {
         EXPECT_NE(std::string(error.what()).find("record " + std::to_string(first + 1)), std::string::npos)
             << error.what();
+    }
+}
+
+}  // namespace
+}  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// The same table twice, one journal rotated into segments and one left whole: every reader must
+// answer both alike.
+struct Twins {
+    Segmented rotated;
+    Segmented whole;
+    void both(const std::function<void(Segmented&)>& play) {
+        play(rotated);
+        play(whole);
+    }
+    void rotateOne() {
+        rotated.rotate();
+        whole.reopen();  // the same restart, without the rotation
+    }
+};
+
+// A reader's records without what only the segmented journal holds (its opening records), without
+// sequence numbers and links (they shift by those records) and without the start-up verdicts
+// (journal.checked says where its chain check began: the segment's start).
+json facts(const std::vector<journal::JournalRecord>& records) {
+    json out = json::array();
+    for (const auto& r : records) {
+        if (!journal::isOpeningKind(r.kind) && r.kind != "journal.checked") {
+            out.push_back(json{{"kind", r.kind}, {"round", r.roundId.value_or(-1)}, {"body", r.body}});
+        }
+    }
+    return out;
+}
+
+TEST(SegmentedJournal, EveryReaderAnswersAcrossSegmentsAsOnOneFile) {
+    Twins t;
+    std::vector<std::int64_t> rounds;
+    for (int segment = 0; segment < 3; ++segment) {
+        t.both([&](Segmented& f) {
+            f.table->startShoe(10 + segment);
+            f.table->tip(1, 25 + segment);
+            for (int r = 0; r < 4; ++r) {
+                const auto id = f.playRound({{1 + r % 2, game::BetType::Banker, 100 + 100 * r}}, "9S 2H KD 4C");
+                if (&f == &t.rotated) {
+                    rounds.push_back(id);
+                }
+            }
+        });
+        t.rotateOne();
+    }
+    ASSERT_EQ(journal::SegmentFiles(t.rotated.path).active(), 4U);
+    journal::SegmentedJournal segmented(t.rotated.path, {});
+    journal::SegmentedJournal single(t.whole.path, {});
+    ASSERT_EQ(segmented.size(), 4U);
+    ASSERT_EQ(single.size(), 1U);
+
+    // Recall: the last rounds (they span three segments), a station's, one round of the first.
+    const auto recall = [](journal::SegmentedJournal& j, std::optional<std::int64_t> station) {
+        json out = json::array();
+        for (const auto& r : journal::recallRounds(j, 10, station)) {
+            out.push_back(journal::recalledRoundJson(r));
+        }
+        return out;
+    };
+    const json last10 = recall(segmented, std::nullopt);
+    ASSERT_EQ(last10.size(), 10U);
+    EXPECT_EQ(last10[0]["round"], rounds.back());
+    EXPECT_EQ(last10[9]["round"], rounds[rounds.size() - 10]);
+    EXPECT_EQ(last10, recall(single, std::nullopt));
+    EXPECT_EQ(recall(segmented, 2), recall(single, 2));
+    EXPECT_EQ(journal::recalledRoundJson(journal::recallRound(segmented, rounds.front())),
+              journal::recalledRoundJson(journal::recallRound(single, rounds.front())));
+
+    // Roads of a past shoe, export of a range of rounds, the tip report.
+    EXPECT_EQ(journal::roundsOfShoe(segmented, 10),
+              (std::vector<std::int64_t>{rounds[0], rounds[1], rounds[2], rounds[3]}));
+    EXPECT_EQ(journal::roundsOfShoe(segmented, 11), journal::roundsOfShoe(single, 11));
+    std::ostringstream a;
+    std::ostringstream b;
+    const journal::ExportRange range{rounds[2], rounds[9], {}, {}};
+    // The segmented export holds the segments' opening records besides: compared without them.
+    EXPECT_GT(journal::exportJournal(segmented, range, journal::ExportFormat::JsonLines, a),
+              journal::exportJournal(single, range, journal::ExportFormat::JsonLines, b));
+    const auto exported = [](const std::string& lines) {
+        std::vector<journal::JournalRecord> records;
+        std::istringstream in(lines);
+        for (std::string line; std::getline(in, line);) {
+            const json j = json::parse(line);
+            journal::JournalRecord r;
+            r.kind = j["kind"];
+            r.roundId = j["round_id"].is_null() ? std::nullopt : std::optional<std::int64_t>(j["round_id"]);
+            r.body = j["body"].dump();
+            records.push_back(r);
+        }
+        return facts(records);
+    };
+    const json left = exported(a.str());
+    const json right = exported(b.str());
+    for (std::size_t i = 0; i < std::max(left.size(), right.size()); ++i) {
+        ASSERT_EQ(i < left.size() ? left[i] : json(), i < right.size() ? right[i] : json()) << "record " << i;
+    }
+    const json records = exported(a.str());
+    EXPECT_EQ(std::count_if(records.begin(), records.end(), [](const json& r) { return r["round"] != -1; }),
+              8 * 11);  // eight rounds of 11 records, and what happened between them
+    const auto tips = [](journal::SegmentedJournal& j) {
+        json out = json::array();
+        for (const auto& p : journal::tipReport(j, 0, INT64_MAX, 86'400'000)) {
+            out.push_back(json{{"start", p.startMs}, {"amount", p.total.amount}, {"count", p.total.count}});
+        }
+        return out;
+    };
+    EXPECT_EQ(tips(segmented), tips(single));
+    EXPECT_EQ(tips(segmented)[0]["amount"], 25 + 26 + 27);
+
+    // The audit: the whole chain and every meter across the seals, the same ledger as one file.
+    const journal::AuditReport audit = journal::auditJournal(segmented);
+    ASSERT_TRUE(audit.ok()) << audit.chain.problem;
+    EXPECT_EQ(audit.chain.checked, t.rotated.store->tipSeq());
+    EXPECT_EQ(audit.roundsChecked, 13);  // the fixture's own first round too
+    EXPECT_EQ(audit.ledger.toJson(), journal::auditJournal(single).ledger.toJson());
+    EXPECT_GE(audit.snapshotsCompared, 3);  // each segment's opening snapshot among them
+}
+
+TEST(SegmentedJournal, ARoundReSettledInALaterSegmentIsReadWhole) {
+    Segmented f;
+    const std::int64_t round = f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    f.add(journal::kind::kRoundResettled, std::nullopt, json{{"step", 1}});  // placeholder station-less record
+    f.store->append(std::vector<journal::PendingRecord>{{f.clockMs, std::string(journal::kind::kRoundResettled), round,
+                                                         std::nullopt, R"({"reason":"misread","step":1})"}});
+    journal::SegmentedJournal segmented(f.path, {});
+    const auto records = segmented.recordsOfRound(round);
+    ASSERT_FALSE(records.empty());
+    EXPECT_EQ(records.front().kind, "round.opened");
+    EXPECT_EQ(records.back().kind, "round.resettled");
+    EXPECT_EQ(segmented.segmentOfRound(round), 0U);
+    EXPECT_EQ(segmented.segmentOfRound(round + 1), std::nullopt);
+}
+
+TEST(SegmentedJournal, TheAuditFindsASealThatDoesNotNameTheSegmentBeforeIt) {
+    // The seal's last link, then the carried state (each re-linked by whoever forged it would not
+    // help: the links are checked from the seal on, and the seal against the segment before).
+    const std::vector<std::pair<int, std::string>> edits{
+        {0, "replace(body, substr(json_extract(body, '$.last_hash'), 1, 8), '00000000')"},
+        {1, "replace(body, '\"tickets_issued\":2', '\"tickets_issued\":3')"}};
+    for (const auto& [offset, edit] : edits) {
+        Segmented f;
+        f.rotate();
+        const std::int64_t first = f.store->firstSeq();
+        f.store.reset();
+        f.sink.reset();
+        f.journal.reset();
+        f.table.reset();
+        sqlite3* db = nullptr;
+        ASSERT_EQ(sqlite3_open(journal::SegmentFiles(f.path).file(2).c_str(), &db), SQLITE_OK);
+        sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
+        const std::string sql = "UPDATE record SET body = " + edit + " WHERE seq = " + std::to_string(first + offset);
+        ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+        ASSERT_EQ(sqlite3_changes(db), 1) << edit;
+        sqlite3_close(db);
+        journal::SegmentedJournal segmented(f.path, {});
+        const journal::AuditReport audit = journal::auditJournal(segmented);
+        EXPECT_FALSE(audit.ok()) << edit;
+        EXPECT_EQ(audit.chain.firstBadSeq, first) << edit << ": " << audit.chain.problem;
     }
 }
 

@@ -28,7 +28,7 @@ TEST(TipReport, TipsByHourAndStation) {
     tip(f, 1, 50);
     f.clockMs += kHourMs;
     tip(f, 2, 700);
-    const std::vector<TipPeriod> hours = tipReport(*f.store, 0, INT64_MAX, kHourMs);
+    const std::vector<TipPeriod> hours = tipReport(*test::whole(f), 0, INT64_MAX, kHourMs);
     ASSERT_EQ(hours.size(), 2U);
     EXPECT_EQ(hours[0].endMs - hours[0].startMs, kHourMs);
     EXPECT_EQ(hours[0].startMs, f.clockMs - kHourMs - 60'000);
@@ -38,7 +38,7 @@ TEST(TipReport, TipsByHourAndStation) {
     EXPECT_EQ(hours[0].byStation.at(2).count, 1);
     EXPECT_EQ(hours[1].total.amount, 700);
     // Only the second hour.
-    EXPECT_EQ(tipReport(*f.store, hours[1].startMs, INT64_MAX, kHourMs).size(), 1U);
+    EXPECT_EQ(tipReport(*test::whole(f), hours[1].startMs, INT64_MAX, kHourMs).size(), 1U);
 }
 
 TEST(TipReport, SumsBeyondSixtyFourBitsAreRefused) {
@@ -48,7 +48,7 @@ TEST(TipReport, SumsBeyondSixtyFourBitsAreRefused) {
         tx.add(kind::kTip, std::nullopt, 1, nlohmann::json{{"amount", kMaxBodyMoney}});
     }
     f.journal->submit(std::move(tx));
-    EXPECT_THROW((void)tipReport(*f.store, 0, INT64_MAX, kHourMs), std::runtime_error);
+    EXPECT_THROW((void)tipReport(*test::whole(f), 0, INT64_MAX, kHourMs), std::runtime_error);
 }
 
 }  // namespace
