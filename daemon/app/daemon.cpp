@@ -120,8 +120,33 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     startEngineLink();
     startControl();
     startRounds();
+    checkSealedSegments();
     hooks_.ready(fmt::format("table '{}' running ({} shoe, {} stations)", config_.table.name,
                              config_.table.rngShoe ? "rng" : "reader", config_.table.stations));
+}
+
+void Daemon::checkSealedSegments() {
+    const std::size_t sealed = journal::SegmentFiles(config_.journal.path).sealed().size();
+    if (sealed == 0) {
+        return;
+    }
+    sealedVerdict_ = "running";
+    spdlog::info("journal: {} sealed segments trusted by their seals; checking them in the background", sealed);
+    sealedCheck_.emplace(
+        config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.idleBackground,
+        [this](std::function<void()> done) { world_.executor.post(std::move(done)); },
+        [this](const journal::SealedCheckResult& result) {
+            if (result.ok()) {
+                sealedVerdict_ = "passed";
+                spdlog::info("journal: {} sealed segments checked ({} records): sound", result.segments,
+                             result.records);
+                return;
+            }
+            sealedVerdict_ = *result.failure;
+            if (table_) {
+                table_->raiseTilt("journal_segment", *result.failure);
+            }
+        });
 }
 
 void Daemon::startWriter() {
@@ -209,12 +234,29 @@ void Daemon::startRounds() {
     table_->start();
 }
 
+json Daemon::segmentsJson() const {
+    json out{{"sealed", journal::SegmentFiles(config_.journal.path).sealed().size()},
+             {"sealed_check", sealedVerdict_.empty() ? json(nullptr) : json(sealedVerdict_)}};
+    if (journal_) {
+        const journal::SegmentStats& s = journal_->segments();
+        out["rotations"] = s.rotations;
+        out["rotations_postponed"] = s.postponed;
+        out["active_since_ms"] = s.segmentStartMs;
+        out["active_bytes"] = s.segmentBytes;
+        if (!s.lastPostponed.empty()) {
+            out["last_postponed"] = s.lastPostponed;
+        }
+    }
+    return out;
+}
+
 json Daemon::statusJson() const {
     return json{{"version", PITLINK_VERSION},
                 {"journal", config_.journal.path.string()},
                 {"journal_commits", writer_ ? writer_->commits() : 0},
                 {"journal_transactions", writer_ ? writer_->transactions() : 0},
                 {"journal_in_flight", journal_ ? journal_->inFlight() : 0},
+                {"journal_segments", segmentsJson()},
                 {"engine_clients", engineLink_ ? engineLink_->clients() : 0},
                 {"engine_requests", engine_ ? engine_->stats().requests : 0},
                 {"engine_bad_requests", engine_ ? engine_->stats().badRequests : 0},

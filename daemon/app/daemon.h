@@ -26,6 +26,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/journal_reader.h"
 #include "daemon/journal/journal_writer.h"
+#include "daemon/journal/sealed_check.h"
 #include "daemon/modbus/modbus_worker.h"
 #include "daemon/modbus/table_io.h"
 #include "daemon/platform/executor.h"
@@ -56,6 +57,7 @@ struct DaemonWorld {
     std::function<std::unique_ptr<modbus::ModbusDevice>()> modbusDevice;  // the table's I/O module
     std::vector<sas::LinkOutput*> sasOutputs;  // one per configured link instead of its port (simulation)
     const char* journalVfs = nullptr;          // SQLite VFS of every journal connection (simulation)
+    bool idleBackground = false;               // background checks at the idle CPU and I/O class (pitlinkd)
 };
 
 // What the daemon tells whoever runs it.
@@ -108,6 +110,8 @@ private:
     bool realTime_ = false;
     // The start-up steps, in order.
     void openJournal();
+    void checkSealedSegments();
+    [[nodiscard]] nlohmann::json segmentsJson() const;
     void scanIntegrity();
     void resume(const journal::IntegrityResult& scan);
     void startWriter();
@@ -133,6 +137,8 @@ private:
     // In start-up order: destroyed in reverse.
     std::optional<JournalStartup> startup_;
     std::optional<journal::IntegrityScan> scan_;
+    std::optional<journal::SealedSegmentsCheck> sealedCheck_;
+    std::string sealedVerdict_;  // of the sealed segments' check: "running", "passed", or the failure
     std::int64_t scanStartedMs_ = 0;
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;

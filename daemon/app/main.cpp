@@ -113,7 +113,8 @@ int main(int argc, char** argv) {
                                [] { return std::make_unique<platform::WorkerThread>(); },
                                [&modbusConnection] { return modbus::makeLibmodbusDevice(modbusConnection); },
                                {},
-                               nullptr};
+                               nullptr,
+                               true};
         const std::string configText = readFile(options.config);
         daemon.emplace(std::move(config), std::move(paytable), configText, std::move(world), std::move(hooks));
         daemon->setRoundLimit(options.rounds);

@@ -38,8 +38,8 @@ struct JournalConfig {
     bool fullChainCheckAtStart = false;  // the start-up integrity scan checks the whole chain too
     // Segments (schema/README.md "Segments"): the active one is sealed and the next begun, between
     // two rounds, once it is this old or this big; 0 and 0: one file for ever.
-    std::int64_t segmentMaxAgeHours = 0;
-    std::int64_t segmentMaxBytes = 0;  // segment_max_mb in pitlink.yaml
+    std::int64_t segmentMaxAgeHours = 24;
+    std::int64_t segmentMaxBytes = 32'000'000;  // segment_max_mb in pitlink.yaml
 };
 
 struct CashierConfig {

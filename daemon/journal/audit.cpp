@@ -126,11 +126,7 @@ private:
 
 }  // namespace
 
-namespace {
-
-// What the seal of segment `index` says of the segment before it, against that segment itself:
-// its last record and link, and the facts it carried over, recomputed from it. Empty when sound.
-std::string checkSeal(SegmentedJournal& journal, std::size_t index) {
+std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index) {
     JournalStore& before = journal.segment(index - 1);
     const std::int64_t lastSeq = before.tipSeq();
     const Digest lastHash = before.tipHash();
@@ -151,8 +147,6 @@ std::string checkSeal(SegmentedJournal& journal, std::size_t index) {
     }
     return {};
 }
-
-}  // namespace
 
 AuditReport auditJournal(SegmentedJournal& journal) {
     AuditReport report;
@@ -185,7 +179,7 @@ AuditReport auditJournal(SegmentedJournal& journal) {
     report.chain.from = journal.segment(0).firstSeq();
     for (std::size_t i = 0; i < journal.size() && report.chain.ok; ++i) {
         if (i > 0) {
-            if (std::string problem = checkSeal(journal, i); !problem.empty()) {
+            if (std::string problem = checkSegmentSeal(journal, i); !problem.empty()) {
                 report.chain.ok = false;
                 report.chain.firstBadSeq = journal.segment(i).firstSeq();
                 report.chain.problem = std::move(problem);

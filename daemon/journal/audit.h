@@ -28,4 +28,9 @@ struct AuditReport {
 [[nodiscard]] AuditReport auditJournal(SegmentedJournal& journal);
 [[nodiscard]] nlohmann::json auditReportJson(const AuditReport& report);
 
+// What the seal of segment `index` (> 0) says of the segment before it, checked against that
+// segment itself: its last record and link, and the facts it carried over, recomputed from it.
+// Empty when sound, else the problem.
+[[nodiscard]] std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index);
+
 }  // namespace pitlink::journal

@@ -53,7 +53,7 @@ void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool 
     ++submitted_;
     if (failure_) {
         if (done) {
-            done(CommitResult{false, {}, *failure_});
+            done(CommitResult::failed(*failure_));
         }
         completed();
         return;

@@ -11,6 +11,13 @@
 namespace pitlink::journal {
 
 struct CommitResult {
+    // A commit that did not happen, and why.
+    [[nodiscard]] static CommitResult failed(std::string why) {
+        CommitResult result;
+        result.error = std::move(why);
+        return result;
+    }
+
     bool ok = false;
     AppendResult seqs;  // the sequence numbers given to the records, when ok
     std::string error;  // why not, when !ok

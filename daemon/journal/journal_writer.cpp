@@ -86,7 +86,7 @@ void JournalWriter::flush() {
     }
     if (failure_) {
         for (CommitResult& result : results) {
-            result = CommitResult{false, {}, *failure_};
+            result = CommitResult::failed(*failure_);
         }
     }
     {
@@ -117,7 +117,7 @@ CommitResult JournalWriter::rotateNow(const std::vector<PendingRecord>& records)
             result.postponed = postponed.what();  // the old segment is open and unchanged
         } catch (const std::exception& error) {
             failure_ = std::string("journal rotation failed: ") + error.what();
-            return CommitResult{false, {}, *failure_};
+            return CommitResult::failed(*failure_);
         }
     } else {
         result.postponed = "this journal has no segments";
@@ -127,7 +127,7 @@ CommitResult JournalWriter::rotateNow(const std::vector<PendingRecord>& records)
         result.ok = true;
     } catch (const std::exception& error) {
         failure_ = std::string("journal commit failed: ") + error.what();
-        result = CommitResult{false, {}, *failure_};
+        result = CommitResult::failed(*failure_);
     }
     return result;
 }

@@ -1,5 +1,6 @@
 #include "daemon/journal/resume_facts.h"
 
+#include <cstdlib>
 #include <limits>
 
 #include "daemon/journal/body_fields.h"
@@ -65,7 +66,9 @@ namespace {
 // table clock's arithmetic cannot overflow.
 constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
 
-ResumeFacts factsFromJson(const json& table) {
+}  // namespace
+
+ResumeFacts resumeFactsFromJson(const json& table) {
     ResumeFacts facts;
     facts.lastRoundId = optionalIntegerField(table, "last_round", 0, kMaxInt64);
     if (const auto shoe = optionalIntegerField(table, "last_shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1)) {
@@ -74,18 +77,21 @@ ResumeFacts factsFromJson(const json& table) {
     facts.ticketsIssued = integerField(table, "tickets_issued", 0, kMaxInt64);
     facts.clockOffsetMs = integerField(table, "clock_offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
     for (const auto& [station, lock] : objectField(table, "handpays").items()) {
-        facts.handpays[std::stoll(station)] = handpayFact(lock);
+        facts.handpays[integerField(
+            json{{"station", station.size() <= 18 ? std::strtoll(station.c_str(), nullptr, 10) : -1}}, "station", 0,
+            kMaxInt64)] = handpayFact(lock);
+        if (station.empty() || station.find_first_not_of("0123456789") != std::string::npos) {
+            throw BodyError("\"handpays\" has a key that is not a station number: \"" + station.substr(0, 20) + "\"");
+        }
     }
     for (const json& station : arrayField(table, "attendant_calls")) {
-        facts.attendantCalls.insert(station.get<std::int64_t>());
+        facts.attendantCalls.insert(integerField(json{{"station", station}}, "station", 0, kMaxInt64));
     }
     if (table.contains("paytable")) {
         facts.paytable = objectField(table, "paytable");
     }
     return facts;
 }
-
-}  // namespace
 
 json resumeFactsJson(const ResumeFacts& facts) {
     json handpays = json::object();
@@ -116,7 +122,7 @@ ResumeFacts resumeFacts(JournalStore& store) {
     ResumeFacts facts;
     if (const auto carried = carriedState(store)) {
         try {
-            facts = factsFromJson(objectField(*carried, "table"));
+            facts = resumeFactsFromJson(objectField(*carried, "table"));
         } catch (const json::exception& error) {
             throw BodyError(std::string("the segment's carried state (segment.carried): ") + error.what());
         }

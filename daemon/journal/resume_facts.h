@@ -38,6 +38,8 @@ struct ResumeFacts {
 };
 [[nodiscard]] ResumeFacts resumeFacts(JournalStore& store);
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
+// The "table" part of segment.carried back; a field that does not fit throws json::exception.
+[[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);
 
 // The body of the segment's `segment.carried` record, if it has one (segments after the first).
 [[nodiscard]] std::optional<nlohmann::json> carriedState(JournalStore& store);

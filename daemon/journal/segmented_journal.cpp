@@ -68,8 +68,7 @@ const SegmentedJournal::Summary& SegmentedJournal::summary(std::size_t index) {
         return s;  // a sealed segment never changes
     }
     SqliteConnection& db = segment(index).connection();
-    SqliteStatement rounds =
-        db.prepare("SELECT min(round_id), max(round_id) FROM record WHERE kind = 'round.opened'");
+    SqliteStatement rounds = db.prepare("SELECT min(round_id), max(round_id) FROM record WHERE kind = 'round.opened'");
     rounds.step();
     s.rounds.reset();
     if (!rounds.isNull(0)) {

@@ -3,6 +3,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -53,6 +56,17 @@ void normalSchedulingForThisThread() {
         const sched_param normal{0};
         (void)::pthread_setschedparam(::pthread_self(), SCHED_OTHER, &normal);
     }
+}
+
+void idleSchedulingForThisThread() {
+    const sched_param none{0};
+    (void)::pthread_setschedparam(::pthread_self(), SCHED_IDLE, &none);
+    (void)::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
+    // ioprio_set(IOPRIO_WHO_PROCESS, this thread, IOPRIO_CLASS_IDLE): glibc has no wrapper.
+    constexpr int kWhoProcess = 1;
+    constexpr int kClassIdle = 3;
+    constexpr int kClassShift = 13;
+    (void)::syscall(SYS_ioprio_set, kWhoProcess, 0, kClassIdle << kClassShift);
 }
 
 }  // namespace pitlink::platform

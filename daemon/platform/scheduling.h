@@ -31,6 +31,9 @@ struct SchedulingOutcome {
 
 // The calling thread back to SCHED_OTHER if it inherited a real-time policy (worker threads).
 void normalSchedulingForThisThread();
+// The calling thread to run only when nothing else wants the CPU or the disk (SCHED_IDLE, nice 19,
+// the idle I/O class): background checks that must never delay the table or the host.
+void idleSchedulingForThisThread();
 
 [[nodiscard]] const char* policyName(SchedulingPolicy policy);
 

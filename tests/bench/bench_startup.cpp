@@ -145,7 +145,8 @@ int main(int argc, char** argv) {
             const auto stats = pitlink::bench::makeYearJournal(args[1], std::stoll(args[2]), segmentMb * 1'000'000);
             std::cout << "made " << args[1] << ": " << stats.rounds << " rounds, " << stats.records << " records, "
                       << stats.segments << " segments, " << stats.ticketsOut << " tickets out, " << stats.ticketsIn
-                      << " tickets in, " << totalBytes(journalFiles(args[1])) / 1'000'000 << " MB in "
+                      << " tickets in, " << totalBytes(journalFiles(args[1])) / 1'000'000 << " MB; rotations "
+                      << stats.rotationMeanMs << " ms on average, " << stats.rotationMaxMs << " ms at most; in "
                       << std::chrono::duration<double>(Clock::now() - start).count() << " s\n";
             return 0;
         }
@@ -164,8 +165,8 @@ int main(int argc, char** argv) {
 
         const auto files = journalFiles(path);
         const std::int64_t bytes = totalBytes(files);
-        std::cout << "journal " << path.string() << ": " << files.size() << " files, " << bytes / 1'000'000
-                  << " MB" << std::endl;
+        std::cout << "journal " << path.string() << ": " << files.size() << " files, " << bytes / 1'000'000 << " MB"
+                  << std::endl;
         for (int run = 1; run <= runs; ++run) {
             dropFromCache(journalFiles(path));
             const double read = sequentialReadSeconds(journalFiles(path));

@@ -1,9 +1,12 @@
 #include "tests/bench/year_journal.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "daemon/app/segment_carry.h"
@@ -47,8 +50,7 @@ public:
     }
 
     YearJournalStats make(std::int64_t rounds) {
-        at_ = std::chrono::duration_cast<std::chrono::milliseconds>(
-                  std::chrono::system_clock::now().time_since_epoch())
+        at_ = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
                   .count() -
               rounds * kRoundMs;
         startDaemon();
@@ -83,7 +85,8 @@ private:
         }
         store_->connection().exec("PRAGMA synchronous = OFF");  // only while making the fixture
         sink_ = std::make_unique<journal::StoreSink>(*store_);
-        journal_ = std::make_unique<journal::Journal>(*sink_, std::move(ledger), [this] { return at_; }, 2000);
+        journal_ = std::make_unique<journal::Journal>(
+            *sink_, std::move(ledger), [this] { return at_; }, 2000);
         journal_->setSegmentPolicy(journal::SegmentPolicy{0, segmentBytes_}, at_, 0);
     }
 
@@ -93,23 +96,30 @@ private:
     }
 
     void rotate() {
+        const auto start = std::chrono::steady_clock::now();
         journal::SegmentRotation rotation(path_, {}, app::carryOver);
         const journal::Ledger ledger = journal_->committed();
-        const std::vector<journal::PendingRecord> opening{
-            {at_, std::string(kind::kMetersSnapshot), std::nullopt, std::nullopt,
-             journal::canonicalJson(ledger.toJson())}};
+        const std::vector<journal::PendingRecord> opening{{at_, std::string(kind::kMetersSnapshot), std::nullopt,
+                                                           std::nullopt, journal::canonicalJson(ledger.toJson())}};
         journal::AppendResult result;
         store_ = rotation.rotate(store_, opening, result);
         stats_.records += result.lastSeq - result.firstSeq + 1;
         ++stats_.segments;
         open(ledger);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        stats_.rotationMaxMs = std::max(stats_.rotationMaxMs, ms);
+        rotationTotalMs_ += ms;
+        stats_.rotationMeanMs = rotationTotalMs_ / static_cast<double>(stats_.segments - 1);
     }
 
     // A restart of the daemon as pitlinkd journals it, with its SAS queues.
     void startDaemon() {
         journal::JournalTransaction tx = journal_->begin();
         tx.add(kind::kJournalChecked, std::nullopt, std::nullopt,
-               json{{"quick_check", "ok"}, {"chain_from", 1}, {"chain_records", 0}, {"snapshots_compared", 1},
+               json{{"quick_check", "ok"},
+                    {"chain_from", 1},
+                    {"chain_records", 0},
+                    {"snapshots_compared", 1},
                     {"actions", json::array()}});
         tx.add(kind::kDaemonStarted, std::nullopt, std::nullopt, json{{"version", "0.1.0"}, {"table", "table-1"}});
         tx.add(kind::kConfigLoaded, std::nullopt, std::nullopt,
@@ -241,7 +251,9 @@ private:
                 journal::JournalTransaction tx = journal_->begin();
                 const std::string validation = "01" + std::to_string(2'000'000'000'000'000 + stats_.ticketsOut);
                 tx.add(kind::kTicketIssued, std::nullopt, station,
-                       json{{"validation", validation}, {"amount", credits}, {"machine_id", 1193046},
+                       json{{"validation", validation},
+                            {"amount", credits},
+                            {"machine_id", 1193046},
                             {"sequence", stats_.ticketsOut}});
                 tx.credit(station, -credits, reason::kTicketOut, std::nullopt, json{{"ref", validation}});
                 tx.add(kind::kSasException, std::nullopt, station, exception(0x3D, ++serial_[station]));
@@ -292,6 +304,7 @@ private:
     std::int64_t roundInShoe_ = 0;
     std::map<std::int64_t, std::uint64_t> serial_;
     YearJournalStats stats_;
+    double rotationTotalMs_ = 0;
 };
 
 }  // namespace

@@ -18,6 +18,8 @@ struct YearJournalStats {
     std::int64_t segments = 1;
     std::int64_t ticketsOut = 0;
     std::int64_t ticketsIn = 0;
+    double rotationMaxMs = 0;  // the longest rotation (the writer commits nothing meanwhile)
+    double rotationMeanMs = 0;
 };
 
 YearJournalStats makeYearJournal(const std::string& path, std::int64_t rounds, std::int64_t segmentBytes,

@@ -24,7 +24,7 @@ struct DeferredSink : journal::JournalSink {
             auto [records, done] = std::move(queued.front());
             queued.pop_front();
             if (failed) {
-                done(journal::CommitResult{false, {}, "database or disk is full"});
+                done(journal::CommitResult::failed("database or disk is full"));
                 continue;
             }
             inner.commit(std::move(records), std::move(done));

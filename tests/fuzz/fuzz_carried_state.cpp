@@ -1,0 +1,43 @@
+// Fuzz target: the state a journal segment carries over (segment.carried, schema/README.md
+// "Segments"), as a damaged or forged segment could hold it: the journal's facts and the SAS
+// stations' state a start-up resumes from it. Input: the record's body. Anything may be refused
+// with a json::exception (the start-up then stops with the record named); nothing else may escape,
+// crash or hang, and what is accepted must come back out the same.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "daemon/journal/resume_facts.h"
+#include "daemon/sas/sas_resume.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using nlohmann::json;
+    const json body = json::parse(std::string(reinterpret_cast<const char*>(data), size), nullptr, false);
+    if (!body.is_object()) {
+        return 0;
+    }
+    if (body.contains("table")) {
+        try {
+            const auto facts = pitlink::journal::resumeFactsFromJson(body["table"]);
+            const json again = pitlink::journal::resumeFactsJson(facts);
+            if (pitlink::journal::resumeFactsJson(pitlink::journal::resumeFactsFromJson(again)) != again) {
+                throw std::logic_error("carried facts do not come back the same");
+            }
+        } catch (const json::exception&) {
+        }
+    }
+    if (body.contains("sas")) {
+        try {
+            const auto sas = pitlink::sas::sasResumeFromJson(body["sas"]);
+            const json again = pitlink::sas::sasResumeJson(sas);
+            if (pitlink::sas::sasResumeJson(pitlink::sas::sasResumeFromJson(again)) != again) {
+                throw std::logic_error("carried SAS state does not come back the same");
+            }
+        } catch (const json::exception&) {
+        }
+    }
+    return 0;
+}
