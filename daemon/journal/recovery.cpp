@@ -1,5 +1,6 @@
 #include "daemon/journal/recovery.h"
 
+#include "daemon/journal/body_fields.h"
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/paytable_codec.h"
 #include "daemon/journal/record_kinds.h"
@@ -81,7 +82,11 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
     if (!lastRoundId) {
         return actions;
     }
-    RoundHistory round = reconstructRound(store.recordsOfRound(*lastRoundId));
+    const std::vector<JournalRecord> records = store.recordsOfRound(*lastRoundId);
+    if (records.empty()) {
+        return actions;  // ended in a sealed segment
+    }
+    RoundHistory round = reconstructRound(records);
     if (round.state == RoundState::Settled || round.state == RoundState::Voided) {
         return actions;
     }
@@ -166,6 +171,13 @@ RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& option
     report.ledger = replay.take();
     try {
         report.lastRoundId = store.lastRoundId();
+        if (!report.lastRoundId) {
+            // A segment that has dealt no round yet: the last one is in a sealed segment, ended
+            // (a rotation happens only between rounds), and carried over by number.
+            if (const auto carried = carriedState(store)) {
+                report.lastRoundId = optionalIntegerField(carried->at("table"), "last_round", 0, kMaxInt64);
+            }
+        }
     } catch (const std::exception& error) {
         report.tilt = std::string("journal unreadable: ") + error.what();
     }

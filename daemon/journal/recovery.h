@@ -31,9 +31,9 @@ struct RecoveryReport {
     std::string quickCheck;           // "ok", what SQLite found, or "skipped"
     ChainCheck chain;
     int snapshotsCompared = 0;
-    Ledger ledger;                     // committed credits and meters after recovery
-    std::vector<std::string> actions;  // what recovery did to the unfinished round, if anything
-    std::optional<std::int64_t> lastRoundId;
+    Ledger ledger;                            // committed credits and meters after recovery
+    std::vector<std::string> actions;         // what recovery did to the unfinished round, if anything
+    std::optional<std::int64_t> lastRoundId;  // the journal's, also when it is in a sealed segment
     [[nodiscard]] bool ok() const { return !tilt.has_value(); }
 };
 

@@ -156,7 +156,23 @@ std::vector<std::string> tidySegments(const std::string& journalPath, const Stor
         if (n <= active) {
             continue;
         }
-        const auto kinds = kindsIn(files.file(n), options);
+        std::optional<std::vector<std::string>> kinds;
+        try {
+            kinds = kindsIn(files.file(n), options);
+        } catch (const JournalError& error) {
+            // Torn by a power cut while it was written (it was never the journal: the link moves
+            // only after it is synced whole). Kept aside, not removed: nothing is destroyed.
+            const std::string aside = files.file(n).string() + ".torn";
+            std::filesystem::rename(files.file(n), aside);
+            for (const char* suffix : {"-wal", "-shm", "-journal"}) {
+                std::error_code ignored;
+                std::filesystem::rename(files.file(n).string() + suffix, aside + suffix, ignored);
+            }
+            syncDirectory(files.directory());
+            actions.push_back("moved segment " + std::to_string(n) + " aside to " + aside +
+                              ": a rotation died while writing it (" + error.what() + ")");
+            continue;
+        }
         if (kinds) {
             for (const std::string& k : *kinds) {
                 if (!isOpeningKind(k)) {

@@ -4,7 +4,9 @@
 // disk, and checks the journal after every death.
 //
 //   crash_child --journal FILE --ack-log FILE --rounds N --seed S
-//               [--power-cut-after-writes W --keep P] [--fail-writes-after W]
+//               [--power-cut-after-writes W --keep P] [--fail-writes-after W] [--segment-bytes B]
+//               (--segment-bytes: the journal is rotated into segments of about B bytes, between
+//               two rounds, as pitlinkd does with journal.segment_max_mb)
 //   crash_child --journal FILE --recover    recovery from the last snapshots, meters as JSON on stdout
 //   crash_child --journal FILE --check      integrity scan, recovery over the whole chain, full audit
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <random>
 #include <string>
 
+#include "daemon/app/segment_carry.h"
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
@@ -28,6 +31,7 @@
 #include "daemon/journal/journal_writer.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/segment_rotation.h"
 #include "tests/support/completion_queue.h"
 #include "tests/support/power_loss_vfs.h"
 #include "tests/support/scenario_table.h"
@@ -54,6 +58,7 @@ struct Options {
     std::int64_t cutAfterWrites = -1;
     double keep = 0.5;
     std::int64_t failAfterWrites = -1;
+    std::int64_t segmentBytes = 0;
     Mode mode = Mode::Play;
 };
 
@@ -83,6 +88,8 @@ Options parse(int argc, char** argv) {
             o.keep = std::stod(next());
         else if (a == "--fail-writes-after")
             o.failAfterWrites = std::stoll(next());
+        else if (a == "--segment-bytes")
+            o.segmentBytes = std::stoll(next());
         else if (a == "--recover")
             o.mode = Mode::Recover;
         else if (a == "--check")
@@ -103,6 +110,8 @@ std::int64_t nowMs() {
 // not grow with the journal. --check: the integrity scan of every page, the chain from the first
 // record, then the full audit of every record.
 int check(const Options& o) {
+    // As pitlinkd starts: a rotation that died half-way is finished or undone first.
+    const auto tidied = journal::tidySegments(o.journal, {});
     journal::JournalStore store(o.journal, {});
     const bool full = o.mode == Mode::Check;
     const auto report = journal::recover(store, journal::RecoveryOptions{full, full}, nowMs);
@@ -125,6 +134,7 @@ int check(const Options& o) {
                {"meters", report.ledger.toJson()}};
     }
     out["recovery_actions"] = report.actions;
+    out["tidied"] = tidied;
     std::cout << out.dump() << "\n";
     return ok ? 0 : kExitAuditFailed;
 }
@@ -135,8 +145,10 @@ int play(const Options& o) {
         test::registerPowerLossVfs();
         vfs = test::kPowerLossVfs;
     }
-    auto store =
-        std::make_unique<journal::JournalStore>(o.journal, journal::StoreOptions{std::nullopt, vfs, false, nowMs()});
+    const journal::StoreOptions options{std::nullopt, vfs, false, nowMs()};
+    (void)journal::tidySegments(o.journal, options);
+    auto store = std::make_unique<journal::JournalStore>(o.journal, options);
+    const std::int64_t segmentStart = store->firstAtMs().value_or(nowMs());
     // No integrity scan (PRAGMA quick_check reads every page): the driver runs it with its check
     // of the whole journal (--check) every few deaths and at the end.
     const auto report = journal::recover(*store, journal::RecoveryOptions{false, false}, nowMs);
@@ -153,7 +165,14 @@ int play(const Options& o) {
     }
     test::CompletionQueue completions;
     journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
+    if (o.segmentBytes > 0) {
+        writer.setRotation(std::make_unique<journal::SegmentRotation>(o.journal, options, app::carryOver));
+    }
     journal::Journal journal(writer, report.ledger, nowMs, 500);
+    std::error_code sizeError;
+    const auto activeBytes = std::filesystem::file_size(o.journal, sizeError);
+    journal.setSegmentPolicy(journal::SegmentPolicy{0, o.segmentBytes}, segmentStart,
+                             sizeError ? 0 : static_cast<std::int64_t>(activeBytes));
     const int ack = ::open(o.ackLog.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (ack < 0) {
         std::cerr << "crash_child: cannot open ack log\n";
@@ -212,6 +231,7 @@ int play(const Options& o) {
                 acknowledge("ticket_in");
             }
         }
+        journal.rotateIfDue();  // between two rounds, as the table does
         table.openRound();
         acknowledge("round.opened");
         const auto bets = uniform(0, 5);

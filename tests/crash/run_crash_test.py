@@ -98,6 +98,18 @@ class RoundTally:
         return None
 
 
+def segment_files(journal):
+    """The journal's files in chain order, as schema/README.md "Segments" describes them: journal.db
+    itself, or the sealed segments numbered below the one its link names, then that one."""
+    if not os.path.islink(journal):
+        return [journal]
+    active = os.path.basename(os.readlink(journal))
+    folder = journal + ".segments"
+    names = sorted(n for n in os.listdir(folder)
+                   if n.startswith("segment-") and n.endswith(".db") and len(n) == 17 and n <= active)
+    return [os.path.join(folder, n) for n in names]
+
+
 class Checker:
     """Checks the journal from the last record it checked on; a new Checker checks all of it."""
 
@@ -121,12 +133,28 @@ class Checker:
         raise AssertionError(message)
 
     def check(self):
-        db = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
-        try:
-            self.check_unchanged(db)
-            rows = db.execute(f"SELECT {COLUMNS} FROM record WHERE seq > ? ORDER BY seq", (self.checked,)).fetchall()
-        finally:
-            db.close()
+        files = segment_files(self.db_path)
+        found = self.checked == 0
+        rows = []
+        for path in files:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                if not found:
+                    found = self.check_unchanged(db)
+                    if not found and path != files[-1]:
+                        continue
+                    if not found:
+                        self.fail(f"the journal shrank: record {self.checked}, checked before, is gone")
+                part = db.execute(f"SELECT {COLUMNS} FROM record WHERE seq > ? ORDER BY seq", (self.checked,)).fetchall()
+            finally:
+                db.close()
+            if part and part[0][2] == "segment.sealed":
+                # The seal names the last record and link of the segment before it.
+                seal = json.loads(part[0][5])
+                last_seq, last_link = (rows[-1][0], None) if rows else (self.checked, self.link)
+                if seal["last_seq"] != last_seq or (last_link is not None and bytes.fromhex(seal["last_hash"]) != last_link):
+                    self.fail(f"{path}: its seal does not name the last record of the segment before it")
+            rows += part
         self.check_chain(rows)
         self.check_acks()
         records = [(seq, kind, round_id, station, json.loads(body))
@@ -140,13 +168,12 @@ class Checker:
         """The last record checked is still there with the hash it had: a recovery may append
         records, never change or remove one. (A change further back leaves that hash as it is;
         the check of the whole journal every --full-check-every deaths and at the end finds it.)"""
-        if self.checked == 0:
-            return
         last = db.execute("SELECT hash FROM record WHERE seq = ?", (self.checked,)).fetchone()
         if last is None:
-            self.fail(f"the journal shrank: record {self.checked}, checked before, is gone")
+            return False  # in another segment
         if last[0] != self.link:
             self.fail(f"record {self.checked} changed since it was checked")
+        return True
 
     def check_chain(self, rows):
         """1. The chain, recomputed here from the last link checked."""
@@ -247,8 +274,10 @@ def main():
         checker = Checker(db, ack)
         seeds = iter(range(args.seed * 1000 + 1, args.seed * 1000 + 100000))
 
-        def base():
-            return [child, "--journal", db, "--ack-log", ack, "--paytable", paytable, "--seed", str(next(seeds))]
+        def base(segments=True):
+            # Segments of ~150 kB: a rotation every few deaths, some of them cut.
+            return [child, "--journal", db, "--ack-log", ack, "--paytable", paytable, "--seed", str(next(seeds)),
+                    "--segment-bytes", str(150000 if segments else 0)]
 
         def check_whole_journal():
             # A new checker, from the first record on, must come to what the incremental one has.
@@ -259,6 +288,8 @@ def main():
             if differ:
                 raise AssertionError(f"the incremental check and a check of the whole journal differ in {differ}")
 
+        tidied = []  # what the start-ups did to rotations a death cut
+
         def after_death(label, full):
             # The daemon recovers the journal as it would start (or checks all of it when `full`),
             # then the checker here reads what it has not checked yet.
@@ -267,6 +298,7 @@ def main():
                 what = "audit" if full else "recovery"
                 raise AssertionError(f"{label}: daemon {what} failed ({result.returncode}): {result.stdout} {result.stderr}")
             report = json.loads(result.stdout)
+            tidied.extend(report.get("tidied", []))
             try:
                 state = checker.check()
                 if full:
@@ -309,14 +341,17 @@ def main():
                 if result.returncode != 4 or "tilt" not in result.stderr:
                     raise AssertionError(f"{label}: a full disk must tilt (exit 4), got {result.returncode}: {result.stderr}")
             else:
-                size = os.path.getsize(db) + os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else os.path.getsize(db)
-                limit = size + 64 * 1024
+                # The active segment (the link's target) and its WAL; the limit binds every file the
+                # child writes, so it stays above the ack log's size too.
+                real = os.path.realpath(db)
+                size = os.path.getsize(real) + (os.path.getsize(real + "-wal") if os.path.exists(real + "-wal") else 0)
+                limit = max(size, os.path.getsize(ack) if os.path.exists(ack) else 0) + 64 * 1024
 
                 def limit_file_size():
                     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
                     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
-                result = run(base() + ["--rounds", "1000000"], preexec_fn=limit_file_size)
+                result = run(base(segments=False) + ["--rounds", "1000000"], preexec_fn=limit_file_size)
                 if result.returncode != 4 or "tilt" not in result.stderr:
                     raise AssertionError(f"{label}: the file-size limit must tilt (exit 4), got {result.returncode}: {result.stderr}")
             full = number % args.full_check_every == 0
@@ -337,9 +372,13 @@ def main():
         if result.returncode != 0:
             raise AssertionError(f"final run failed: {result.stderr}")
         state, report = after_death("final", full=True)
+        segments = len(segment_files(db))
         print(f"ok: {len(deaths)} deaths, {state['rounds']} rounds, {state['records']} records, "
               f"{state['acked']} acknowledged steps, {report['snapshots_compared']} snapshots compared, "
-              f"credits held {state['held']}")
+              f"credits held {state['held']}; {segments} journal segments, {len(tidied)} rotations cut by a "
+              f"death and undone at the next start")
+        if args.kills + args.power_cuts >= 40 and segments < 3:
+            raise AssertionError(f"the journal was rotated only {segments - 1} times: the rotation went untested")
 
 
 if __name__ == "__main__":
