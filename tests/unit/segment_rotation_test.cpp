@@ -448,3 +448,55 @@ TEST(SegmentedJournal, TheAuditFindsASealThatDoesNotNameTheSegmentBeforeIt) {
 
 }  // namespace
 }  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// A journal made before segments (schema versions 1 and 2, written by the independent Python
+// fixture writer) is migrated, rotated (it becomes segment 1), and reads the same afterwards.
+TEST(SegmentRotation, AnOldSingleFileJournalBecomesSegmentOneAndReadsTheSame) {
+    for (const std::string name : {"v1.db", "v2.db"}) {
+        test::TempDir dir;
+        const std::string path = (dir.path() / "journal.db").string();
+        fs::copy_file(fs::path(PITLINK_FIXTURES_DIR) / "journal" / name, path);
+        auto store = std::make_unique<journal::JournalStore>(path, journal::StoreOptions{});
+        const auto report =
+            journal::recover(*store, journal::RecoveryOptions{true, true}, [] { return 1'795'000'000'000; });
+        ASSERT_TRUE(report.ok()) << name << ": " << *report.tilt;
+        json before;
+        {
+            journal::SegmentedJournal single(*store);
+            for (const auto& r : journal::recallRounds(single, 100)) {
+                before.push_back(journal::recalledRoundJson(r));
+            }
+        }
+        ASSERT_FALSE(before.empty()) << name;
+        const std::int64_t tip = store->tipSeq();
+
+        journal::SegmentRotation rotation(path, {}, app::carryOver);
+        const std::vector<journal::PendingRecord> opening{{1'795'000'000'000, std::string(kind::kMetersSnapshot),
+                                                           std::nullopt, std::nullopt,
+                                                           journal::canonicalJson(report.ledger.toJson())}};
+        journal::AppendResult result;
+        store = rotation.rotate(store, opening, result);
+        EXPECT_EQ(result.firstSeq, tip + 1) << name;
+        const journal::SegmentFiles files(path);
+        EXPECT_EQ(files.active(), 2U) << name;
+        EXPECT_TRUE(fs::exists(files.file(1))) << name;  // the old file, moved, not copied
+        EXPECT_FALSE(fs::exists(path + "-wal")) << name;
+
+        journal::SegmentedJournal segmented(path, {});
+        json after;
+        for (const auto& r : journal::recallRounds(segmented, 100)) {
+            after.push_back(journal::recalledRoundJson(r));
+        }
+        EXPECT_EQ(after, before) << name;
+        const journal::AuditReport audit = journal::auditJournal(segmented);
+        EXPECT_TRUE(audit.ok()) << name << ": " << audit.chain.problem;
+        EXPECT_EQ(audit.chain.checked, store->tipSeq()) << name;
+        EXPECT_EQ(audit.ledger.toJson(), report.ledger.toJson()) << name;
+    }
+}
+
+}  // namespace
+}  // namespace pitlink
