@@ -83,9 +83,9 @@ void readJournal(YamlMap map, Config& c) {
     j.keyFile = resolved(c, map.string("key_file", j.keyFile.string()));
     j.snapshotEvery = map.integer("snapshot_every", j.snapshotEvery, 100, 1'000'000);
     j.fullChainCheckAtStart = map.boolean("full_chain_check_at_start", j.fullChainCheckAtStart);
-    j.segmentMaxAgeHours = map.integer("segment_max_age_hours", j.segmentMaxAgeHours, 0, 24 * 366);
+    j.segmentMaxAgeHours = map.integer("segment_max_age_hours", j.segmentMaxAgeHours, 0, std::int64_t{24} * 366);
     constexpr std::int64_t kMb = 1'000'000;
-    j.segmentMaxBytes = map.integer("segment_max_mb", j.segmentMaxBytes / kMb, 0, 1024 * 1024) * kMb;
+    j.segmentMaxBytes = map.integer("segment_max_mb", j.segmentMaxBytes / kMb, 0, std::int64_t{1024} * 1024) * kMb;
     map.rejectUnknownKeys();
 }
 

@@ -12,6 +12,7 @@
 #include "daemon/journal/journal_export.h"
 #include "daemon/journal/meters.h"
 #include "daemon/journal/recall.h"
+#include "daemon/journal/segment_archive.h"
 #include "daemon/journal/tip_report.h"
 
 namespace pitlink::ctl {
@@ -145,6 +146,48 @@ int runAudit(const std::vector<std::string>& args, std::ostream& out) {
     }
     return exportRecords(Arguments(rest, {"--journal", "--key", "--rounds", "--from-ms", "--to-ms", "--format"}, {}),
                          out);
+}
+
+int runJournal(const std::vector<std::string>& args, std::ostream& out) {
+    if (args.empty() || args[0] != "archive") {
+        throw UsageError("journal needs 'archive'");
+    }
+    const Arguments a(std::vector<std::string>(args.begin() + 1, args.end()),
+                      {"--journal", "--key", "--to", "--older-than-days"}, {"--json"});
+    const auto path = a.value("--journal");
+    const auto to = a.value("--to");
+    if (!path || !to) {
+        throw UsageError("journal archive needs --journal FILE and --to DIR");
+    }
+    journal::StoreOptions options;
+    options.readOnly = true;
+    if (const auto key = a.value("--key")) {
+        options.key = journal::loadChainKey(*key);
+    }
+    constexpr std::int64_t kDayMs = 86'400'000;
+    const std::int64_t days = a.integer("--older-than-days", 0, 0, 100'000);
+    const std::int64_t now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    const auto archived = journal::archiveSegments(*path, options, now - days * kDayMs, *to);
+    if (a.flag("--json")) {
+        json list = json::array();
+        for (const auto& s : archived) {
+            list.push_back(json{{"file", s.file},
+                                {"sha256", s.sha256},
+                                {"bytes", s.bytes},
+                                {"first_seq", s.firstSeq},
+                                {"last_seq", s.lastSeq}});
+        }
+        out << json{{"archived", list}}.dump(2) << "\n";
+        return 0;
+    }
+    for (const auto& s : archived) {
+        out << "archived " << s.file << ": records " << s.firstSeq << "-" << s.lastSeq << ", " << s.bytes
+            << " bytes, sha256 " << s.sha256 << "\n";
+    }
+    out << archived.size() << " segment(s) archived to " << *to << "\n";
+    return 0;
 }
 
 int runRecall(const std::vector<std::string>& args, std::ostream& out) {

@@ -17,6 +17,11 @@ int runRecall(const std::vector<std::string>& args, std::ostream& out);
 // tips --journal FILE [--key FILE] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--period day|hour] [--json]
 // the dealer tips by period (UTC) and station, from the journal's tip records
 int runTips(const std::vector<std::string>& args, std::ostream& out);
+// journal archive --journal FILE --to DIR [--older-than-days N] [--key FILE] [--json]
+// the oldest sealed segments (last record older than N days, default 0: every sealed one) checked,
+// copied into DIR with a MANIFEST.jsonl line each, then removed from the journal (schema/README.md
+// "Segments"). Run it with pitlinkd stopped or running; never on the only copy of a journal.
+int runJournal(const std::vector<std::string>& args, std::ostream& out);
 // resettle ROUND --cards "P1 B1 P2 B2 [P3] [B3]" --reason TEXT [--json]   (operator)
 int runResettle(const std::vector<std::string>& args, std::ostream& out);
 

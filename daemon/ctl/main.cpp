@@ -47,6 +47,8 @@ constexpr std::string_view kUsage =
     "  resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT\n"
     "                                                 (operator) re-settle a round with corrected cards\n"
     "  config check FILE                              the configuration and its paytable load (78 if not)\n"
+    "  journal archive --journal FILE --to DIR [--older-than-days N]\n"
+    "                                                 old sealed segments checked, copied with a manifest, removed\n"
     "  exit codes: 0 done, 1 refused, 2 usage, 69 pitlinkd not reachable, 77 role not enough\n";
 
 }  // namespace
@@ -79,6 +81,9 @@ int main(int argc, char** argv) {
             std::vector<std::string> recallArgs{"--round", args.front()};
             recallArgs.insert(recallArgs.end(), args.begin() + 1, args.end());
             return ctl::runRecall(recallArgs, std::cout);
+        }
+        if (command == "journal") {
+            return ctl::runJournal(args, std::cout);
         }
         if (command == "tips") {
             return ctl::runTips(args, std::cout);

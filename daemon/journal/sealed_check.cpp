@@ -13,7 +13,9 @@ SealedCheckResult checkSealedSegments(SegmentedJournal& journal, const std::atom
             JournalStore& store = journal.segment(i);
             const std::string where = "sealed segment " + journal.file(i);
             if (const std::string quick = store.quickCheck(); quick != "ok") {
-                result.failure = where + " failed its integrity check: " + quick;
+                result.failure = where;
+                *result.failure += " failed its integrity check: ";
+                *result.failure += quick;
                 return result;
             }
             const ChainCheck chain = verifyChain(store, store.firstSeq(), [&](const JournalRecord&) {

@@ -140,6 +140,48 @@ class Segments(unittest.TestCase):
             opened = [r[4] for r in rows if r[3] == "round.opened"]
             self.assertEqual(opened[-5:], [1601, 1602, 1603, 1604, 1605])
 
+    def test_old_segments_are_archived_with_a_manifest_and_the_rest_still_audits(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.deal(d, 2200)
+            journal = os.path.join(d, "journal.db")
+            before = read_segments(journal)
+            total = verify_chain(before)
+            files = segment_files(journal)
+            self.assertGreaterEqual(len(files), 3, files)
+            archive = os.path.join(d, "archive")
+            r = ctl("journal", "archive", "--journal", journal, "--to", archive, "--json")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            archived = json.loads(r.stdout)["archived"]
+            # Every sealed segment (none is younger than 0 days), none of the active one.
+            self.assertEqual([a["file"] for a in archived], [os.path.basename(f) for f in files[:-1]])
+            for a in archived:
+                self.assertFalse(os.path.exists(os.path.join(journal + ".segments", a["file"])))
+                with open(os.path.join(archive, a["file"]), "rb") as f:
+                    self.assertEqual(hashlib.sha256(f.read()).hexdigest(), a["sha256"])
+            with open(os.path.join(archive, "MANIFEST.jsonl")) as f:
+                manifest = [json.loads(l) for l in f]
+            self.assertEqual([m["sha256"] for m in manifest], [a["sha256"] for a in archived])
+            # The archive and what stays are still one chain, record for record.
+            kept = read_segments(journal)
+            self.assertEqual(len(segment_files(journal)), 1)
+            copies = []
+            for a in archived:
+                db = sqlite3.connect(f"file:{os.path.join(archive, a['file'])}?mode=ro", uri=True)
+                copies += [(a["file"],) + tuple(r) for r in db.execute(
+                    "SELECT seq, at_ms, kind, round_id, station, body, hash FROM record ORDER BY seq")]
+                db.close()
+            self.assertEqual(verify_chain(copies + kept), total)
+            # What stays audits from its first segment's seal and opening snapshot.
+            audit = ctl("audit", "verify", "--journal", journal, "--json")
+            self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+            report = json.loads(audit.stdout)
+            self.assertTrue(report["ok"])
+            self.assertEqual(report["records_checked"], len(kept))
+            # The table goes on from it.
+            self.deal(d, 3)
+            opened = [r[4] for r in read_segments(journal) if r[3] == "round.opened"]
+            self.assertEqual(opened[-3:], [2201, 2202, 2203])
+
     def test_an_edited_sealed_segment_is_found_in_the_background_and_tilts_the_running_table(self):
         with tempfile.TemporaryDirectory() as d:
             self.deal(d, 1000)
@@ -167,6 +209,7 @@ class Segments(unittest.TestCase):
             while "TILT" not in out and time.time() < deadline:
                 out += p.stdout.readline()
             status = ctl("status", "--socket", os.path.join(d, "control.sock"), "--json")
+            notify.close()
             p.terminate()
             out += p.communicate(timeout=20)[0]
             self.assertIn("sealed segments trusted by their seals", out)
