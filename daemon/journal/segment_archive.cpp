@@ -1,6 +1,7 @@
 #include "daemon/journal/segment_archive.h"
 
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <openssl/evp.h>
 #include <unistd.h>
 
@@ -8,7 +9,6 @@
 #include <chrono>
 #include <fstream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "daemon/journal/audit.h"
 #include "daemon/journal/record.h"
@@ -73,9 +73,12 @@ std::vector<ArchivedSegment> archiveSegments(const std::string& journalPath, con
         if (const std::string problem = checkSegmentSeal(journal, i + 1); !problem.empty()) {
             throw JournalError(problem + "; nothing archived");
         }
-        chosen.push_back(ArchivedSegment{fs::path(journal.file(i)).filename().string(), {},
-                                         static_cast<std::int64_t>(fs::file_size(journal.file(i))), store.firstSeq(),
-                                         store.tipSeq(), toMs});
+        chosen.push_back(ArchivedSegment{fs::path(journal.file(i)).filename().string(),
+                                         {},
+                                         static_cast<std::int64_t>(fs::file_size(journal.file(i))),
+                                         store.firstSeq(),
+                                         store.tipSeq(),
+                                         toMs});
     }
     if (chosen.empty()) {
         return chosen;
@@ -101,8 +104,8 @@ std::vector<ArchivedSegment> archiveSegments(const std::string& journalPath, con
             fs::remove(copy);
             throw JournalError("the copy of " + segment.file + " differs from it; nothing more archived");
         }
-        manifest << nlohmann::json{{"file", segment.file},      {"sha256", segment.sha256},
-                                   {"bytes", segment.bytes},    {"first_seq", segment.firstSeq},
+        manifest << nlohmann::json{{"file", segment.file},        {"sha256", segment.sha256},
+                                   {"bytes", segment.bytes},      {"first_seq", segment.firstSeq},
                                    {"last_seq", segment.lastSeq}, {"to_ms", segment.toMs},
                                    {"archived_at_ms", now}}
                         .dump()
