@@ -235,7 +235,13 @@ void Daemon::startRounds() {
 }
 
 json Daemon::segmentsJson() const {
-    json out{{"sealed", journal::SegmentFiles(config_.journal.path).sealed().size()},
+    json sealed;
+    try {
+        sealed = journal::SegmentFiles(config_.journal.path).sealed().size();
+    } catch (const journal::JournalError& error) {
+        sealed = error.what();  // journal.db changed under the daemon: status says so, nothing more
+    }
+    json out{{"sealed", std::move(sealed)},
              {"sealed_check", sealedVerdict_.empty() ? json(nullptr) : json(sealedVerdict_)}};
     if (journal_) {
         const journal::SegmentStats& s = journal_->segments();

@@ -5,6 +5,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -110,8 +111,19 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
             out << "\n";
         }
         out << "journal: " << data["daemon"].value("journal", "") << " (" << data["daemon"].value("journal_commits", 0)
-            << " commits)\n"
-            << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
+            << " commits)\n";
+        if (const nlohmann::json segments = data["daemon"].value("journal_segments", nlohmann::json());
+            segments.is_object()) {
+            // The active segment, the sealed ones and their background check (schema/README.md).
+            const nlohmann::json& check = segments["sealed_check"];
+            char megabytes[32];
+            std::snprintf(megabytes, sizeof megabytes, "%.1f",
+                          static_cast<double>(segments.value("active_bytes", std::int64_t{0})) / 1e6);
+            out << "segments: active " << megabytes << " MB, " << segments["sealed"].dump() << " sealed"
+                << (check.is_string() ? " (check: " + check.get<std::string>() + ")" : std::string()) << ", "
+                << segments.value("rotations", 0) << " begun since start\n";
+        }
+        out << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
             << data["daemon"].value("engine_requests", 0) << " requests, "
             << data["daemon"].value("engine_bad_requests", 0) << " bad\n";
         if (const nlohmann::json& scheduling = data["daemon"].value("scheduling", nlohmann::json());
