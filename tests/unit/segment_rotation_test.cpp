@@ -500,3 +500,43 @@ TEST(SegmentRotation, AnOldSingleFileJournalBecomesSegmentOneAndReadsTheSame) {
 
 }  // namespace
 }  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// A journal signed with an HMAC key: the next segment is signed with it too, and is read and
+// audited with the key only.
+TEST(SegmentRotation, ASignedJournalsSegmentsAreSignedWithTheSameKey) {
+    journal::StoreOptions keyed;
+    keyed.key = std::vector<std::uint8_t>(32, 0x5a);
+    test::JournalFixture f(keyed);
+    f.table->ticketIn(1, 1'000, "1000000000000001");
+    (void)f.playRound({{1, game::BetType::Banker, 100}}, "9S 2H KD 4C");
+    journal::SegmentRotation rotation(f.path, keyed, app::carryOver);
+    const std::vector<journal::PendingRecord> opening{{f.clockMs, std::string(kind::kMetersSnapshot), std::nullopt,
+                                                       std::nullopt,
+                                                       journal::canonicalJson(f.journal->committed().toJson())}};
+    journal::AppendResult result;
+    f.table.reset();
+    f.journal.reset();
+    f.sink.reset();
+    f.store = rotation.rotate(f.store, opening, result);
+    f.store.reset();
+
+    journal::SegmentedJournal signedJournal(f.path, keyed);
+    const journal::AuditReport audit = journal::auditJournal(signedJournal);
+    EXPECT_TRUE(audit.ok()) << audit.chain.problem << " at " << audit.chain.firstBadSeq.value_or(0) << "; "
+                            << (audit.roundProblems.empty() ? "" : audit.roundProblems.front());
+    EXPECT_EQ(audit.chain.checked, result.lastSeq);
+    EXPECT_THROW(journal::SegmentedJournal(f.path, journal::StoreOptions{}), journal::JournalError);
+    journal::StoreOptions otherKey;
+    otherKey.key = std::vector<std::uint8_t>(32, 0x11);
+    EXPECT_THROW(journal::SegmentedJournal(f.path, otherKey), journal::JournalError);
+    // The new segment's links are HMACs: the unkeyed SHA-256 formula does not give them.
+    const auto rows = rowsOf(journal::SegmentFiles(f.path).file(2));
+    ASSERT_GE(rows.size(), 2U);
+    EXPECT_NE(linkHex(rows[0].hash, rows[1].canonical), rows[1].hash);
+}
+
+}  // namespace
+}  // namespace pitlink
