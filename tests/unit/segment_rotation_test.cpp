@@ -66,6 +66,23 @@ struct Segmented : test::JournalFixture {
         reopen();  // the table and its journal on the new segment, as after a restart
         return result;
     }
+    // Closes the journal and forges the body of record `seq` of segment 2 with SQL (`body` an
+    // expression of the old one), as someone with the file and sqlite3 could: the triggers
+    // dropped, the link left as it was. Returns how many rows changed.
+    int forge(std::int64_t seq, const std::string& body) {
+        store.reset();
+        sink.reset();
+        journal.reset();
+        table.reset();
+        sqlite3* db = nullptr;
+        sqlite3_open(journal::SegmentFiles(path).file(2).c_str(), &db);
+        sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
+        const std::string sql = "UPDATE record SET body = " + body + " WHERE seq = " + std::to_string(seq);
+        const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);
+        const int changed = rc == SQLITE_OK ? sqlite3_changes(db) : -rc;
+        sqlite3_close(db);
+        return changed;
+    }
     // Everything a start-up resumes, as one JSON value to compare.
     json resumed() {
         const journal::ResumeFacts facts = journal::resumeFacts(*store);
@@ -256,20 +273,7 @@ TEST(SegmentRotation, AnEditedCarriedStateFailsTheStartUpCheck) {
     Segmented f;
     f.rotate();
     const auto first = f.store->firstSeq();
-    f.store.reset();
-    f.sink.reset();
-    f.journal.reset();
-    f.table.reset();
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(journal::SegmentFiles(f.path).file(2).c_str(), &db), SQLITE_OK);
-    sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
-    const std::string edit =
-        "UPDATE record SET body = replace(body, '\"tickets_issued\":2', '\"tickets_issued\":1') "
-        "WHERE seq = " +
-        std::to_string(first + 1);
-    ASSERT_EQ(sqlite3_exec(db, edit.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-    ASSERT_EQ(sqlite3_changes(db), 1);
-    sqlite3_close(db);
+    ASSERT_EQ(f.forge(first + 1, "replace(body, '\"tickets_issued\":2', '\"tickets_issued\":1')"), 1);
     try {
         f.reopen();
         FAIL() << "the edited carried state was resumed";
@@ -406,7 +410,6 @@ TEST(SegmentedJournal, ARoundReSettledInALaterSegmentIsReadWhole) {
     Segmented f;
     const std::int64_t round = f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
     f.rotate();
-    f.add(journal::kind::kRoundResettled, std::nullopt, json{{"step", 1}});  // placeholder station-less record
     f.store->append(std::vector<journal::PendingRecord>{{f.clockMs, std::string(journal::kind::kRoundResettled), round,
                                                          std::nullopt, R"({"reason":"misread","step":1})"}});
     journal::SegmentedJournal segmented(f.path, {});
@@ -428,17 +431,7 @@ TEST(SegmentedJournal, TheAuditFindsASealThatDoesNotNameTheSegmentBeforeIt) {
         Segmented f;
         f.rotate();
         const std::int64_t first = f.store->firstSeq();
-        f.store.reset();
-        f.sink.reset();
-        f.journal.reset();
-        f.table.reset();
-        sqlite3* db = nullptr;
-        ASSERT_EQ(sqlite3_open(journal::SegmentFiles(f.path).file(2).c_str(), &db), SQLITE_OK);
-        sqlite3_exec(db, "DROP TRIGGER record_is_append_only_update", nullptr, nullptr, nullptr);
-        const std::string sql = "UPDATE record SET body = " + edit + " WHERE seq = " + std::to_string(first + offset);
-        ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-        ASSERT_EQ(sqlite3_changes(db), 1) << edit;
-        sqlite3_close(db);
+        ASSERT_EQ(f.forge(first + offset, edit), 1) << edit;
         journal::SegmentedJournal segmented(f.path, {});
         const journal::AuditReport audit = journal::auditJournal(segmented);
         EXPECT_FALSE(audit.ok()) << edit;
