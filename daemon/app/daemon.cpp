@@ -127,6 +127,7 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
 
 void Daemon::checkSealedSegments() {
     const std::size_t sealed = journal::SegmentFiles(config_.journal.path).sealed().size();
+    sealedAtStart_ = static_cast<std::int64_t>(sealed);
     if (sealed == 0) {
         return;
     }
@@ -235,13 +236,8 @@ void Daemon::startRounds() {
 }
 
 json Daemon::segmentsJson() const {
-    json sealed;
-    try {
-        sealed = journal::SegmentFiles(config_.journal.path).sealed().size();
-    } catch (const journal::JournalError& error) {
-        sealed = error.what();  // journal.db changed under the daemon: status says so, nothing more
-    }
-    json out{{"sealed", std::move(sealed)},
+    // Counted, not listed: status is answered on the logic thread, which reads no folder.
+    json out{{"sealed", sealedAtStart_ + static_cast<std::int64_t>(journal_ ? journal_->segments().rotations : 0)},
              {"sealed_check", sealedVerdict_.empty() ? json(nullptr) : json(sealedVerdict_)}};
     if (journal_) {
         const journal::SegmentStats& s = journal_->segments();

@@ -138,7 +138,8 @@ private:
     std::optional<JournalStartup> startup_;
     std::optional<journal::IntegrityScan> scan_;
     std::optional<journal::SealedSegmentsCheck> sealedCheck_;
-    std::string sealedVerdict_;  // of the sealed segments' check: "running", "passed", or the failure
+    std::string sealedVerdict_;       // of the sealed segments' check: "running", "passed", or the failure
+    std::int64_t sealedAtStart_ = 0;  // sealed segments found at start (status adds the rotations since)
     std::int64_t scanStartedMs_ = 0;
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;

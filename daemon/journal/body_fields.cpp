@@ -49,6 +49,13 @@ const json& present(const json& body, std::string_view key) {
 
 }  // namespace
 
+std::int64_t stationKey(const std::string& key) {
+    if (key.empty() || key.size() > 18 || key.find_first_not_of("0123456789") != std::string::npos) {
+        throw BodyError("\"" + key.substr(0, 20) + "\" is not a station number");
+    }
+    return integerValue(json(std::stoll(key)), "station " + key, 1, kMaxInt64);
+}
+
 std::int64_t integerValue(const json& value, std::string_view what, std::int64_t min, std::int64_t max) {
     // Parsed non-negative integers are number_unsigned, up to 2^64 - 1: only those up to 2^63 - 1 fit.
     bool fits = false;

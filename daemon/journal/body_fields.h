@@ -44,6 +44,8 @@ inline constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max
 [[nodiscard]] std::int64_t integerValue(const nlohmann::json& value, std::string_view what, std::int64_t min,
                                         std::int64_t max);
 [[nodiscard]] const std::string& stringValue(const nlohmann::json& value, std::string_view what);
+// A station number written as an object's key ({"3": ...}): digits only, 1 to 2^63 - 1.
+[[nodiscard]] std::int64_t stationKey(const std::string& key);
 
 // Parses a record's body and reads it through `read`. A body that is malformed or does not fit is
 // refused with a BodyError naming the record: "record 12 (handpay.pending): \"amount\" must be ...".

@@ -17,25 +17,12 @@ std::optional<Digest> sealedLink(JournalStore& store, std::int64_t first) {
     const auto hex = body.is_object() && body.contains("last_hash") && body["last_hash"].is_string()
                          ? body["last_hash"].get<std::string>()
                          : std::string();
+    const auto bytes = fromHex(hex);
     Digest link{};
-    if (hex.size() != link.size() * 2) {
-        return std::nullopt;
+    if (!bytes || bytes->size() != link.size() || hex != toHex(*bytes)) {
+        return std::nullopt;  // the seal writes it in lower case, as toHex does
     }
-    for (std::size_t i = 0; i < link.size(); ++i) {
-        const auto nibble = [](char c) -> int {
-            if (c >= '0' && c <= '9')
-                return c - '0';
-            if (c >= 'a' && c <= 'f')
-                return c - 'a' + 10;
-            return -1;
-        };
-        const int high = nibble(hex[2 * i]);
-        const int low = nibble(hex[2 * i + 1]);
-        if (high < 0 || low < 0) {
-            return std::nullopt;
-        }
-        link[i] = static_cast<std::uint8_t>(high << 4 | low);
-    }
+    std::copy(bytes->begin(), bytes->end(), link.begin());
     return link;
 }
 

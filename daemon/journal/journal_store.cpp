@@ -102,16 +102,21 @@ void JournalStore::loadTip() {
     }
 }
 
-std::int64_t JournalStore::createdAtMs() {
-    SqliteStatement row = db_.prepare("SELECT value FROM journal_info WHERE key = 'created_at_ms'");
+std::optional<std::int64_t> JournalStore::infoInteger(std::string_view key) {
+    SqliteStatement row = db_.prepare("SELECT value FROM journal_info WHERE key = ?");
+    row.bind(1, key);
     if (!row.step()) {
-        return 0;
+        return std::nullopt;
     }
     try {
         return std::stoll(std::string(row.text(0)));
     } catch (const std::exception&) {
-        throw JournalError("journal " + db_.path() + " has a created_at_ms that is not a number");
+        throw JournalError("journal " + db_.path() + " has a " + std::string(key) + " that is not a number");
     }
+}
+
+std::int64_t JournalStore::createdAtMs() {
+    return infoInteger("created_at_ms").value_or(0);
 }
 
 void JournalStore::continueChain(std::int64_t seq, const Digest& hash) {
@@ -239,15 +244,7 @@ std::optional<std::int64_t> JournalStore::lastRoundId() {
 std::int64_t JournalStore::firstSeq() {
     // From journal_info (a few bytes), not the record table: a start-up reads no old page of a
     // single-file journal before its integrity scan has passed.
-    SqliteStatement row = db_.prepare("SELECT value FROM journal_info WHERE key = 'first_seq'");
-    if (!row.step()) {
-        return 1;
-    }
-    try {
-        return std::stoll(std::string(row.text(0)));
-    } catch (const std::exception&) {
-        throw JournalError("journal " + db_.path() + " has a first_seq that is not a number");
-    }
+    return infoInteger("first_seq").value_or(1);
 }
 
 std::optional<std::int64_t> JournalStore::firstAtMs() {

@@ -70,6 +70,8 @@ public:
 
 private:
     void configure(const StoreOptions& options);
+    // A journal_info value that is a number (nullopt: the key is absent).
+    [[nodiscard]] std::optional<std::int64_t> infoInteger(std::string_view key);
     void checkChainMode(const StoreOptions& options);
     void loadTip();
 

@@ -6,8 +6,10 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace pitlink::journal {
 
@@ -47,5 +49,7 @@ void appendCanonicalBytes(const JournalRecord& record, std::string& out);
 [[nodiscard]] std::string canonicalJson(const nlohmann::json& body);
 
 [[nodiscard]] std::string toHex(std::span<const std::uint8_t> bytes);
+// The bytes of hexadecimal text (either case); nullopt when it is not whole bytes of hex digits.
+[[nodiscard]] std::optional<std::vector<std::uint8_t>> fromHex(std::string_view text);
 
 }  // namespace pitlink::journal

@@ -1,6 +1,5 @@
 #include "daemon/journal/resume_facts.h"
 
-#include <cstdlib>
 #include <limits>
 
 #include "daemon/journal/body_fields.h"
@@ -77,15 +76,10 @@ ResumeFacts resumeFactsFromJson(const json& table) {
     facts.ticketsIssued = integerField(table, "tickets_issued", 0, kMaxInt64);
     facts.clockOffsetMs = integerField(table, "clock_offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
     for (const auto& [station, lock] : objectField(table, "handpays").items()) {
-        facts.handpays[integerField(
-            json{{"station", station.size() <= 18 ? std::strtoll(station.c_str(), nullptr, 10) : -1}}, "station", 0,
-            kMaxInt64)] = handpayFact(lock);
-        if (station.empty() || station.find_first_not_of("0123456789") != std::string::npos) {
-            throw BodyError("\"handpays\" has a key that is not a station number: \"" + station.substr(0, 20) + "\"");
-        }
+        facts.handpays[stationKey(station)] = handpayFact(lock);
     }
     for (const json& station : arrayField(table, "attendant_calls")) {
-        facts.attendantCalls.insert(integerField(json{{"station", station}}, "station", 0, kMaxInt64));
+        facts.attendantCalls.insert(integerValue(station, "an attendant call's station", 1, kMaxInt64));
     }
     if (table.contains("paytable")) {
         facts.paytable = objectField(table, "paytable");

@@ -69,7 +69,6 @@ void SealedSegmentsCheck::run(const std::string& path, const StoreOptions& optio
         }
         if (!stop_) {
             result = checkSealedSegments(*journal_, stop_);
-            checked_ = result.segments;
         }
     } catch (const std::exception& error) {
         result.failure = std::string("sealed segments cannot be opened for their check: ") + error.what();

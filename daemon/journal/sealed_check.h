@@ -40,15 +40,12 @@ public:
     SealedSegmentsCheck(const SealedSegmentsCheck&) = delete;
     SealedSegmentsCheck& operator=(const SealedSegmentsCheck&) = delete;
 
-    [[nodiscard]] std::int64_t checked() const { return checked_.load(); }
-
 private:
     void run(const std::string& path, const StoreOptions& options, bool idle);
 
     Post post_;
     Done done_;
     std::atomic<bool> stop_{false};
-    std::atomic<std::int64_t> checked_{0};
     std::mutex mutex_;  // guards journal_ against the interrupt of a stop
     std::unique_ptr<SegmentedJournal> journal_;
     std::unique_ptr<platform::Worker> worker_;  // last: stopped first

@@ -42,8 +42,6 @@ public:
     [[nodiscard]] std::vector<JournalRecord> recordsOfRound(std::int64_t roundId);
     // Ends the statement running on any open segment with SQLITE_INTERRUPT (from another thread).
     void interrupt() const;
-    // The last record's sequence number.
-    [[nodiscard]] std::int64_t tipSeq() { return active().tipSeq(); }
 
 private:
     struct Open {

@@ -38,17 +38,11 @@ SasException exceptionFromJson(const json& j) {
     e.code = static_cast<std::uint8_t>(journal::integerField(j, "code", 0, 0xFF));
     e.serial = static_cast<std::uint64_t>(journal::integerField(j, "serial", 0, journal::kMaxInt64));
     const std::string data = journal::optionalStringField(j, "data").value_or(std::string());
-    const auto nibble = [](char c) {
-        static constexpr std::string_view kHex = "0123456789ABCDEF";
-        return kHex.find(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-    };
-    const auto notHex = [&](char c) { return nibble(c) == std::string_view::npos; };
-    if (data.size() % 2 != 0 || std::any_of(data.begin(), data.end(), notHex)) {
+    const auto bytes = journal::fromHex(data);
+    if (!bytes) {
         throw journal::BodyError("\"data\" must be bytes in hexadecimal, not \"" + data.substr(0, 40) + "\"");
     }
-    for (std::size_t i = 0; i < data.size(); i += 2) {
-        e.eventData.push_back(static_cast<std::uint8_t>(nibble(data[i]) << 4U | nibble(data[i + 1])));
-    }
+    e.eventData = *bytes;
     return e;
 }
 
@@ -62,14 +56,6 @@ ValidationId validationIdOf(const json& body) {
 
 json validationIdJson(const ValidationId& id) {
     return json{{"machine_id", id.machineId}, {"sequence", id.sequence}};
-}
-
-std::int64_t stationKey(const std::string& key) {
-    try {
-        return std::stoll(key);
-    } catch (const std::exception&) {
-        throw journal::BodyError("\"" + key.substr(0, 20) + "\" is not a station number");
-    }
 }
 
 }  // namespace
@@ -114,20 +100,20 @@ json sasResumeJson(const SasResume& resume) {
 SasResume sasResumeFromJson(const json& sas) {
     SasResume resume;
     for (const auto& [station, id] : journal::objectField(sas, "validation").items()) {
-        resume.validation[stationKey(station)] = validationIdOf(id);
+        resume.validation[journal::stationKey(station)] = validationIdOf(id);
     }
     for (const auto& [station, enabled] : journal::objectField(sas, "host_enabled").items()) {
         if (!enabled.is_boolean()) {
             throw journal::BodyError("\"host_enabled\" of station " + station + " must be true or false");
         }
-        resume.hostEnabled[stationKey(station)] = enabled.get<bool>();
+        resume.hostEnabled[journal::stationKey(station)] = enabled.get<bool>();
     }
     for (const auto& [station, setup] : journal::objectField(sas, "ticket_setup").items()) {
         (void)ticketSetupFromJson(setup, {});  // refuses a field that does not fit
-        resume.ticketSetup[stationKey(station)] = setup;
+        resume.ticketSetup[journal::stationKey(station)] = setup;
     }
     for (const auto& [station, tickets] : journal::objectField(sas, "issued").items()) {
-        IssuedTickets& list = resume.issued[stationKey(station)];
+        IssuedTickets& list = resume.issued[journal::stationKey(station)];
         for (const json& entry : tickets) {
             const json& body = journal::objectField(entry, "ticket");
             (void)validationRecordOf(body);
@@ -138,12 +124,12 @@ SasResume sasResumeFromJson(const json& sas) {
         }
     }
     for (const auto& [station, n] : journal::objectField(sas, "unread").items()) {
-        resume.unreadRecords[stationKey(station)] = static_cast<std::size_t>(
-            journal::integerField(json{{"unread", n}}, "unread", 0, static_cast<std::int64_t>(kRecordsKept)));
+        resume.unreadRecords[journal::stationKey(station)] = static_cast<std::size_t>(
+            journal::integerValue(n, "\"unread\" of station " + station, 0, static_cast<std::int64_t>(kRecordsKept)));
     }
     for (const auto& [station, last] : journal::objectField(sas, "last_redemption").items()) {
-        resume.lastRedemption[stationKey(station)] = {journal::stringField(last, "validation"),
-                                                      journal::integerField(last, "amount", 0, journal::kMaxInt64)};
+        resume.lastRedemption[journal::stationKey(station)] = {
+            journal::stringField(last, "validation"), journal::integerField(last, "amount", 0, journal::kMaxInt64)};
     }
     return resume;
 }

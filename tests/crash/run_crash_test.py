@@ -42,6 +42,11 @@ import sys
 import tempfile
 import time
 
+# The segments found as an inspector finds them: tools/verify_journal.py, written from
+# schema/README.md "Segments" alone (it shares no code with pitlink).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from verify_journal import segment_files  # noqa: E402
+
 COLUMNS = "seq, at_ms, kind, round_id, station, body, hash"
 
 
@@ -96,18 +101,6 @@ class RoundTally:
         if expected != self.credits:
             return f"credited {self.credits} != due {expected}"
         return None
-
-
-def segment_files(journal):
-    """The journal's files in chain order, as schema/README.md "Segments" describes them: journal.db
-    itself, or the sealed segments numbered below the one its link names, then that one."""
-    if not os.path.islink(journal):
-        return [journal]
-    active = os.path.basename(os.readlink(journal))
-    folder = journal + ".segments"
-    names = sorted(n for n in os.listdir(folder)
-                   if n.startswith("segment-") and n.endswith(".db") and len(n) == 17 and n <= active)
-    return [os.path.join(folder, n) for n in names]
 
 
 class Checker:
