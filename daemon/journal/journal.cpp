@@ -49,31 +49,48 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
     send(std::move(transaction), std::move(done), false);
 }
 
+void Journal::project(const std::vector<Fact>& facts) {
+    try {
+        for (const Fact& fact : facts) {
+            projected_.apply(fact.kind, fact.station, fact.body);
+        }
+    } catch (...) {
+        // Applied in place rather than on a copy made for every transaction: a record the
+        // ledger refuses is rare (the table checks first), so the projection is rebuilt only then.
+        projected_ = committed_;
+        for (const auto& pending : unconfirmed_) {
+            for (const Fact& fact : *pending) {
+                projected_.apply(fact.kind, fact.station, fact.body);
+            }
+        }
+        throw;
+    }
+}
+
 void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool rotate) {
-    ++submitted_;
     if (failure_) {
+        ++submitted_;
         if (done) {
             done(CommitResult::failed(*failure_));
         }
         completed();
         return;
     }
-    Ledger next = projected_;
-    for (const Fact& fact : transaction.facts_) {
-        next.apply(fact.kind, fact.station, fact.body);
-    }
+    project(transaction.facts_);
+    ++submitted_;
     sinceSnapshot_ += static_cast<std::int64_t>(transaction.facts_.size());
     if (!rotate && snapshotEvery_ > 0 && sinceSnapshot_ >= snapshotEvery_) {
-        transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, next.toJson());
+        transaction.add(kind::kMetersSnapshot, std::nullopt, std::nullopt, projected_.toJson());
         sinceSnapshot_ = 0;
     }
-    projected_ = std::move(next);
+    auto facts = std::make_shared<const std::vector<Fact>>(std::move(transaction.facts_));
+    unconfirmed_.push_back(facts);
 
     const std::int64_t at = clock_();
     std::vector<PendingRecord> records;
-    records.reserve(transaction.facts_.size());
+    records.reserve(facts->size());
     std::int64_t bytes = 0;
-    for (const Fact& fact : transaction.facts_) {
+    for (const Fact& fact : *facts) {
         records.push_back(PendingRecord{at, fact.kind, fact.roundId, fact.station, canonicalJson(fact.body)});
         // The row's text and link, its key and its share of the indexes' pages: about what the
         // record adds to the file.
@@ -86,8 +103,9 @@ void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool 
         segments_.segmentBytes = 0;
     }
     segments_.segmentBytes += bytes;
-    auto completion = [this, facts = std::move(transaction.facts_), done = std::move(done), rotate,
+    auto completion = [this, facts = std::move(facts), done = std::move(done), rotate,
                        before](const CommitResult& result) {
+        std::erase(unconfirmed_, facts);
         if (rotate) {
             rotating_ = false;
             if (result.rotated) {
@@ -102,7 +120,7 @@ void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool 
             }
         }
         if (result.ok) {
-            for (const Fact& fact : facts) {
+            for (const Fact& fact : *facts) {
                 committed_.apply(fact.kind, fact.station, fact.body);
             }
             lastSeq_ = std::max(lastSeq_, result.seqs.lastSeq);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -117,11 +118,15 @@ private:
     std::uint64_t submitted_ = 0;
     std::uint64_t completed_ = 0;
     std::deque<std::pair<std::uint64_t, std::function<void()>>> waiting_;  // (submitted_ to wait for, then)
+    // The facts of the transactions sent and not yet completed, oldest first: what projected_
+    // holds beyond committed_.
+    std::deque<std::shared_ptr<const std::vector<Fact>>> unconfirmed_;
     SegmentPolicy segmentPolicy_;
     SegmentStats segments_;
     bool rotating_ = false;
     std::int64_t retryRotationAtMs_ = 0;
     void completed();
+    void project(const std::vector<Fact>& facts);
     void send(JournalTransaction transaction, JournalSink::Done done, bool rotate);
 };
 

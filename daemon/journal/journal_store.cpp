@@ -67,6 +67,8 @@ void JournalStore::configure(const StoreOptions& options) {
         db_.exec("COMMIT");
     }
     insert_.emplace(db_, "INSERT INTO record(seq, at_ms, kind, round_id, station, body, hash) VALUES (?,?,?,?,?,?,?)");
+    begin_.emplace(db_, "BEGIN IMMEDIATE");
+    commit_.emplace(db_, "COMMIT");
 }
 
 void JournalStore::checkChainMode(const StoreOptions& options) {
@@ -135,7 +137,10 @@ bool JournalStore::checkpoint() {
 }
 
 void JournalStore::begin() {
-    db_.exec("BEGIN IMMEDIATE");
+    if (!begin_) {
+        throw JournalError("journal " + db_.path() + " is open read-only");
+    }
+    begin_->run();
     txStartSeq_ = tipSeq_;
     txStartHash_ = tipHash_;
 }
@@ -145,26 +150,20 @@ AppendResult JournalStore::insert(std::span<const PendingRecord> records) {
         throw JournalError("journal " + db_.path() + " is open read-only");
     }
     AppendResult result{tipSeq_ + 1, tipSeq_};
-    JournalRecord record;
     for (const PendingRecord& pending : records) {
-        record.seq = tipSeq_ + 1;
-        record.atMs = pending.atMs;
-        record.kind = pending.kind;
-        record.roundId = pending.roundId;
-        record.station = pending.station;
-        record.body = pending.body;
+        const std::int64_t seq = tipSeq_ + 1;
         canonical_.clear();
-        appendCanonicalBytes(record, canonical_);
+        appendCanonicalBytes(seq, pending, canonical_);
         const Digest hash = hasher_->link(tipHash_, canonical_);
-        insert_->bind(1, record.seq)
-            .bind(2, record.atMs)
-            .bind(3, std::string_view(record.kind))
-            .bind(4, record.roundId)
-            .bind(5, record.station)
-            .bind(6, std::string_view(record.body))
+        insert_->bind(1, seq)
+            .bind(2, pending.atMs)
+            .bind(3, std::string_view(pending.kind))
+            .bind(4, pending.roundId)
+            .bind(5, pending.station)
+            .bind(6, std::string_view(pending.body))
             .bind(7, std::span<const std::uint8_t>(hash));
         insert_->run();
-        tipSeq_ = record.seq;
+        tipSeq_ = seq;
         tipHash_ = hash;
     }
     result.lastSeq = tipSeq_;
@@ -172,7 +171,7 @@ AppendResult JournalStore::insert(std::span<const PendingRecord> records) {
 }
 
 void JournalStore::commit() {
-    db_.exec("COMMIT");
+    commit_->run();
 }
 
 void JournalStore::rollback() noexcept {

@@ -12,24 +12,34 @@ void appendInt(std::int64_t value, std::string& out) {
     out.append(buffer, end);
 }
 
+void appendCanonicalFields(std::int64_t seq, std::int64_t atMs, std::string_view kind,
+                           std::optional<std::int64_t> roundId, std::optional<std::int64_t> station,
+                           std::string_view body, std::string& out) {
+    appendInt(seq, out);
+    out += '\t';
+    appendInt(atMs, out);
+    out += '\t';
+    out += kind;
+    out += '\t';
+    if (roundId) {
+        appendInt(*roundId, out);
+    }
+    out += '\t';
+    if (station) {
+        appendInt(*station, out);
+    }
+    out += '\t';
+    out += body;
+}
+
 }  // namespace
 
 void appendCanonicalBytes(const JournalRecord& record, std::string& out) {
-    appendInt(record.seq, out);
-    out += '\t';
-    appendInt(record.atMs, out);
-    out += '\t';
-    out += record.kind;
-    out += '\t';
-    if (record.roundId) {
-        appendInt(*record.roundId, out);
-    }
-    out += '\t';
-    if (record.station) {
-        appendInt(*record.station, out);
-    }
-    out += '\t';
-    out += record.body;
+    appendCanonicalFields(record.seq, record.atMs, record.kind, record.roundId, record.station, record.body, out);
+}
+
+void appendCanonicalBytes(std::int64_t seq, const PendingRecord& record, std::string& out) {
+    appendCanonicalFields(seq, record.atMs, record.kind, record.roundId, record.station, record.body, out);
 }
 
 std::string canonicalBytes(const JournalRecord& record) {

@@ -43,6 +43,8 @@ struct AppendResult {
 // "<seq>\t<at_ms>\t<kind>\t<round_id or empty>\t<station or empty>\t<body>" in UTF-8.
 [[nodiscard]] std::string canonicalBytes(const JournalRecord& record);
 void appendCanonicalBytes(const JournalRecord& record, std::string& out);
+// The same bytes for a record about to be written as number `seq` (no copy of its body).
+void appendCanonicalBytes(std::int64_t seq, const PendingRecord& record, std::string& out);
 
 // The body's canonical text: sorted keys, no spaces, integers only; invalid UTF-8 in free text
 // (a dispute's words) is replaced rather than refused.

@@ -157,6 +157,40 @@ TEST(Journal, ARefusedCreditChangesNothing) {
     EXPECT_EQ(f.journal->projected().credits(1), 300);
 }
 
+// The projection is moved in place (no copy per transaction): a transaction whose record the
+// ledger refuses part-way must leave it as it was, the transactions still in flight included,
+// and must not count as in flight itself.
+TEST(Journal, ATransactionTheLedgerRefusesAtSubmitLeavesTheProjectionAndTheInFlightCount) {
+    test::TempDir dir;
+    test::CompletionQueue completions;
+    JournalWriter writer(std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{}),
+                         [&](std::function<void()> f) { completions.post(std::move(f)); });
+    Journal journal(
+        writer, Ledger{}, [] { return 1; }, 0);
+    for (const auto& [station, amount] : {std::pair<std::int64_t, Money>{1, 500}, {2, 70}}) {
+        JournalTransaction tx = journal.begin();
+        tx.credit(station, amount, reason::kTicketIn);
+        journal.submit(std::move(tx));
+    }
+    // Station 1 moves on (applied), then a credit whose balance does not follow (refused).
+    JournalTransaction bad = journal.begin();
+    bad.credit(1, -200, reason::kBet);
+    bad.add(kind::kCredit, std::nullopt, 2, credit(5, 999, reason::kTicketIn));
+    EXPECT_THROW(journal.submit(std::move(bad)), LedgerError);
+    EXPECT_EQ(journal.projected().credits(1), 500);
+    EXPECT_EQ(journal.projected().credits(2), 70);
+    EXPECT_EQ(journal.inFlight(), 2U);
+    completions.runOne();
+    completions.runOne();
+    EXPECT_EQ(journal.inFlight(), 0U);
+    EXPECT_EQ(journal.committed().credits(1), 500);
+    EXPECT_EQ(journal.committed().credits(2), 70);
+    bool waited = false;
+    journal.afterPending([&] { waited = true; });
+    EXPECT_TRUE(waited);
+    writer.stop();
+}
+
 TEST(Journal, SnapshotsAreAddedEveryNRecordsWithTheMetersAtThatPoint) {
     test::TempDir dir;
     JournalStore store((dir.path() / "j.db").string(), StoreOptions{});
