@@ -20,6 +20,7 @@ void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start
         start.handpays[station] = table::PendingHandpay{lock.amount, lock.kind, lock.offCredits};
     }
     start.attendantCalls = facts.attendantCalls;
+    start.stationStates = facts.stations;
 }
 
 }  // namespace

@@ -49,13 +49,63 @@ void readRounds(YamlMap map, Config& c) {
     map.rejectUnknownKeys();
 }
 
+// The min and max of a stake range (max >= min) from `map`; both required when `required`.
+game::StakeRange readRange(YamlMap& map, game::StakeRange fallback, bool required) {
+    if (required && (!map.has("min") || !map.has("max"))) {
+        throw map.error(map.has("min") ? "max" : "min", "a range needs both min and max");
+    }
+    game::StakeRange range;
+    range.min = map.integer("min", fallback.min, 1, kMaxMoney);
+    range.max = map.integer("max", fallback.max, 1, kMaxMoney);
+    if (range.max < range.min) {
+        throw map.error("max", "must not be below " + map.keyPath("min") + " (" + std::to_string(range.min) + ")");
+    }
+    return range;
+}
+
+// {spot: {min, max}, ...}: the spots' own ranges.
+game::SpotRanges readSpotRanges(YamlMap map) {
+    game::SpotRanges ranges{};
+    for (const std::string& key : map.keys()) {
+        const auto spot = game::parseBetType(key);
+        if (!spot) {
+            throw map.error(key, "not a bet spot (player, banker, tie, player_pair, ...)");
+        }
+        YamlMap range = map.map(key);
+        ranges[static_cast<std::size_t>(*spot)] = readRange(range, {}, true);
+        range.rejectUnknownKeys();
+    }
+    return ranges;
+}
+
+// bets.min/bets.max (one level) or bets.levels, and bets.spots.
+void readLimits(YamlMap& map, game::TableLimits& limits) {
+    const auto levels = map.node("levels");
+    if (levels && (map.has("min") || map.has("max"))) {
+        throw map.error("levels", "give either bets.min/bets.max (one level) or bets.levels, not both");
+    }
+    if (!levels) {
+        limits.levels = {game::LimitLevel{readRange(map, limits.levels.front().main, false), {}}};
+    } else {
+        if (!levels->IsSequence() || levels->size() == 0 || levels->size() > 20) {
+            throw map.error(*levels, "levels", "expected a list of 1 to 20 levels ({min, max, spots})");
+        }
+        limits.levels.clear();
+        for (std::size_t i = 0; i < levels->size(); ++i) {
+            YamlMap level((*levels)[i], map.keyPath("levels") + "[" + std::to_string(i) + "]", map.file());
+            game::LimitLevel read;
+            read.main = readRange(level, {}, true);
+            read.spots = readSpotRanges(level.map("spots"));
+            level.rejectUnknownKeys();
+            limits.levels.push_back(read);
+        }
+    }
+    limits.spots = readSpotRanges(map.map("spots"));
+}
+
 void readBets(YamlMap map, Config& c) {
     auto& b = c.bets;
-    b.minBet = map.integer("min", b.minBet, 1, kMaxMoney);
-    b.maxBet = map.integer("max", b.maxBet, 1, kMaxMoney);
-    if (b.maxBet < b.minBet) {
-        throw map.error("max", "must not be below bets.min (" + std::to_string(b.minBet) + ")");
-    }
+    readLimits(map, b.limits);
     b.maxPayout = map.integer("max_payout", b.maxPayout, 1, kMaxMoney);
     b.tieNeedsMainBet = map.boolean("tie_needs_main_bet", b.tieNeedsMainBet);
     b.forbidPlayerAndBanker = map.boolean("forbid_player_and_banker", b.forbidPlayerAndBanker);

@@ -91,6 +91,15 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
         case Op::Reserve:
             t.reserve(r.station, r.on, std::move(respond));
             return;
+        case Op::Raise:
+            t.raiseBets(r.station, r.amount, std::move(respond));
+            return;
+        case Op::Limits:
+            respond(t.limits(r.station));
+            return;
+        case Op::LimitLevel:
+            t.selectLimitLevel(r.station, static_cast<int>(r.round), std::move(respond));
+            return;
         case Op::Door:
             if (r.on) {
                 t.doorOpened(r.text, std::move(respond));

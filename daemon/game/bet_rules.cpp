@@ -30,13 +30,17 @@ std::optional<BetRefusal> checkSpot(BetType spot, Money stake, const StationBetC
         return refuse(BetRule::NotWholeCredits, spot,
                       "stake " + money(stake) + " is not a whole number of credits of " + money(ctx.denomination));
     }
-    if (stake < rules.minBet) {
+    const StakeRange range = spotRange(rules.limits, ctx.level, spot, ctx.personal);
+    const std::string whose = ctx.personal.empty() ? "" : " (with the player's own limits)";
+    if (stake < range.min) {
         return refuse(BetRule::BelowMinimum, spot,
-                      "stake " + money(stake) + " below the table minimum " + money(rules.minBet));
+                      "stake " + money(stake) + " below the minimum " + money(range.min) + " at limit level " +
+                          std::to_string(ctx.level) + whose);
     }
-    if (stake > rules.maxBet) {
+    if (stake > range.max) {
         return refuse(BetRule::AboveMaximum, spot,
-                      "stake " + money(stake) + " above the table maximum " + money(rules.maxBet));
+                      "stake " + money(stake) + " above the maximum " + money(range.max) + " at limit level " +
+                          std::to_string(ctx.level) + whose);
     }
     const Fraction top = table.highestRatio(spot);
     const Int128 worstWin = static_cast<Int128>(stake) * top.num / top.den;

@@ -7,14 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "daemon/game/bet_limits.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/settlement.h"
 
 namespace pitlink::game {
 
 struct BetRulesConfig {
-    Money minBet = 100;                  // per spot, minor units
-    Money maxBet = 500'000;              // per spot
+    TableLimits limits;                  // min/max per spot and level, minor units
     Money maxPayout = 10'000'000;        // per spot: stake x highest ratio of the spot
     bool tieNeedsMainBet = false;        // seed 002 (égalité only with P or B)
     bool forbidPlayerAndBanker = true;   // seed 003
@@ -73,6 +73,8 @@ struct StationBetContext {
     Money credits = 0;        // station balance in minor units, before this slip
     Money denomination = 1;   // minor units per credit
     LosingStreak streak;
+    int level = 1;            // the limit level the station plays at (1-based)
+    PersonalLimits personal;  // its player's own limits
 };
 
 // Checks a whole slip as it would stand after a change (place, undo, repeat, double).

@@ -12,6 +12,17 @@ namespace {
 
 using platform::Overloaded;
 
+json personalJson(const game::PersonalLimits& personal) {
+    json out = json::object();
+    if (personal.min) {
+        out["min"] = *personal.min;
+    }
+    if (personal.max) {
+        out["max"] = *personal.max;
+    }
+    return out;
+}
+
 json stationJson(const table::StationStatus& s) {
     json bets = json::array();
     for (const journal::RoundBet& bet : s.bets) {
@@ -23,10 +34,25 @@ json stationJson(const table::StationStatus& s) {
                 {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
                 {"attendant", s.attendant},
                 {"reserved", s.reserved},
-                {"host_disabled", s.hostDisabled}};
+                {"host_disabled", s.hostDisabled},
+                {"limit_level", s.limitLevel},
+                {"personal_limits", personalJson(s.personal)}};
 }
 
 }  // namespace
+
+json limitsJson(const table::LimitsAnswer& d) {
+    json spots = json::object();
+    for (const table::SpotLimitsView& view : d.spots) {
+        spots[std::string(game::betTypeName(view.spot))] = json{{"min", view.range.min},
+                                                                {"max", view.range.max},
+                                                                {"max_win", view.maxWin},
+                                                                {"max_payout", view.range.max + view.maxWin}};
+    }
+    return json{{"station", d.station}, {"level", d.level},
+                {"levels", d.levels},   {"personal", personalJson(d.personal)},
+                {"spots", spots},       {"winnings", journal::slipJson(d.winnings)}};
+}
 
 json statusJson(const table::TableStatus& status) {
     json stations = json::array();
@@ -96,6 +122,7 @@ json replyDataJson(const table::ReplyData& data) {
                 return json{{"round", d.round}, {"records", d.records}, {"credits", d.credits}};
             },
             [](const table::TableStatus& d) { return statusJson(d); },
+            [](const table::LimitsAnswer& d) { return limitsJson(d); },
         },
         data);
 }

@@ -84,6 +84,11 @@ ResumeFacts resumeFactsFromJson(const json& table) {
     if (table.contains("paytable")) {
         facts.paytable = objectField(table, "paytable");
     }
+    if (table.contains("stations")) {  // segments sealed before issue 20 have none
+        for (const auto& [station, state] : objectField(table, "stations").items()) {
+            facts.stations[stationKey(station)] = stationStateFact(state);
+        }
+    }
     return facts;
 }
 
@@ -108,6 +113,15 @@ json resumeFactsJson(const ResumeFacts& facts) {
     }
     if (facts.paytable) {
         table["paytable"] = *facts.paytable;
+    }
+    // Absent when empty, as in segments sealed before station states existed: the audit compares
+    // what a segment carried with what it recomputes, byte for byte.
+    if (!facts.stations.empty()) {
+        json stations = json::object();
+        for (const auto& [station, state] : facts.stations) {
+            stations[std::to_string(station)] = stationStateJson(state);
+        }
+        table["stations"] = std::move(stations);
     }
     return table;
 }
@@ -159,6 +173,15 @@ ResumeFacts resumeFacts(JournalStore& store) {
             } else {
                 facts.attendantCalls.erase(last.integer(0));
             }
+        }
+    }
+    {
+        auto last = store.connection().prepare(
+            "SELECT r.station, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
+            "WHERE kind = 'station.state' AND station IS NOT NULL GROUP BY station) last ON r.seq = last.seq");
+        while (last.step()) {
+            facts.stations[last.integer(0)] =
+                readRecordBody(last.integer(2), kind::kStationState, last.text(1), stationStateFact);
         }
     }
     if (const auto last = lastOfKind(store, kind::kPaytableLoaded)) {

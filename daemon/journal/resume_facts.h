@@ -18,6 +18,7 @@
 #include "daemon/journal/fact_views.h"
 #include "daemon/journal/journal_store.h"
 #include "daemon/journal/segmented_journal.h"
+#include "daemon/journal/station_state.h"
 
 namespace pitlink::journal {
 
@@ -33,6 +34,8 @@ struct ResumeFacts {
     std::map<std::int64_t, HandpayFact> handpays;
     // Stations whose last attendant record is a call not yet cleared.
     std::set<std::int64_t> attendantCalls;
+    // Each station's last station.state.
+    std::map<std::int64_t, StationState> stations;
     // The last paytable.loaded body: a round left unfinished in the next segment is settled with it.
     std::optional<nlohmann::json> paytable;
 };

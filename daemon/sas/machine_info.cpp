@@ -73,7 +73,7 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
             info.denominationCode = code;
         }
     }
-    const game::Money maxCredits = config.bets.maxBet / config.table.denomination;
+    const game::Money maxCredits = game::highestMaximum(config.bets.limits) / config.table.denomination;
     info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));
     info.maxBetCredits = static_cast<std::uint32_t>(std::min<game::Money>(maxCredits, 9999));
     info.paytableName = paytable.name.substr(0, 20);

@@ -79,8 +79,25 @@ struct ResettleAnswer {
     nlohmann::json credits = nlohmann::json::object();
 };
 
+// {"station", "level", "levels", "personal", "spots": {spot: {min, max, max_win, max_payout}},
+// "winnings": {spot: n}}: what the station shows over its bet spots (seed 000 "Show Bet Limits",
+// "Show Winnings").
+struct SpotLimitsView {
+    game::BetType spot = game::BetType::Player;
+    game::StakeRange range;  // at the station's level and personal limits; max lowered to the payout limit
+    game::Money maxWin = 0;  // the max stake times the spot's highest ratio
+};
+struct LimitsAnswer {
+    std::int64_t station = 0;
+    int level = 1;
+    int levels = 1;
+    game::PersonalLimits personal;
+    std::vector<SpotLimitsView> spots;  // the spots the paytable offers
+    game::BetSlip winnings;             // per spot placed: its stake times the spot's highest ratio
+};
+
 using ReplyData = std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer,
                                BetsAnswer, CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer,
-                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus>;
+                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer>;
 
 }  // namespace pitlink::table

@@ -20,8 +20,13 @@ struct PendingHandpay {
 struct Station {
     std::int64_t number = 0;
     std::vector<journal::RoundBet> bets;  // this round's, in the order placed
-    game::BetSlip lastSlip;               // the previous round's, for "repeat"
+    // How many of `bets` each placing request added (bet, repeat, double, raise), in order: undo
+    // takes back the last request's bets together (a double undone leaves the bets before it).
+    std::vector<std::size_t> placements;
+    game::BetSlip lastSlip;  // the previous round's, for "repeat"
     game::LosingStreak streak;
+    int limitLevel = 1;
+    game::PersonalLimits personal;
     std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
     bool attendantCalled = false;
     bool reserved = false;

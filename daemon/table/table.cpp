@@ -1,6 +1,7 @@
 // The table's core: construction, committing with acknowledgement, tilts, state for status.
 #include "daemon/table/table.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "daemon/journal/paytable_codec.h"
@@ -30,6 +31,13 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
             s.handpay = it->second;
         }
         s.attendantCalled = start.attendantCalls.contains(n);
+        if (const auto it = start.stationStates.find(n); it != start.stationStates.end()) {
+            s.lastSlip = it->second.lastSlip;
+            s.streak = it->second.streak;
+            // A level the table no longer offers (fewer levels configured) falls to its last.
+            s.limitLevel = std::min(it->second.limitLevel, static_cast<int>(settings_.bets.limits.levels.size()));
+            s.personal = it->second.personal;
+        }
         stations_.push_back(std::move(s));
     }
 }
@@ -195,7 +203,7 @@ TableStatus Table::status() const {
                     tilts_,          {}};
     for (const Station& s : stations_) {
         out.stations.push_back(StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay,
-                                             s.attendantCalled, s.reserved, s.hostDisabled});
+                                             s.attendantCalled, s.reserved, s.hostDisabled, s.limitLevel, s.personal});
     }
     return out;
 }

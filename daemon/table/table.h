@@ -27,6 +27,7 @@
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/station_state.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
@@ -42,8 +43,9 @@ struct TableStart {
     std::int64_t nextRoundId = 1;
     std::uint32_t nextShoeNumber = 1;
     std::int64_t nextTicketNumber = 1;
-    std::map<std::int64_t, PendingHandpay> handpays;  // stations still locked for a hand-pay
-    std::set<std::int64_t> attendantCalls;            // calls not yet cleared
+    std::map<std::int64_t, PendingHandpay> handpays;              // stations still locked for a hand-pay
+    std::set<std::int64_t> attendantCalls;                        // calls not yet cleared
+    std::map<std::int64_t, journal::StationState> stationStates;  // last slip, streak, limits
 };
 
 class Table {
@@ -82,6 +84,16 @@ public:
     void undoBet(std::int64_t station, Respond respond);
     void repeatBets(std::int64_t station, Respond respond);
     void doubleBets(std::int64_t station, Respond respond);
+    // Seed 000 "Raise bet": each spot of this round's slip raised by `chip`, in the order placed,
+    // until the credits run out (game::planRaise); the reply's slip shows what was raised.
+    void raiseBets(std::int64_t station, game::Money chip, Respond respond);
+    // The limit level the station's player plays at (1-based; between rounds or with no bets).
+    void selectLimitLevel(std::int64_t station, int level, Respond respond);
+    // An operator sets (or clears, both open) a player's own limits within the table's.
+    void setPersonalLimits(std::int64_t station, game::PersonalLimits limits, const std::string& who, Respond respond);
+    // What the station shows over its spots: limits at its level, max win and payout, and the
+    // possible winnings of its slip (seed 000 "Show Bet Limits", "Show Winnings").
+    [[nodiscard]] Reply limits(std::int64_t station) const;
     void cashOut(std::int64_t station, Respond respond);
     void ticketIn(std::int64_t station, const std::string& validation, game::Money amount, Respond respond);
     void tip(std::int64_t station, game::Money amount, Respond respond);
@@ -175,6 +187,11 @@ private:
     // `bets` by value: it is often the station's own list, which withdrawing changes.
     void withdraw(std::int64_t station, std::vector<journal::RoundBet> bets, const std::string& action,
                   Respond respond);
+    void refuseBet(std::int64_t station, const std::string& action, const game::BetSlip& add,
+                   const game::BetRefusal& refusal, Respond respond);
+    // station.state with the station's kept state, added to `tx`.
+    void addStationState(journal::JournalTransaction& tx, const Station& station) const;
+    [[nodiscard]] game::StationBetContext betContext(const Station& station) const;
 
     journal::Journal& journal_;
     const game::Paytable& paytable_;

@@ -1,6 +1,7 @@
 // A station's bets in the open round: place, clear, undo, repeat, double. Every change is
 // checked as the whole slip would stand after it (game::checkSlip), and journaled with its
 // credit movement; a refusal is journaled too, with the rule that refused.
+#include "daemon/game/bet_raise.h"
 #include "daemon/journal/ledger.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/slip_json.h"
@@ -46,6 +47,61 @@ void Table::doubleBets(std::int64_t station, Respond respond) {
     placeSlip(station, current, "double", std::move(respond));
 }
 
+game::StationBetContext Table::betContext(const Station& s) const {
+    game::StationBetContext context;
+    context.bettingOpen = bettingOpen(phase_);
+    context.roundInShoe = roundInShoe_;
+    // The bets already placed this round were taken from the credits: a slip is checked against
+    // the credits as they stood before it.
+    context.credits = journal_.projected().credits(s.number) + s.slip().total();
+    context.denomination = settings_.denomination;
+    context.streak = s.streak;
+    context.level = s.limitLevel;
+    context.personal = s.personal;
+    return context;
+}
+
+void Table::refuseBet(std::int64_t number, const std::string& action, const game::BetSlip& add,
+                      const game::BetRefusal& refusal, Respond respond) {
+    // Journaled with its rule, and answered once that has committed.
+    const std::string rule(game::betRuleName(refusal.rule));
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt, number,
+           json{{"action", action}, {"slip", journal::slipJson(add)}, {"rule", rule}, {"message", refusal.message}});
+    commit(std::move(tx), std::move(respond), Reply::refused(rule, refusal.message));
+}
+
+void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
+    if (auto problem = stationProblem(number)) {
+        refuse("raise", number, respond, *problem, json{{"chip", chip}});
+        return;
+    }
+    const Station& s = stationAt(number);
+    const game::BetSlip current = s.slip();
+    if (current.total() == 0) {
+        refuse("raise", number, respond, Reply::refused("nothing_to_raise", "the station has no bets in this round"),
+               json{{"chip", chip}});
+        return;
+    }
+    // The spots in the order they were first bet this round.
+    std::vector<game::BetType> order;
+    for (const journal::RoundBet& bet : s.bets) {
+        if (std::find(order.begin(), order.end(), bet.spot) == order.end()) {
+            order.push_back(bet.spot);
+        }
+    }
+    const game::RaisePlan plan = game::planRaise(order, current, chip, betContext(s), paytable_, settings_.bets);
+    if (plan.add.total() == 0) {
+        game::BetSlip asked;
+        for (const game::BetType spot : order) {
+            asked[spot] = chip;
+        }
+        refuseBet(number, "raise", asked, plan.skipped.front(), std::move(respond));
+        return;
+    }
+    placeSlip(number, plan.add, "raise", std::move(respond));
+}
+
 void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::string& action, Respond respond) {
     if (auto problem = stationProblem(number)) {
         refuse(action, number, respond, *problem, json{{"slip", journal::slipJson(add)}});
@@ -68,23 +124,8 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     for (std::size_t i = 0; i < game::kBetTypes; ++i) {
         after.stakes[i] += add.stakes[i];
     }
-    game::StationBetContext context;
-    context.bettingOpen = bettingOpen(phase_);
-    context.roundInShoe = roundInShoe_;
-    // The bets already placed this round were taken from the credits: the slip is checked
-    // against the credits as they stood before it.
-    context.credits = journal_.projected().credits(number) + s.slip().total();
-    context.denomination = settings_.denomination;
-    context.streak = s.streak;
-    if (const auto refusal = game::checkSlip(after, context, paytable_, settings_.bets)) {
-        // Journaled with its rule, and answered once that has committed.
-        const std::string rule(game::betRuleName(refusal->rule));
-        journal::JournalTransaction tx = journal_.begin();
-        tx.add(
-            kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
-            number,
-            json{{"action", action}, {"slip", journal::slipJson(add)}, {"rule", rule}, {"message", refusal->message}});
-        commit(std::move(tx), std::move(respond), Reply::refused(rule, refusal->message));
+    if (const auto refusal = game::checkSlip(after, betContext(s), paytable_, settings_.bets)) {
+        refuseBet(number, action, add, *refusal, std::move(respond));
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
@@ -102,6 +143,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     }
     const game::Money credits = tx.balance(number);
     s.bets.insert(s.bets.end(), placed.begin(), placed.end());
+    s.placements.push_back(placed.size());
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
                publish(CreditsChanged{number, credits, std::nullopt});
@@ -131,7 +173,11 @@ void Table::undoBet(std::int64_t station, Respond respond) {
         refuse("undo", station, respond, Reply::refused("no_bets", "the station has no bets in this round"));
         return;
     }
-    withdraw(station, {bets.back()}, "undo", std::move(respond));
+    // The last request's bets together: a double or a raise undone as a whole.
+    const Station& s = stationAt(station);
+    const std::size_t last = s.placements.empty() ? 1 : std::min(s.placements.back(), bets.size());
+    withdraw(station, std::vector<journal::RoundBet>(bets.end() - static_cast<std::ptrdiff_t>(last), bets.end()),
+             "undo", std::move(respond));
 }
 
 // NOLINTNEXTLINE(performance-unnecessary-value-param): a copy, since `bets` may be the station's own list
@@ -152,6 +198,16 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
         tx.add(kind::kBetWithdrawn, roundId_, number, json{{"bet", bet.index}, {"action", action}});
         tx.credit(number, bet.stake, reason::kBetReturn, roundId_, json{{"ref", "bet " + std::to_string(bet.index)}});
         std::erase_if(s.bets, [&](const journal::RoundBet& b) { return b.index == bet.index; });
+    }
+    // Undo takes the last placement, clear takes them all: the placements that no longer have
+    // their bets go, from the last.
+    std::size_t counted = 0;
+    for (const std::size_t n : s.placements) {
+        counted += n;
+    }
+    while (!s.placements.empty() && counted > s.bets.size()) {
+        counted -= s.placements.back();
+        s.placements.pop_back();
     }
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),

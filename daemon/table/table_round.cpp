@@ -272,7 +272,8 @@ void Table::settleRound() {
             stationAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
         }
     }
-    // The anti-doubling streak follows each station's even-money (Player/Banker) result.
+    // The anti-doubling streak follows each station's even-money (Player/Banker) result; it and
+    // the slip to repeat are journaled (station.state) so that a restart keeps them.
     for (Station& s : stations_) {
         const auto it = settled.stations.find(s.number);
         if (it == settled.stations.end() || it->second.evenMoneyStake == 0) {
@@ -282,6 +283,7 @@ void Table::settleRound() {
         }
         if (!s.bets.empty()) {
             s.lastSlip = s.slip();
+            addStationState(tx, s);
         }
     }
     scoreboard_.add(outcome);
@@ -332,6 +334,7 @@ void Table::endRound() {
     }
     for (Station& s : stations_) {
         s.bets.clear();
+        s.placements.clear();
     }
     phase_ = RoundPhase::Idle;
     ++roundsFinished_;

@@ -22,6 +22,8 @@ struct StationStatus {
     bool attendant = false;
     bool reserved = false;
     bool hostDisabled = false;
+    int limitLevel = 1;
+    game::PersonalLimits personal;
 };
 
 struct TableStatus {

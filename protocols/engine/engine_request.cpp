@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 19> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 22> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -31,6 +31,9 @@ constexpr std::array<std::pair<Op, std::string_view>, 19> kOps{{
     {Op::Dispute, "dispute"},
     {Op::Reserve, "reserve"},
     {Op::Door, "door"},
+    {Op::Raise, "raise"},
+    {Op::Limits, "limits"},
+    {Op::LimitLevel, "limit_level"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
@@ -119,7 +122,18 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
         case Op::Double:
         case Op::CashOut:
         case Op::CallAttendant:
+        case Op::Limits:
             return station();
+        case Op::Raise:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            return f.integer("chip", 1, kMaxAmount, r.amount);
+        case Op::LimitLevel:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            return f.integer("level", 1, 20, r.round);
         case Op::TicketIn:
             if (!(problem = station()).empty() || !(problem = f.string("validation", r.text)).empty()) {
                 return problem;

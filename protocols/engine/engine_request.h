@@ -38,6 +38,9 @@ enum class Op : std::uint8_t {
     Dispute,
     Reserve,
     Door,
+    Raise,
+    Limits,
+    LimitLevel,
 };
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
@@ -48,11 +51,11 @@ struct EngineRequest {
     Op op = Op::Status;
     std::int64_t station = 0;
     game::BetType spot = game::BetType::Player;
-    game::Money amount = 0;  // stake, ticket amount, tip
+    game::Money amount = 0;  // stake, ticket amount, tip, raise chip
     std::optional<game::Card> card;
-    std::string text;  // validation number, void reason, dispute text, door name
-    std::int64_t round = 0;
-    bool on = false;  // reserve on/off, door open/closed
+    std::string text;        // validation number, void reason, dispute text, door name
+    std::int64_t round = 0;  // a dispute's round; a limit level
+    bool on = false;         // reserve on/off, door open/closed
 };
 
 struct RequestError {

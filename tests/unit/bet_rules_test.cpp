@@ -53,12 +53,42 @@ TEST_F(BetRulesTest, StakeMustBeWholeCredits) {
 }
 
 TEST_F(BetRulesTest, TableMinimumAndMaximumPerSpot) {
-    rules.minBet = 500;
-    rules.maxBet = 2000;
+    rules.limits.levels.front().main = StakeRange{500, 2000};
     EXPECT_EQ(refusal(slip({{BetType::Player, 400}}), standard), BetRule::BelowMinimum);
     EXPECT_EQ(refusal(slip({{BetType::Player, 500}}), standard), std::nullopt);
     EXPECT_EQ(refusal(slip({{BetType::Player, 2000}}), standard), std::nullopt);
     EXPECT_EQ(refusal(slip({{BetType::Player, 2100}}), standard), BetRule::AboveMaximum);
+}
+
+// Seed 002's levels: the station plays at the level its player chose; a spot's own range wins
+// over the level's; the player's own limits narrow every range (seed 004).
+TEST_F(BetRulesTest, LimitsFollowTheStationsLevelTheSpotsOwnRangeAndThePlayersLimits) {
+    rules.limits.levels = {LimitLevel{{200, 4100}, {}}, LimitLevel{{500, 10200}, {}}};
+    rules.limits.spots[static_cast<std::size_t>(BetType::Tie)] = StakeRange{100, 600};
+    rules.limits.levels[1].spots[static_cast<std::size_t>(BetType::Tie)] = StakeRange{300, 1200};
+    ctx.level = 1;
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 4100}}), standard), std::nullopt);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 4200}}), standard), BetRule::AboveMaximum);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 200}, {BetType::Tie, 100}}), standard), std::nullopt);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 200}, {BetType::Tie, 700}}), standard), BetRule::AboveMaximum);
+    ctx.level = 2;
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 400}}), standard), BetRule::BelowMinimum);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 10200}, {BetType::Tie, 1200}}), standard), std::nullopt);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 600}, {BetType::Tie, 200}}), standard), BetRule::BelowMinimum);
+    // A pair has no range of its own: the level's.
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 600}, {BetType::PlayerPair, 400}}), standard), BetRule::BelowMinimum);
+    ctx.personal = PersonalLimits{1000, 3000};
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 900}}), standard), BetRule::BelowMinimum);
+    EXPECT_EQ(refusal(slip({{BetType::Banker, 3000}}), standard), std::nullopt);
+    const auto above = checkSlip(slip({{BetType::Banker, 3100}}), ctx, standard, rules);
+    ASSERT_TRUE(above);
+    EXPECT_EQ(above->rule, BetRule::AboveMaximum);
+    EXPECT_NE(above->message.find("above the maximum 3000 at limit level 2 (with the player's own limits)"),
+              std::string::npos)
+        << above->message;
+    // A level past the last is the last; the largest maximum anywhere is what SAS reports.
+    EXPECT_EQ(spotRange(rules.limits, 9, BetType::Player), (StakeRange{500, 10200}));
+    EXPECT_EQ(highestMaximum(rules.limits), 10200);
 }
 
 TEST_F(BetRulesTest, MaximumPayoutPerSpotUsesTheHighestLine) {

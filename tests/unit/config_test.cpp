@@ -1,5 +1,6 @@
 #include "daemon/config/config.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -35,8 +36,38 @@ TEST(Config, ShippedDefaultConfigurationLoadsAndItsPaytableToo) {
 TEST(Config, EmptyDocumentGivesTheDefaults) {
     const Config c = load("");
     EXPECT_EQ(c.table.shoe.decks, 8);
-    EXPECT_EQ(c.bets.minBet, 100);
+    EXPECT_EQ(c.bets.limits.levels.size(), 1U);
+    EXPECT_EQ(c.bets.limits.levels.front().main, (game::StakeRange{100, 500'000}));
     EXPECT_EQ(c.log.level, "info");
+}
+
+// Seed 002's seven tables, a side bet's own range at every level and one level's own.
+TEST(Config, LimitLevelsAndSpotRanges) {
+    const Config c = load(
+        "bets:\n  levels:\n    - {min: 200, max: 4100}\n    - {min: 500, max: 10200, spots: {tie: {min: 100, max: "
+        "900}}}\n"
+        "  spots:\n    tie: {min: 100, max: 500}\n");
+    ASSERT_EQ(c.bets.limits.levels.size(), 2U);
+    EXPECT_EQ(game::spotRange(c.bets.limits, 1, game::BetType::Banker), (game::StakeRange{200, 4100}));
+    EXPECT_EQ(game::spotRange(c.bets.limits, 1, game::BetType::Tie), (game::StakeRange{100, 500}));
+    EXPECT_EQ(game::spotRange(c.bets.limits, 2, game::BetType::Tie), (game::StakeRange{100, 900}));
+    EXPECT_EQ(game::spotRange(c.bets.limits, 2, game::BetType::PlayerPair), (game::StakeRange{500, 10200}));
+    const auto refusal = [](const std::string& text) {
+        try {
+            (void)load(text);
+        } catch (const ConfigError& error) {
+            return std::string(error.what());
+        }
+        return std::string();
+    };
+    EXPECT_THAT(refusal("bets:\n  min: 5\n  levels:\n    - {min: 1, max: 2}\n"),
+                ::testing::HasSubstr("'bets.levels': give either"));
+    EXPECT_THAT(refusal("bets:\n  levels:\n    - {min: 300, max: 200}\n"), ::testing::HasSubstr("bets.levels[0].max"));
+    EXPECT_THAT(refusal("bets:\n  levels:\n    - {min: 300}\n"),
+                ::testing::HasSubstr("'bets.levels[0].max': a range needs both"));
+    EXPECT_THAT(refusal("bets:\n  spots:\n    tye: {min: 1, max: 2}\n"),
+                ::testing::HasSubstr("'bets.spots.tye': not a bet spot"));
+    EXPECT_THAT(refusal("bets:\n  levels: []\n"), ::testing::HasSubstr("bets.levels"));
 }
 
 TEST(Config, RelativePaytablePathResolvesAgainstTheConfigFile) {

@@ -58,15 +58,22 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.tilts = {{"door:main", "main door open"}};
     status.stations.push_back(table::StationStatus{
         1, 2500, {journal::RoundBet{1, 1, game::BetType::Tie, 100}}, std::nullopt, true, false, false});
-    status.stations.push_back(
-        table::StationStatus{2, 0, {}, table::PendingHandpay{120000, "cancelled_credit"}, false, true, true});
+    status.stations.push_back(table::StationStatus{2,
+                                                   0,
+                                                   {},
+                                                   table::PendingHandpay{120000, "cancelled_credit"},
+                                                   false,
+                                                   true,
+                                                   true,
+                                                   3,
+                                                   game::PersonalLimits{500, std::nullopt}});
     EXPECT_EQ(replyDataJson(status).dump(),
               R"({"paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
               R"("shoe":2,"source":"rng","stations":[)"
               R"({"attendant":true,"bets":[{"bet":1,"spot":"tie","stake":100}],"credits":2500,"handpay":null,)"
-              R"("host_disabled":false,"reserved":false,"station":1},)"
+              R"("host_disabled":false,"limit_level":1,"personal_limits":{},"reserved":false,"station":1},)"
               R"({"attendant":false,"bets":[],"credits":0,"handpay":{"amount":120000,"kind":"cancelled_credit"},)"
-              R"("host_disabled":true,"reserved":true,"station":2}],)"
+              R"("host_disabled":true,"limit_level":3,"personal_limits":{"min":500},"reserved":true,"station":2}],)"
               R"("table":"t1","tilts":{"door:main":"main door open"}})");
 }
 

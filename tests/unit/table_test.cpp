@@ -289,7 +289,7 @@ TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
     fresh.source = CardSource::Rng;
     fresh.betsOpen = 2s;
     fresh.lastBets = 1s;
-    fresh.bets.maxBet = 1'000;
+    fresh.bets.limits.levels.front().main.max = 1'000;
     fresh.stations = 4;  // cannot change while running
     const Reply reply = f.call([&](Respond r) {
         f.table->reconfigure(fresh, json{{"file", "pitlink.yaml"}, {"sha256", "ab"}}, {"table.paytable"}, r);

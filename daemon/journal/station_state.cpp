@@ -1,0 +1,43 @@
+#include "daemon/journal/station_state.h"
+
+#include "daemon/journal/body_fields.h"
+#include "daemon/journal/slip_json.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+json stationStateJson(const StationState& state) {
+    json personal = json::object();
+    if (state.personal.min) {
+        personal["min"] = *state.personal.min;
+    }
+    if (state.personal.max) {
+        personal["max"] = *state.personal.max;
+    }
+    return json{{"last_slip", slipJson(state.lastSlip)},
+                {"streak", json{{"losses", state.streak.losses}, {"last_stake", state.streak.lastStake}}},
+                {"limit_level", state.limitLevel},
+                {"personal_limits", std::move(personal)}};
+}
+
+StationState stationStateFact(const json& body) {
+    StationState state;
+    for (const auto& [spot, stake] : objectField(body, "last_slip").items()) {
+        const auto type = game::parseBetType(spot);
+        if (!type) {
+            throw BodyError("station.state: \"" + spot + "\" is not a bet spot");
+        }
+        state.lastSlip[*type] = integerValue(stake, "a last slip's stake", 1, kMaxBodyMoney);
+    }
+    const json& streak = objectField(body, "streak");
+    state.streak.losses = static_cast<int>(integerField(streak, "losses", 0, 1'000'000'000));
+    state.streak.lastStake = integerField(streak, "last_stake", 0, kMaxBodyMoney);
+    state.limitLevel = static_cast<int>(integerField(body, "limit_level", 1, 20));
+    const json& personal = objectField(body, "personal_limits");
+    state.personal.min = optionalIntegerField(personal, "min", 1, kMaxBodyMoney);
+    state.personal.max = optionalIntegerField(personal, "max", 1, kMaxBodyMoney);
+    return state;
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,29 @@
+#pragma once
+// station.state: what a station keeps from one round to the next and across a restart (issue
+// 20): the last round's slip (repeat), the anti-doubling streak (seed 002), the limit level its
+// player chose (seed 002) and the player's own limits (seed 004). Written whole whenever one of
+// them changes (a settlement of the station's bets, a level chosen, limits set); the start-up
+// takes each station's last one, and a segment carries them over (segment.carried).
+#include <nlohmann/json.hpp>
+
+#include "daemon/game/bet_rules.h"
+
+namespace pitlink::journal {
+
+struct StationState {
+    game::BetSlip lastSlip;
+    game::LosingStreak streak;
+    int limitLevel = 1;
+    game::PersonalLimits personal;
+    bool operator==(const StationState& other) const {
+        return lastSlip.stakes == other.lastSlip.stakes && streak.losses == other.streak.losses &&
+               streak.lastStake == other.streak.lastStake && limitLevel == other.limitLevel &&
+               personal == other.personal;
+    }
+};
+
+[[nodiscard]] nlohmann::json stationStateJson(const StationState& state);
+// BodyError when a field does not fit.
+[[nodiscard]] StationState stationStateFact(const nlohmann::json& body);
+
+}  // namespace pitlink::journal

@@ -1,0 +1,124 @@
+// Bet limits at a station: the limit level its player chose (seed 002), the player's own limits
+// set by an operator (seed 004), and what the station shows over its spots (seed 000 "Show Bet
+// Limits", "Show Winnings"). A change is journaled as the station's whole kept state
+// (station.state), which a restart restores.
+#include "daemon/game/wide_int.h"
+#include "daemon/journal/record_kinds.h"
+#include "daemon/table/table.h"
+
+namespace pitlink::table {
+
+using nlohmann::json;
+namespace kind = journal::kind;
+
+namespace {
+
+// The most a stake on `spot` can win: stake times the spot's highest ratio, rounded down.
+game::Money mostWon(const game::Paytable& paytable, game::BetType spot, game::Money stake) {
+    const game::Fraction top = paytable.highestRatio(spot);
+    return static_cast<game::Money>(static_cast<game::Int128>(stake) * top.num / top.den);
+}
+
+}  // namespace
+
+void Table::addStationState(journal::JournalTransaction& tx, const Station& s) const {
+    tx.add(kind::kStationState, std::nullopt, s.number,
+           journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal}));
+}
+
+void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
+    if (auto problem = stationProblem(number)) {
+        refuse("limit_level", number, respond, *problem, json{{"level", level}});
+        return;
+    }
+    const int levels = static_cast<int>(settings_.bets.limits.levels.size());
+    if (level < 1 || level > levels) {
+        refuse("limit_level", number, respond,
+               Reply::refused("no_such_level", "the table offers limit levels 1.." + std::to_string(levels)),
+               json{{"level", level}});
+        return;
+    }
+    Station& s = stationAt(number);
+    if (!s.bets.empty()) {
+        refuse("limit_level", number, respond,
+               Reply::refused("bets_on_layout", "the level changes only with no bets on the layout (clear them first)"),
+               json{{"level", level}});
+        return;
+    }
+    s.limitLevel = level;
+    journal::JournalTransaction tx = journal_.begin();
+    addStationState(tx, s);
+    commit(std::move(tx), std::move(respond), limits(number));
+}
+
+void Table::setPersonalLimits(std::int64_t number, game::PersonalLimits personal, const std::string& who,
+                              Respond respond) {
+    json detail{{"by", who}};
+    if (personal.min) {
+        detail["min"] = *personal.min;
+    }
+    if (personal.max) {
+        detail["max"] = *personal.max;
+    }
+    if (number < 1 || number > stationCount()) {
+        refuse("station_limits", number, respond,
+               Reply::refused("no_such_station", "there is no station " + std::to_string(number)), detail);
+        return;
+    }
+    if ((personal.min && *personal.min < 1) || (personal.max && *personal.max < 1) ||
+        (personal.min && personal.max && *personal.max < *personal.min)) {
+        refuse("station_limits", number, respond,
+               Reply::refused("bad_limits", "personal limits need 1 <= min <= max"), detail);
+        return;
+    }
+    Station& s = stationAt(number);
+    if (!s.bets.empty()) {
+        refuse("station_limits", number, respond,
+               Reply::refused("bets_on_layout", "a player's limits change only with no bets on the layout"), detail);
+        return;
+    }
+    s.personal = personal;
+    journal::JournalTransaction tx = journal_.begin();
+    json body = journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal});
+    body["by"] = who;
+    tx.add(kind::kStationState, std::nullopt, number, std::move(body));
+    commit(std::move(tx), std::move(respond), limits(number));
+}
+
+Reply Table::limits(std::int64_t number) const {
+    if (number < 1 || number > stationCount()) {
+        return Reply::refused("no_such_station", "there is no station " + std::to_string(number) + " (1.." +
+                                                     std::to_string(stationCount()) + ")");
+    }
+    const Station& s = station(number);
+    const game::BetRulesConfig& rules = settings_.bets;
+    LimitsAnswer answer;
+    answer.station = number;
+    answer.level = s.limitLevel;
+    answer.levels = static_cast<int>(rules.limits.levels.size());
+    answer.personal = s.personal;
+    for (const game::BetType spot : game::kAllBetTypes) {
+        if (!paytable_.offers(spot)) {
+            continue;
+        }
+        SpotLimitsView view{spot, game::spotRange(rules.limits, s.limitLevel, spot, s.personal), 0};
+        // The payout limit lowers the max to the largest whole-credit stake it lets win.
+        if (mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
+            const game::Fraction top = paytable_.highestRatio(spot);
+            const auto fits =
+                static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
+            view.range.max = fits - fits % settings_.denomination;
+        }
+        view.maxWin = view.range.max >= view.range.min ? mostWon(paytable_, spot, view.range.max) : 0;
+        answer.spots.push_back(view);
+    }
+    const game::BetSlip slip = s.slip();
+    for (const game::BetType spot : game::kAllBetTypes) {
+        if (slip.has(spot)) {
+            answer.winnings[spot] = mostWon(paytable_, spot, slip[spot]);
+        }
+    }
+    return Reply::accepted(std::move(answer));
+}
+
+}  // namespace pitlink::table
