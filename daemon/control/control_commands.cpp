@@ -127,6 +127,9 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
         case Command::AttendantClear:
             table_.clearAttendant(*request.station, user, answer);
             return;
+        case Command::StationLimits:
+            table_.setPersonalLimits(*request.station, game::PersonalLimits{request.min, request.max}, user, answer);
+            return;
         case Command::HandpayReset:
             table_.resetHandpay(*request.station, user, answer);
             return;

@@ -178,6 +178,10 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         sub("reset");
         args = withStation(args);
         request.command = control::Command::HandpayReset;
+    } else if (command == "station") {
+        sub("limits");
+        args = withStation(args);
+        request.command = control::Command::StationLimits;
     } else if (command == "shoe") {
         sub("new");
         request.command = control::Command::ShoeNew;
@@ -193,13 +197,23 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         request.command = control::parseCommand(command);
         request.name = command;
     }
-    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause"}, {"--json"});
+    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max"}, {"--json"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
     } else if (request.command == control::Command::AttendantClear ||
-               request.command == control::Command::HandpayReset) {
-        throw UsageError("which station? (pitlinkctl " + command + " " + (command == "attendant" ? "clear" : "reset") +
+               request.command == control::Command::HandpayReset ||
+               request.command == control::Command::StationLimits) {
+        throw UsageError("which station? (pitlinkctl " + command + " " +
+                         (command == "attendant" ? "clear"
+                          : command == "station" ? "limits"
+                                                 : "reset") +
                          " N)");
+    }
+    if (a.value("--min")) {
+        request.min = a.integer("--min", 0, 1, 1'000'000'000'000);
+    }
+    if (a.value("--max")) {
+        request.max = a.integer("--max", 0, 1, 1'000'000'000'000);
     }
     if (const auto reason = a.value("--reason")) {
         request.reason = *reason;

@@ -44,6 +44,7 @@ constexpr std::string_view kUsage =
     "  attendant clear N | handpay reset N            (operator) clear a call / pay a hand-pay\n"
     "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
     "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
+    "  station limits N [--min X] [--max Y]           (operator) a player's own bet limits (none: cleared)\n"
     "  resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT\n"
     "                                                 (operator) re-settle a round with corrected cards\n"
     "  config check FILE                              the configuration and its paytable load (78 if not)\n"
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||
             command == "attendant" || command == "handpay" || command == "void" || command == "shoe" ||
-            command == "tilt") {
+            command == "tilt" || command == "station") {
             return ctl::runControl(command, args, std::cout);
         }
         throw ctl::UsageError("unknown command '" + command + "'");

@@ -5,7 +5,8 @@
 namespace pitlink::game {
 
 StakeRange spotRange(const TableLimits& limits, int level, BetType spot, const PersonalLimits& personal) {
-    const std::size_t index = static_cast<std::size_t>(std::clamp(level, 1, static_cast<int>(limits.levels.size()))) - 1;
+    const std::size_t index =
+        static_cast<std::size_t>(std::clamp(level, 1, static_cast<int>(limits.levels.size()))) - 1;
     const LimitLevel& at = limits.levels[index];
     const auto own = static_cast<std::size_t>(spot);
     StakeRange range = at.main;

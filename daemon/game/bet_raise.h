@@ -18,7 +18,6 @@ struct RaisePlan {
 
 // `order`: the spots of `current` in the order they were first bet (each once).
 [[nodiscard]] RaisePlan planRaise(std::span<const BetType> order, const BetSlip& current, Money chip,
-                                  const StationBetContext& context, const Paytable& table,
-                                  const BetRulesConfig& rules);
+                                  const StationBetContext& context, const Paytable& table, const BetRulesConfig& rules);
 
 }  // namespace pitlink::game

@@ -67,8 +67,8 @@ void Table::setPersonalLimits(std::int64_t number, game::PersonalLimits personal
     }
     if ((personal.min && *personal.min < 1) || (personal.max && *personal.max < 1) ||
         (personal.min && personal.max && *personal.max < *personal.min)) {
-        refuse("station_limits", number, respond,
-               Reply::refused("bad_limits", "personal limits need 1 <= min <= max"), detail);
+        refuse("station_limits", number, respond, Reply::refused("bad_limits", "personal limits need 1 <= min <= max"),
+               detail);
         return;
     }
     Station& s = stationAt(number);
@@ -105,8 +105,7 @@ Reply Table::limits(std::int64_t number) const {
         // The payout limit lowers the max to the largest whole-credit stake it lets win.
         if (mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
             const game::Fraction top = paytable_.highestRatio(spot);
-            const auto fits =
-                static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
+            const auto fits = static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
             view.range.max = fits - fits % settings_.denomination;
         }
         view.maxWin = view.range.max >= view.range.min ? mostWon(paytable_, spot, view.range.max) : 0;

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 13> kNames{{
+constexpr std::array<std::pair<Command, std::string_view>, 14> kNames{{
     {Command::Status, "status"},
     {Command::Stations, "stations"},
     {Command::Meters, "meters"},
@@ -25,6 +25,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 13> kNames{{
     {Command::VoidRound, "void_round"},
     {Command::ShoeNew, "shoe_new"},
     {Command::TiltClear, "tilt_clear"},
+    {Command::StationLimits, "station_limits"},
 }};
 
 // An integer field, or nullopt when absent or not an integer.
@@ -98,6 +99,16 @@ void readFields(const json& in, ControlRequest& r) {
         }
         case Command::TiltClear:
             r.cause = textField(in, "cause");
+            break;
+        case Command::StationLimits:
+            r.station = positiveField(in, "station");
+            r.min = positiveField(in, "min");
+            r.max = positiveField(in, "max");
+            if (!r.station || (in.contains("min") && !r.min) || (in.contains("max") && !r.max)) {
+                r.invalid = Refusal{"bad_request",
+                                    "station_limits needs a \"station\"; \"min\" and \"max\", when "
+                                    "given, are positive integers (minor units)"};
+            }
             break;
     }
 }
@@ -191,6 +202,12 @@ json requestJson(const ControlRequest& r) {
     }
     if (!r.cause.empty()) {
         out["cause"] = r.cause;
+    }
+    if (r.min) {
+        out["min"] = *r.min;
+    }
+    if (r.max) {
+        out["max"] = *r.max;
     }
     return out;
 }

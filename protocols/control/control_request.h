@@ -38,6 +38,7 @@ enum class Command : std::uint8_t {
     VoidRound,
     ShoeNew,
     TiltClear,
+    StationLimits,
 };
 
 [[nodiscard]] std::string_view commandName(Command command);
@@ -65,6 +66,8 @@ struct ControlRequest {
     std::string reason;                   // void_round, resettle
     std::vector<game::Card> cards;        // resettle: the corrected coup, in deal order
     std::string cause;                    // tilt_clear
+    std::optional<std::int64_t> min;      // station_limits: the player's own minimum (absent: none)
+    std::optional<std::int64_t> max;      // station_limits: the player's own maximum (absent: none)
     // Set when a field the command needs is missing or out of range (or the command is unknown):
     // the request is refused with it, after the caller's role has been checked.
     std::optional<Refusal> invalid;

@@ -156,6 +156,9 @@ public:
         // Segments of a few hundred rounds' records: several rotations in every run, racing the
         // requests of the rounds around them, some cut by a crash.
         config_.journal.segmentMaxBytes = 150'000;
+        // Two limit levels: the stations switch between them (limit_level) and an operator sets
+        // and clears players' own limits (station_limits), racing bets; both kept in station.state.
+        config_.bets.limits.levels = {game::LimitLevel{{100, 500'000}, {}}, game::LimitLevel{{1'000, 200'000}, {}}};
         paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
@@ -356,7 +359,7 @@ private:
     // A bet's expectation under the host's game delays: the daemon's delay starts when it reads
     // the poll, a little after the host sent it, so only what is clearly inside or outside counts.
     HostDelay hostDelayOf(const std::string& op, const json& request) const {
-        if ((op != "bet" && op != "repeat" && op != "double") || !request.contains("station")) {
+        if ((op != "bet" && op != "repeat" && op != "double" && op != "raise") || !request.contains("station")) {
             return HostDelay::NotABet;
         }
         const auto it = hostDelayUntil_.find(request["station"].get<std::int64_t>());
@@ -522,8 +525,16 @@ private:
             send(c, json{{"op", "undo"}, {"station", station}});
         } else if (roll < 64) {
             send(c, json{{"op", "repeat"}, {"station", station}});
-        } else if (roll < 68) {
+        } else if (roll < 66) {
             send(c, json{{"op", "double"}, {"station", station}});
+        } else if (roll < 68) {
+            // Raise by a chip, and now and then a limit level (refused under bets), racing the
+            // round's close and the other stations' requests like any bet.
+            if (roll == 66) {
+                send(c, json{{"op", "raise"}, {"station", station}, {"chip", std::int64_t{hundreds(random_)} * 100}});
+            } else {
+                send(c, json{{"op", "limit_level"}, {"station", station}, {"level", 1 + random_() % 2}});
+            }
         } else if (roll < 80) {
             std::int64_t amount = std::int64_t{hundreds(random_)} * 400;
             std::string validation = std::to_string(1'000'000 + ++tickets_);
@@ -558,8 +569,14 @@ private:
             send(o, json{{"cmd", "attendant_clear"}, {"station", station}});
         } else if (roll < 65) {
             send(o, json{{"cmd", "void_round"}, {"reason", "operator void"}});
-        } else if (roll < 72) {
+        } else if (roll < 70) {
             send(o, json{{"cmd", "shoe_new"}});
+        } else if (roll < 72) {
+            json limits{{"cmd", "station_limits"}, {"station", station}};
+            if (roll == 70) {
+                limits["max"] = std::int64_t{20} * 100;
+            }
+            send(o, limits);
         } else if (t.roundId() > 1) {
             // A re-settlement of a recent round with other cards, racing the round in play.
             const std::int64_t round = std::uniform_int_distribution<std::int64_t>(

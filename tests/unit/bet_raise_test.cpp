@@ -13,7 +13,7 @@ class BetRaiseTest : public ::testing::Test {
 protected:
     Paytable standard = test::shippedPaytable("standard");
     BetRulesConfig rules;
-    StationBetContext ctx{true, 1, 0, 100, {}};
+    StationBetContext ctx{true, 1, 0, 100, {}, 1, {}};
 
     BetSlip slip(std::initializer_list<std::pair<BetType, Money>> bets) const {
         BetSlip s;
@@ -62,8 +62,8 @@ TEST_F(BetRaiseTest, ASpotAtItsMaximumStaysAndTheNextIsRaised) {
     ASSERT_EQ(plan.skipped.size(), 1U);
     EXPECT_EQ(plan.skipped[0].rule, BetRule::AboveMaximum);
     // Raised again: nothing can move, each spot says why.
-    const RaisePlan again = planRaise(order, slip({{BetType::Banker, 2000}, {BetType::Tie, 1000}}), 500, ctx,
-                                      standard, rules);
+    const RaisePlan again =
+        planRaise(order, slip({{BetType::Banker, 2000}, {BetType::Tie, 1000}}), 500, ctx, standard, rules);
     EXPECT_EQ(again.add.total(), 0);
     ASSERT_EQ(again.skipped.size(), 2U);
     EXPECT_EQ(again.skipped[1].rule, BetRule::AboveMaximum);
@@ -71,8 +71,8 @@ TEST_F(BetRaiseTest, ASpotAtItsMaximumStaysAndTheNextIsRaised) {
 
 TEST_F(BetRaiseTest, AChipThatIsNotWholeCreditsRaisesNothing) {
     ctx.credits = 100'000;
-    const RaisePlan plan = planRaise(std::vector<BetType>{BetType::Player}, slip({{BetType::Player, 1000}}), 150, ctx,
-                                     standard, rules);
+    const RaisePlan plan =
+        planRaise(std::vector<BetType>{BetType::Player}, slip({{BetType::Player, 1000}}), 150, ctx, standard, rules);
     EXPECT_EQ(plan.add.total(), 0);
     ASSERT_EQ(plan.skipped.size(), 1U);
     EXPECT_EQ(plan.skipped[0].rule, BetRule::NotWholeCredits);

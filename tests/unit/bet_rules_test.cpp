@@ -12,7 +12,7 @@ protected:
     Paytable standard = test::shippedPaytable("standard");
     Paytable ruyi = test::shippedPaytable("ruyi");
     BetRulesConfig rules;  // defaults of SPEC.md
-    StationBetContext ctx{true, 1, 1'000'000, 100, {}};
+    StationBetContext ctx{true, 1, 1'000'000, 100, {}, 1, {}};
 
     std::optional<BetRule> refusal(const BetSlip& slip, const Paytable& table) const {
         const auto r = checkSlip(slip, ctx, table, rules);

@@ -57,7 +57,7 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.paytable = "standard";
     status.tilts = {{"door:main", "main door open"}};
     status.stations.push_back(table::StationStatus{
-        1, 2500, {journal::RoundBet{1, 1, game::BetType::Tie, 100}}, std::nullopt, true, false, false});
+        1, 2500, {journal::RoundBet{1, 1, game::BetType::Tie, 100}}, std::nullopt, true, false, false, 1, {}});
     status.stations.push_back(table::StationStatus{2,
                                                    0,
                                                    {},
