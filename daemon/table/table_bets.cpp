@@ -78,8 +78,10 @@ void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
     }
     const Station& s = stationAt(number);
     const game::BetSlip current = s.slip();
-    if (current.total() == 0) {
-        refuse("raise", number, respond, Reply::refused("nothing_to_raise", "the station has no bets in this round"),
+    if (current.total() == 0 || chip <= 0) {
+        refuse("raise", number, respond,
+               chip <= 0 ? Reply::refused("not_positive", "a raise needs a chip of at least one credit")
+                         : Reply::refused("nothing_to_raise", "the station has no bets in this round"),
                json{{"chip", chip}});
         return;
     }
