@@ -1,5 +1,7 @@
 #include "daemon/game/bet_rules.h"
 
+#include <limits>
+
 namespace pitlink::game {
 
 namespace {
@@ -42,9 +44,7 @@ std::optional<BetRefusal> checkSpot(BetType spot, Money stake, const StationBetC
                       "stake " + money(stake) + " above the maximum " + money(range.max) + " at limit level " +
                           std::to_string(ctx.level) + whose);
     }
-    const Fraction top = table.highestRatio(spot);
-    const Int128 worstWin = static_cast<Int128>(stake) * top.num / top.den;
-    if (worstWin > rules.maxPayout) {
+    if (mostWon(table, spot, stake) > rules.maxPayout) {
         return refuse(BetRule::AbovePayoutLimit, spot,
                       "stake " + money(stake) + " could win more than the payout limit " + money(rules.maxPayout));
     }
@@ -57,6 +57,13 @@ std::optional<BetRefusal> checkSpot(BetType spot, Money stake, const StationBetC
     return std::nullopt;
 }
 }  // namespace
+
+Money mostWon(const Paytable& table, BetType spot, Money stake) {
+    const Fraction top = table.highestRatio(spot);
+    const Int128 won = static_cast<Int128>(stake) * top.num / top.den;
+    // Saturated: a stake no table takes must still compare above every payout limit.
+    return won > std::numeric_limits<Money>::max() ? std::numeric_limits<Money>::max() : static_cast<Money>(won);
+}
 
 std::string_view betRuleName(BetRule rule) {
     return kRuleNames[static_cast<std::size_t>(rule)];

@@ -77,6 +77,10 @@ struct StationBetContext {
     PersonalLimits personal;  // its player's own limits
 };
 
+// The most `stake` on `spot` can win: stake times the spot's highest ratio, rounded down
+// (saturated at the largest Money).
+[[nodiscard]] Money mostWon(const Paytable& table, BetType spot, Money stake);
+
 // Checks a whole slip as it would stand after a change (place, undo, repeat, double).
 // nullopt: every rule passes.
 [[nodiscard]] std::optional<BetRefusal> checkSlip(const BetSlip& slip, const StationBetContext& context,

@@ -2,6 +2,7 @@
 
 #include "daemon/io/event_line.h"
 #include "daemon/journal/slip_json.h"
+#include "daemon/journal/station_state.h"
 #include "daemon/platform/overloaded.h"
 
 namespace pitlink::io {
@@ -11,17 +12,6 @@ using nlohmann::json;
 namespace {
 
 using platform::Overloaded;
-
-json personalJson(const game::PersonalLimits& personal) {
-    json out = json::object();
-    if (personal.min) {
-        out["min"] = *personal.min;
-    }
-    if (personal.max) {
-        out["max"] = *personal.max;
-    }
-    return out;
-}
 
 json stationJson(const table::StationStatus& s) {
     json bets = json::array();
@@ -36,10 +26,8 @@ json stationJson(const table::StationStatus& s) {
                 {"reserved", s.reserved},
                 {"host_disabled", s.hostDisabled},
                 {"limit_level", s.limitLevel},
-                {"personal_limits", personalJson(s.personal)}};
+                {"personal_limits", journal::personalLimitsJson(s.personal)}};
 }
-
-}  // namespace
 
 json limitsJson(const table::LimitsAnswer& d) {
     json spots = json::object();
@@ -50,9 +38,11 @@ json limitsJson(const table::LimitsAnswer& d) {
                                                                 {"max_payout", view.range.max + view.maxWin}};
     }
     return json{{"station", d.station}, {"level", d.level},
-                {"levels", d.levels},   {"personal", personalJson(d.personal)},
+                {"levels", d.levels},   {"personal", journal::personalLimitsJson(d.personal)},
                 {"spots", spots},       {"winnings", journal::slipJson(d.winnings)}};
 }
+
+}  // namespace
 
 json statusJson(const table::TableStatus& status) {
     json stations = json::array();

@@ -77,7 +77,8 @@ private:
 
     SqliteConnection db_;
     std::unique_ptr<ChainHasher> hasher_;
-    // Prepared once: every commit runs these three (parsing them each time cost ~5 % of a commit).
+    // Prepared once: every commit runs these three (tests/bench/RESULTS.md: no gain measurable
+    // beyond noise, SQLite's inserts dominate, but nothing to parse per commit either).
     std::optional<SqliteStatement> insert_;
     std::optional<SqliteStatement> begin_;
     std::optional<SqliteStatement> commit_;

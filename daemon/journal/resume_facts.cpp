@@ -30,7 +30,7 @@ std::optional<std::pair<std::int64_t, std::string>> lastOfKind(JournalStore& sto
     return std::pair{last.integer(0), std::string(last.text(1))};
 }
 
-// Per station, the kind (and record) of the last record of either kind.
+// Per station, the kind (and record) of the last record of either kind (the same twice: of one).
 SqliteStatement lastPerStation(JournalStore& store, std::string_view first, std::string_view second) {
     auto query = store.connection().prepare(
         "SELECT r.station, r.kind, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
@@ -176,12 +176,10 @@ ResumeFacts resumeFacts(JournalStore& store) {
         }
     }
     {
-        auto last = store.connection().prepare(
-            "SELECT r.station, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
-            "WHERE kind = 'station.state' AND station IS NOT NULL GROUP BY station) last ON r.seq = last.seq");
+        auto last = lastPerStation(store, kind::kStationState, kind::kStationState);
         while (last.step()) {
             facts.stations[last.integer(0)] =
-                readRecordBody(last.integer(2), kind::kStationState, last.text(1), stationStateFact);
+                readRecordBody(last.integer(3), kind::kStationState, last.text(2), stationStateFact);
         }
     }
     if (const auto last = lastOfKind(store, kind::kPaytableLoaded)) {

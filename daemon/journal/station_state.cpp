@@ -7,18 +7,26 @@ namespace pitlink::journal {
 
 using nlohmann::json;
 
-json stationStateJson(const StationState& state) {
-    json personal = json::object();
-    if (state.personal.min) {
-        personal["min"] = *state.personal.min;
+json personalLimitsJson(const game::PersonalLimits& personal) {
+    json out = json::object();
+    if (personal.min) {
+        out["min"] = *personal.min;
     }
-    if (state.personal.max) {
-        personal["max"] = *state.personal.max;
+    if (personal.max) {
+        out["max"] = *personal.max;
     }
-    return json{{"last_slip", slipJson(state.lastSlip)},
-                {"streak", json{{"losses", state.streak.losses}, {"last_stake", state.streak.lastStake}}},
-                {"limit_level", state.limitLevel},
-                {"personal_limits", std::move(personal)}};
+    return out;
+}
+
+json stationStateJson(const StationState& state, const std::string& by) {
+    json body{{"last_slip", slipJson(state.lastSlip)},
+              {"streak", json{{"losses", state.streak.losses}, {"last_stake", state.streak.lastStake}}},
+              {"limit_level", state.limitLevel},
+              {"personal_limits", personalLimitsJson(state.personal)}};
+    if (!by.empty()) {
+        body["by"] = by;
+    }
+    return body;
 }
 
 StationState stationStateFact(const json& body) {

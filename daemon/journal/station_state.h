@@ -6,6 +6,8 @@
 // takes each station's last one, and a segment carries them over (segment.carried).
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 #include "daemon/game/bet_rules.h"
 
 namespace pitlink::journal {
@@ -15,14 +17,12 @@ struct StationState {
     game::LosingStreak streak;
     int limitLevel = 1;
     game::PersonalLimits personal;
-    bool operator==(const StationState& other) const {
-        return lastSlip.stakes == other.lastSlip.stakes && streak.losses == other.streak.losses &&
-               streak.lastStake == other.streak.lastStake && limitLevel == other.limitLevel &&
-               personal == other.personal;
-    }
 };
 
-[[nodiscard]] nlohmann::json stationStateJson(const StationState& state);
+// `by`: the operator who set the player's limits, when that is what changed.
+[[nodiscard]] nlohmann::json stationStateJson(const StationState& state, const std::string& by = {});
+// {"min": n, "max": n}, each only when set: as station.state and the replies write them.
+[[nodiscard]] nlohmann::json personalLimitsJson(const game::PersonalLimits& personal);
 // BodyError when a field does not fit.
 [[nodiscard]] StationState stationStateFact(const nlohmann::json& body);
 

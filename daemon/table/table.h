@@ -189,8 +189,8 @@ private:
                   Respond respond);
     void refuseBet(std::int64_t station, const std::string& action, const game::BetSlip& add,
                    const game::BetRefusal& refusal, Respond respond);
-    // station.state with the station's kept state, added to `tx`.
-    void addStationState(journal::JournalTransaction& tx, const Station& station) const;
+    // station.state with the station's kept state, added to `tx` (`by`: the operator who set limits).
+    void addStationState(journal::JournalTransaction& tx, const Station& station, const std::string& by = {}) const;
     [[nodiscard]] game::StationBetContext betContext(const Station& station) const;
 
     journal::Journal& journal_;

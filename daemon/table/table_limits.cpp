@@ -11,19 +11,9 @@ namespace pitlink::table {
 using nlohmann::json;
 namespace kind = journal::kind;
 
-namespace {
-
-// The most a stake on `spot` can win: stake times the spot's highest ratio, rounded down.
-game::Money mostWon(const game::Paytable& paytable, game::BetType spot, game::Money stake) {
-    const game::Fraction top = paytable.highestRatio(spot);
-    return static_cast<game::Money>(static_cast<game::Int128>(stake) * top.num / top.den);
-}
-
-}  // namespace
-
-void Table::addStationState(journal::JournalTransaction& tx, const Station& s) const {
+void Table::addStationState(journal::JournalTransaction& tx, const Station& s, const std::string& by) const {
     tx.add(kind::kStationState, std::nullopt, s.number,
-           journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal}));
+           journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal}, by));
 }
 
 void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
@@ -79,9 +69,7 @@ void Table::setPersonalLimits(std::int64_t number, game::PersonalLimits personal
     }
     s.personal = personal;
     journal::JournalTransaction tx = journal_.begin();
-    json body = journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal});
-    body["by"] = who;
-    tx.add(kind::kStationState, std::nullopt, number, std::move(body));
+    addStationState(tx, s, who);
     commit(std::move(tx), std::move(respond), limits(number));
 }
 
@@ -103,18 +91,18 @@ Reply Table::limits(std::int64_t number) const {
         }
         SpotLimitsView view{spot, game::spotRange(rules.limits, s.limitLevel, spot, s.personal), 0};
         // The payout limit lowers the max to the largest whole-credit stake it lets win.
-        if (mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
+        if (game::mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
             const game::Fraction top = paytable_.highestRatio(spot);
             const auto fits = static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
             view.range.max = fits - fits % settings_.denomination;
         }
-        view.maxWin = view.range.max >= view.range.min ? mostWon(paytable_, spot, view.range.max) : 0;
+        view.maxWin = view.range.max >= view.range.min ? game::mostWon(paytable_, spot, view.range.max) : 0;
         answer.spots.push_back(view);
     }
     const game::BetSlip slip = s.slip();
     for (const game::BetType spot : game::kAllBetTypes) {
         if (slip.has(spot)) {
-            answer.winnings[spot] = mostWon(paytable_, spot, slip[spot]);
+            answer.winnings[spot] = game::mostWon(paytable_, spot, slip[spot]);
         }
     }
     return Reply::accepted(std::move(answer));

@@ -19,6 +19,7 @@
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/station_state.h"
 #include "daemon/journal/tip_report.h"
 #include "daemon/sas/sas_resume.h"
 #include "tests/unit/journal_fixture.h"
@@ -50,6 +51,12 @@ struct Segmented : test::JournalFixture {
         add(kind::kSasAcked, 1, json{{"acked", json::array({json{{"code", 0x7E}, {"serial", 1}}})}});
         add(kind::kSasValidationId, 2, json{{"machine_id", 0x654321}, {"sequence", 9}});
         add(kind::kSasHostEnabled, 2, json{{"enabled", false}});
+        journal::StationState kept;
+        kept.lastSlip[game::BetType::Banker] = 500;
+        kept.streak = game::LosingStreak{2, 500};
+        kept.limitLevel = 3;
+        kept.personal.max = 4'000;
+        add(kind::kStationState, 3, journal::stationStateJson(kept));
     }
     void add(std::string_view k, std::optional<std::int64_t> station, const json& body) {
         store->append(std::vector<journal::PendingRecord>{
@@ -156,6 +163,8 @@ TEST(SegmentRotation, TheNewSegmentAloneResumesWhatTheWholeJournalSays) {
     ASSERT_EQ(before["table"]["attendant_calls"], json::array({1}));
     ASSERT_TRUE(before["table"]["handpays"].contains("2"));
     ASSERT_EQ(before["queues"]["1"].size(), 1U);
+    ASSERT_EQ(before["table"]["stations"]["3"]["limit_level"], 3);
+    ASSERT_EQ(before["table"]["stations"]["3"]["streak"]["losses"], 2);
     const journal::Money credits1 = f.journal->committed().credits(1);
 
     f.rotate();
