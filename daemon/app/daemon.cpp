@@ -209,7 +209,11 @@ void Daemon::startSas(sas::SasResume resume) {
 }
 
 void Daemon::startEngineLink() {
-    engine_.emplace(*table_);
+    // The journal reader answers the engine link's bet lists and the control socket's reads.
+    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(),
+                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    reader_->followSegments(&writer_->segmentGeneration());
+    engine_.emplace(*table_, &*journal_, &*reader_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
         engineLink_ =
             std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
@@ -219,9 +223,6 @@ void Daemon::startEngineLink() {
 }
 
 void Daemon::startControl() {
-    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(),
-                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
-    reader_->followSegments(&writer_->segmentGeneration());
     control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
     if (world_.io != nullptr && !config_.control.socket.empty()) {
         controlServer_ = std::make_unique<control::ControlServer>(

@@ -14,13 +14,16 @@ using nlohmann::json;
 namespace {
 
 // Stations whose last hand-pay record is a pending one stay locked across a restart; calls for
-// an attendant not yet cleared stay raised.
+// an attendant not yet cleared stay raised; open disputes stay held for an operator; reserved
+// stations stay reserved (until their time-out, which may have passed while pitlinkd was down).
 void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start) {
     for (const auto& [station, lock] : facts.handpays) {
         start.handpays[station] = table::PendingHandpay{lock.amount, lock.kind, lock.offCredits};
     }
     start.attendantCalls = facts.attendantCalls;
     start.stationStates = facts.stations;
+    start.disputes = facts.disputes;
+    start.reservations = facts.reservations;
 }
 
 }  // namespace
@@ -45,6 +48,8 @@ table::TableSettings tableSettings(const config::Config& config) {
     t.ticketInLocal = config.cashier.ticketInLocal;
     t.ticketInMax = config.cashier.ticketInMax;
     t.rescanAttempts = config.table.rescanAttempts;
+    t.reserveTimeout = config.table.reserveTimeout;
+    t.naturalsOnBigRoad = config.table.naturalsOnBigRoad;
     return t;
 }
 

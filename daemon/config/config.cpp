@@ -29,6 +29,9 @@ void readTable(YamlMap map, Config& c) {
     c.table.stations = static_cast<int>(map.integer("stations", c.table.stations, 1, 64));
     c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
     c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
+    c.table.reserveTimeout =
+        std::chrono::minutes(map.integer("reserve_minutes", c.table.reserveTimeout.count(), 1, 240));
+    c.table.naturalsOnBigRoad = map.boolean("naturals_on_big_road", c.table.naturalsOnBigRoad);
     c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
     c.table.shoe.cutCardFromEnd = static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1,
                                                                std::int64_t{game::kMaxDecks} * game::kCardsPerDeck));

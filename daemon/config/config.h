@@ -22,6 +22,8 @@ struct TableConfig {
     int stations = 8;
     game::Money denomination = 1;  // minor units per credit
     int rescanAttempts = 3;
+    std::chrono::minutes reserveTimeout{10};  // a reserved station frees itself after this
+    bool naturalsOnBigRoad = true;            // seed 000: naturals marked on the big road, or not
     game::ShoeConfig shoe;
     std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";
 };

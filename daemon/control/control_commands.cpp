@@ -127,6 +127,12 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
         case Command::AttendantClear:
             table_.clearAttendant(*request.station, user, answer);
             return;
+        case Command::ReserveRelease:
+            table_.releaseReservation(*request.station, user, answer);
+            return;
+        case Command::DisputeResolve:
+            resolveDispute(request, user, answer);
+            return;
         case Command::StationLimits:
             table_.setPersonalLimits(*request.station, game::PersonalLimits{request.min, request.max}, user, answer);
             return;

@@ -62,6 +62,8 @@ private:
     void audit(const Answer& answer);
     void roadsOfShoe(std::int64_t shoe, const Answer& answer);
     void resettle(const ControlRequest& request, const std::string& user, const Answer& answer);
+    // With corrected cards, the disputed round is read from the journal first (as for resettle).
+    void resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer);
 
     table::Table& table_;
     const journal::Journal& journal_;

@@ -1,6 +1,6 @@
 // Control commands answered from the journal file itself, on the journal reader's thread so that
 // the logic thread never waits for a disk read: recall, the inspector's audit, and the reading
-// half of a re-settlement (the round and the paytable it was settled with).
+// half of a re-settlement or of a dispute resolved by one (the round and its paytable).
 #include <spdlog/spdlog.h>
 
 #include "daemon/control/control_commands.h"
@@ -14,6 +14,27 @@ namespace pitlink::control {
 
 using nlohmann::json;
 using table::Reply;
+
+namespace {
+
+// A round as the journal holds it, with the paytable it was settled with: what a re-settlement
+// is computed against (read off the logic thread).
+struct SettledRound {
+    journal::RoundHistory round;
+    game::Paytable paytable;
+};
+
+SettledRound readSettledRound(journal::SegmentedJournal& journal, std::int64_t roundId) {
+    journal::RoundHistory history = journal::reconstructRound(journal.recordsOfRound(roundId));
+    auto paytable = journal::findJournaledPaytable(journal, history.paytableSha);
+    if (!paytable) {
+        throw std::runtime_error("the paytable " + history.paytableSha + " of round " + std::to_string(roundId) +
+                                 " is not in the journal");
+    }
+    return SettledRound{std::move(history), std::move(*paytable)};
+}
+
+}  // namespace
 
 void ControlCommands::recall(const ControlRequest& request, const Answer& answer) {
     const auto round = request.round;
@@ -86,23 +107,41 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
         resettling_.erase(roundId);
         answer(reply);
     };
-    struct Read {
-        journal::RoundHistory round;
-        game::Paytable paytable;
-    };
-    reader_.read<Read>(
-        [roundId = *round](journal::SegmentedJournal& journal) {
-            journal::RoundHistory history = journal::reconstructRound(journal.recordsOfRound(roundId));
-            auto paytable = journal::findJournaledPaytable(journal, history.paytableSha);
-            if (!paytable) {
-                throw std::runtime_error("the paytable " + history.paytableSha + " of round " +
-                                         std::to_string(roundId) + " is not in the journal");
-            }
-            return Read{std::move(history), std::move(*paytable)};
-        },
-        [this, cards, reason, user, finish](Read read) {
+    reader_.read<SettledRound>(
+        [roundId = *round](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
+        [this, cards, reason, user, finish](SettledRound read) {
             spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
             table_.resettle(read.round, read.paytable, cards, reason, user, finish);
+        },
+        [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });
+}
+
+void ControlCommands::resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer) {
+    table::Table::DisputeDecision decision{*request.station, request.round, *request.upheld, request.reason, user};
+    spdlog::warn("control: {} resolves station {}'s dispute: {} ({})", user, decision.station,
+                 decision.upheld ? "upheld" : "rejected", decision.reason);
+    if (request.cards.empty()) {
+        table_.resolveDispute(decision, {}, answer);
+        return;
+    }
+    // The disputed round, read from the journal; the table checks it is the one disputed.
+    if (decision.station > table_.stationCount() || !table_.station(decision.station).dispute) {
+        table_.resolveDispute(decision, {}, answer);  // refused there (no_dispute), and journaled
+        return;
+    }
+    const std::int64_t roundId = table_.station(decision.station).dispute->round;
+    if (!resettling_.insert(roundId).second) {
+        answer(Reply::refused("busy", "round " + std::to_string(roundId) + " is being re-settled already"));
+        return;
+    }
+    auto finish = [this, roundId, answer](const Reply& reply) {
+        resettling_.erase(roundId);
+        answer(reply);
+    };
+    reader_.read<SettledRound>(
+        [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
+        [this, decision, cards = request.cards, finish](SettledRound read) {
+            table_.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards}, finish);
         },
         [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });
 }

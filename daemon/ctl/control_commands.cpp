@@ -179,9 +179,14 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         args = withStation(args);
         request.command = control::Command::HandpayReset;
     } else if (command == "station") {
-        sub("limits");
+        const bool release = !args.empty() && args.front() == "release";
+        sub(release ? "release" : "limits");
         args = withStation(args);
-        request.command = control::Command::StationLimits;
+        request.command = release ? control::Command::ReserveRelease : control::Command::StationLimits;
+    } else if (command == "dispute") {
+        sub("resolve");
+        args = withStation(args);
+        request.command = control::Command::DisputeResolve;
     } else if (command == "shoe") {
         sub("new");
         request.command = control::Command::ShoeNew;
@@ -197,17 +202,37 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         request.command = control::parseCommand(command);
         request.name = command;
     }
-    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max"}, {"--json"});
+    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards"},
+                      {"--json", "--upheld", "--rejected"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
     } else if (request.command == control::Command::AttendantClear ||
                request.command == control::Command::HandpayReset ||
-               request.command == control::Command::StationLimits) {
+               request.command == control::Command::StationLimits ||
+               request.command == control::Command::ReserveRelease ||
+               request.command == control::Command::DisputeResolve) {
         throw UsageError("which station? (pitlinkctl " + command + " " +
                          (command == "attendant" ? "clear"
-                          : command == "station" ? "limits"
+                          : command == "station" ? "limits|release"
+                          : command == "dispute" ? "resolve"
                                                  : "reset") +
                          " N)");
+    }
+    if (request.command == control::Command::DisputeResolve) {
+        if (a.flag("--upheld") == a.flag("--rejected") || !a.value("--reason")) {
+            throw UsageError(
+                "usage: pitlinkctl dispute resolve N --upheld|--rejected --reason TEXT [--round R] "
+                "[--cards \"P1 B1 P2 B2 [P3] [B3]\"]");
+        }
+        request.upheld = a.flag("--upheld");
+        if (const auto cards = a.value("--cards")) {
+            std::string problem;
+            const auto coup = control::parseCoupCards(*cards, problem);
+            if (!coup) {
+                throw UsageError("\"cards\": " + problem);
+            }
+            request.cards = *coup;
+        }
     }
     if (a.value("--min")) {
         request.min = a.integer("--min", 0, 1, 1'000'000'000'000);

@@ -45,6 +45,10 @@ constexpr std::string_view kUsage =
     "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
     "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
     "  station limits N [--min X] [--max Y]           (operator) a player's own bet limits (none: cleared)\n"
+    "  station release N                              (operator) free a station its player reserved\n"
+    "  dispute resolve N --upheld|--rejected --reason TEXT [--round R] [--cards \"P1 B1 P2 B2 [P3] [B3]\"]\n"
+    "                                                 (operator) decide station N's open dispute; --cards\n"
+    "                                                 re-settles the disputed round with the corrected coup\n"
     "  resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT\n"
     "                                                 (operator) re-settle a round with corrected cards\n"
     "  config check FILE                              the configuration and its paytable load (78 if not)\n"
@@ -110,7 +114,7 @@ int main(int argc, char** argv) {
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||
             command == "attendant" || command == "handpay" || command == "void" || command == "shoe" ||
-            command == "tilt" || command == "station") {
+            command == "tilt" || command == "station" || command == "dispute") {
             return ctl::runControl(command, args, std::cout);
         }
         throw ctl::UsageError("unknown command '" + command + "'");

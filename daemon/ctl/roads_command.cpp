@@ -8,8 +8,8 @@
 
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
-#include "daemon/ctl/scoreboard_json.h"
 #include "daemon/ctl/scoreboard_svg.h"
+#include "protocols/engine/scoreboard_json.h"
 
 namespace pitlink::ctl {
 
@@ -128,7 +128,7 @@ int runRoads(const std::vector<std::string>& args, std::ostream& out) {
         }
     }
     if (a.flag("--json")) {
-        out << ctl::scoreboardJson(board).dump() << "\n";
+        out << engine::scoreboardJson(board).dump() << "\n";
     } else if (!a.value("--svg")) {
         printRoads(out, board);
     }

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/io/reply_line.h"
+#include "daemon/journal/recall.h"
 
 namespace pitlink::engine {
 
@@ -89,7 +90,16 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
             t.dispute(r.station, r.round, r.text, std::move(respond));
             return;
         case Op::Reserve:
-            t.reserve(r.station, r.on, std::move(respond));
+            t.reserve(r.station, r.on, r.text, std::move(respond));
+            return;
+        case Op::AutoRepeat:
+            t.setAutoRepeat(r.station, r.on, std::move(respond));
+            return;
+        case Op::Roads:
+            respond(t.roads());
+            return;
+        case Op::BetList:
+            betList(r.station, r.round, respond);
             return;
         case Op::Raise:
             t.raiseBets(r.station, r.amount, std::move(respond));
@@ -108,6 +118,31 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
             }
             return;
     }
+}
+
+void EngineRequests::betList(std::int64_t station, std::int64_t rounds, const table::Respond& respond) {
+    if (station < 1 || station > table_.stationCount()) {
+        respond(table::Reply::refused("no_such_station", "there is no station " + std::to_string(station)));
+        return;
+    }
+    if (journal_ == nullptr || reader_ == nullptr) {
+        respond(table::Reply::refused("unavailable", "the bet list is read from the journal, which is not open"));
+        return;
+    }
+    journal_->afterPending([this, station, rounds, respond] {
+        reader_->read<nlohmann::json>(
+            [station, rounds](journal::SegmentedJournal& journal) {
+                nlohmann::json list = nlohmann::json::array();
+                for (const auto& round : journal::recallRounds(journal, static_cast<int>(rounds), station)) {
+                    list.push_back(journal::stationBetListJson(round, station));
+                }
+                return list;
+            },
+            [respond, station](nlohmann::json list) {
+                respond(table::Reply::accepted(table::BetListAnswer{station, std::move(list)}));
+            },
+            [respond](const std::string& error) { respond(table::Reply::refused("unavailable", error)); });
+    });
 }
 
 }  // namespace pitlink::engine

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "daemon/io/ordered_replies.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/journal_reader.h"
 #include "daemon/table/table.h"
 #include "protocols/engine/engine_request.h"
 
@@ -20,7 +22,11 @@ struct EngineLinkStats {
 
 class EngineRequests {
 public:
-    explicit EngineRequests(table::Table& table) : table_(table) {}
+    // `journal` and `reader` answer bet_list from the journal file, off the logic thread; without
+    // them bet_list is refused (unavailable).
+    explicit EngineRequests(table::Table& table, journal::Journal* journal = nullptr,
+                            journal::JournalReader* reader = nullptr)
+        : table_(table), journal_(journal), reader_(reader) {}
     // One request line; `reply` gets its reply line exactly once (after the commit of what it
     // changed, or its refusal's). `peer`: for the log of bad requests.
     void handle(const std::string& line, const io::OrderedReplies::Fill& reply, pid_t peer = 0);
@@ -33,8 +39,13 @@ public:
 
 private:
     void dispatch(const engine::EngineRequest& request, table::Respond respond);
+    // Seeds 002/003 "bet list": the station's last rounds with its bets and wins, read once every
+    // transaction submitted before the request has committed (a round just settled is in it).
+    void betList(std::int64_t station, std::int64_t rounds, const table::Respond& respond);
 
     table::Table& table_;
+    journal::Journal* journal_;
+    journal::JournalReader* reader_;
     EngineLinkStats stats_;
     bool stopping_ = false;
 };

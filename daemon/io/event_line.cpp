@@ -3,6 +3,7 @@
 #include <string>
 
 #include "daemon/platform/overloaded.h"
+#include "protocols/engine/scoreboard_json.h"
 
 namespace pitlink::io {
 
@@ -109,6 +110,37 @@ json eventJson(const table::TableEvent& event) {
                 if (e.message) {
                     out["message"] = *e.message;
                 }
+                return out;
+            },
+            [](const table::DisputeChanged& e) {
+                json out{{"event", "dispute"}, {"station", e.station}, {"round", e.round}};
+                if (e.open) {
+                    out.update(json{{"status", "open"}, {"text", e.text}});
+                } else {
+                    out.update(json{{"status", e.upheld ? "upheld" : "rejected"},
+                                    {"reason", e.text},
+                                    {"resettled", e.resettled},
+                                    {"by", e.by}});
+                }
+                return out;
+            },
+            [](const table::ReservationChanged& e) {
+                json out{{"event", "reserved"}, {"station", e.station}, {"reserved", e.reserved}, {"by", e.by}};
+                if (e.reserved) {
+                    out["until_ms"] = e.untilMs;
+                }
+                return out;
+            },
+            [](const table::AutoRepeatChanged& e) {
+                json out{{"event", "auto_repeat"}, {"station", e.station}, {"on", e.on}};
+                if (!e.reason.empty()) {
+                    out["reason"] = e.reason;
+                }
+                return out;
+            },
+            [](const table::RoadsChanged& e) {
+                json out = engine::scoreboardJson(e.board, e.naturalsOnBigRoad);
+                out["event"] = "roads";
                 return out;
             },
         },

@@ -4,6 +4,7 @@
 #include "daemon/journal/slip_json.h"
 #include "daemon/journal/station_state.h"
 #include "daemon/platform/overloaded.h"
+#include "protocols/engine/scoreboard_json.h"
 
 namespace pitlink::io {
 
@@ -18,15 +19,25 @@ json stationJson(const table::StationStatus& s) {
     for (const journal::RoundBet& bet : s.bets) {
         bets.push_back(json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}});
     }
-    return json{{"station", s.station},
-                {"credits", s.credits},
-                {"bets", bets},
-                {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
-                {"attendant", s.attendant},
-                {"reserved", s.reserved},
-                {"host_disabled", s.hostDisabled},
-                {"limit_level", s.limitLevel},
-                {"personal_limits", journal::personalLimitsJson(s.personal)}};
+    json out{{"station", s.station},
+             {"credits", s.credits},
+             {"bets", bets},
+             {"handpay", s.handpay ? json{{"amount", s.handpay->amount}, {"kind", s.handpay->kind}} : json(nullptr)},
+             {"attendant", s.attendant},
+             {"reserved", s.reservedUntilMs.has_value()},
+             {"host_disabled", s.hostDisabled},
+             {"limit_level", s.limitLevel},
+             {"personal_limits", journal::personalLimitsJson(s.personal)},
+             {"auto_repeat", s.autoRepeat},
+             {"dispute", s.dispute ? json{{"round", s.dispute->round}, {"text", s.dispute->text}} : json(nullptr)}};
+    if (s.reservedUntilMs) {
+        out["reserved_until_ms"] = *s.reservedUntilMs;
+    }
+    return out;
+}
+
+json resettleJson(const table::ResettleAnswer& d) {
+    return json{{"round", d.round}, {"records", d.records}, {"credits", d.credits}};
 }
 
 json limitsJson(const table::LimitsAnswer& d) {
@@ -94,7 +105,11 @@ json replyDataJson(const table::ReplyData& data) {
                 return json{{"credits", d.credits}};
             },
             [](const table::ReservedAnswer& d) {
-                return json{{"reserved", d.reserved}};
+                json out{{"reserved", d.reserved}};
+                if (d.reserved) {
+                    out["until_ms"] = d.untilMs;
+                }
+                return out;
             },
             [](const table::TicketAnswer& d) {
                 return json{{"ticket", ticketJson(d.ticket)}};
@@ -108,11 +123,24 @@ json replyDataJson(const table::ReplyData& data) {
             [](const table::ReconfigureAnswer& d) {
                 return json{{"applied", d.applied}, {"restart_needed", d.restartNeeded}};
             },
-            [](const table::ResettleAnswer& d) {
-                return json{{"round", d.round}, {"records", d.records}, {"credits", d.credits}};
-            },
+            [](const table::ResettleAnswer& d) { return resettleJson(d); },
             [](const table::TableStatus& d) { return statusJson(d); },
             [](const table::LimitsAnswer& d) { return limitsJson(d); },
+            [](const table::BetListAnswer& d) {
+                return json{{"station", d.station}, {"rounds", d.rounds}};
+            },
+            [](const table::AutoRepeatAnswer& d) {
+                return json{{"auto_repeat", d.on}};
+            },
+            [](const table::RoadsAnswer& d) {
+                return engine::scoreboardJson(d.roads.board, d.roads.naturalsOnBigRoad);
+            },
+            [](const table::DisputeResolvedAnswer& d) {
+                return json{{"station", d.station},
+                            {"round", d.round},
+                            {"decision", d.upheld ? "upheld" : "rejected"},
+                            {"resettlement", d.resettlement ? resettleJson(*d.resettlement) : json(nullptr)}};
+            },
         },
         data);
 }

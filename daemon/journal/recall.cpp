@@ -103,4 +103,29 @@ json recalledRoundJson(const RecalledRound& recalled) {
     return out;
 }
 
+json stationBetListJson(const RecalledRound& recalled, std::int64_t station) {
+    json out = recalledRoundJson(recalled);
+    json bets = json::array();
+    std::int64_t staked = 0;
+    std::int64_t returned = 0;
+    for (json& bet : out["bets"]) {
+        if (bet.at("station").get<std::int64_t>() != station) {
+            continue;  // another player's bets are not this station's to see
+        }
+        staked += bet.at("stake").get<std::int64_t>();
+        returned += bet.value("returned", std::int64_t{0});
+        bet.erase("station");
+        bets.push_back(std::move(bet));
+    }
+    out["bets"] = std::move(bets);
+    out["staked"] = staked;
+    out["returned"] = returned;
+    const auto credits = recalled.credits.find(station);
+    out["credits"] = credits == recalled.credits.end()
+                         ? json(nullptr)
+                         : json{{"before", credits->second.before}, {"after", credits->second.after}};
+    out.erase("paytable_sha256");
+    return out;
+}
+
 }  // namespace pitlink::journal

@@ -29,5 +29,8 @@ struct RecalledRound {
 [[nodiscard]] RecalledRound recallRound(SegmentedJournal& journal, std::int64_t roundId);
 
 [[nodiscard]] nlohmann::json recalledRoundJson(const RecalledRound& recalled);
+// The round as one station's bet list shows it (seeds 002/003; engine op bet_list): the cards and
+// outcome, that station's bets only, its stake and return totals and its credits before and after.
+[[nodiscard]] nlohmann::json stationBetListJson(const RecalledRound& recalled, std::int64_t station);
 
 }  // namespace pitlink::journal

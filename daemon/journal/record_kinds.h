@@ -38,6 +38,8 @@ inline constexpr std::string_view kDoorClosed = "door.closed";
 inline constexpr std::string_view kTiltRaised = "tilt.raised";
 inline constexpr std::string_view kTiltCleared = "tilt.cleared";
 inline constexpr std::string_view kDisputeRaised = "dispute.raised";
+// An operator's decision on a station's open dispute (with the round.resettled it made, if any).
+inline constexpr std::string_view kDisputeResolved = "dispute.resolved";
 // What a station keeps between rounds and across a restart (station_state.h).
 inline constexpr std::string_view kStationState = "station.state";
 inline constexpr std::string_view kOperatorAction = "operator.action";

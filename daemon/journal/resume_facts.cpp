@@ -30,10 +30,12 @@ std::optional<std::pair<std::int64_t, std::string>> lastOfKind(JournalStore& sto
     return std::pair{last.integer(0), std::string(last.text(1))};
 }
 
-// Per station, the kind (and record) of the last record of either kind (the same twice: of one).
+// Per station, the kind (and record) of the last record of either kind (the same twice: of one):
+// station, kind, body, seq, round_id.
 SqliteStatement lastPerStation(JournalStore& store, std::string_view first, std::string_view second) {
     auto query = store.connection().prepare(
-        "SELECT r.station, r.kind, r.body, r.seq FROM record r JOIN (SELECT station, max(seq) AS seq FROM record "
+        "SELECT r.station, r.kind, r.body, r.seq, r.round_id FROM record r JOIN (SELECT station, max(seq) AS seq FROM "
+        "record "
         "WHERE kind IN (?, ?) AND station IS NOT NULL GROUP BY station) last ON r.seq = last.seq");
     query.bind(1, first).bind(2, second);
     return query;
@@ -89,6 +91,17 @@ ResumeFacts resumeFactsFromJson(const json& table) {
             facts.stations[stationKey(station)] = stationStateFact(state);
         }
     }
+    if (table.contains("disputes")) {  // the same: absent when none is open
+        for (const auto& [station, dispute] : objectField(table, "disputes").items()) {
+            facts.disputes[stationKey(station)] =
+                DisputeFact{integerField(dispute, "round", 1, kMaxInt64), stringField(dispute, "text")};
+        }
+    }
+    if (table.contains("reserved")) {
+        for (const auto& [station, reservation] : objectField(table, "reserved").items()) {
+            facts.reservations[stationKey(station)] = reservationFact(reservation);
+        }
+    }
     return facts;
 }
 
@@ -122,6 +135,20 @@ json resumeFactsJson(const ResumeFacts& facts) {
             stations[std::to_string(station)] = stationStateJson(state);
         }
         table["stations"] = std::move(stations);
+    }
+    if (!facts.disputes.empty()) {
+        json disputes = json::object();
+        for (const auto& [station, dispute] : facts.disputes) {
+            disputes[std::to_string(station)] = json{{"round", dispute.round}, {"text", dispute.text}};
+        }
+        table["disputes"] = std::move(disputes);
+    }
+    if (!facts.reservations.empty()) {
+        json reserved = json::object();
+        for (const auto& [station, reservation] : facts.reservations) {
+            reserved[std::to_string(station)] = reservationJson(reservation);
+        }
+        table["reserved"] = std::move(reserved);
     }
     return table;
 }
@@ -180,6 +207,30 @@ ResumeFacts resumeFacts(JournalStore& store) {
         while (last.step()) {
             facts.stations[last.integer(0)] =
                 readRecordBody(last.integer(3), kind::kStationState, last.text(2), stationStateFact);
+        }
+    }
+    {
+        auto last = lastPerStation(store, kind::kDisputeRaised, kind::kDisputeResolved);
+        while (last.step()) {
+            if (last.text(1) == kind::kDisputeRaised && !last.isNull(4)) {
+                facts.disputes[last.integer(0)] = DisputeFact{
+                    last.integer(4), readRecordBody(last.integer(3), kind::kDisputeRaised, last.text(2),
+                                                    [](const json& body) { return stringField(body, "text"); })};
+            } else {
+                facts.disputes.erase(last.integer(0));
+            }
+        }
+    }
+    {
+        auto last = lastPerStation(store, kind::kStationReserved, kind::kStationReserved);
+        while (last.step()) {
+            const ReservationFact reservation =
+                readRecordBody(last.integer(3), kind::kStationReserved, last.text(2), reservationFact);
+            if (reservation.reserved) {
+                facts.reservations[last.integer(0)] = reservation;
+            } else {
+                facts.reservations.erase(last.integer(0));
+            }
         }
     }
     if (const auto last = lastOfKind(store, kind::kPaytableLoaded)) {

@@ -36,6 +36,10 @@ struct ResumeFacts {
     std::set<std::int64_t> attendantCalls;
     // Each station's last station.state.
     std::map<std::int64_t, StationState> stations;
+    // Stations whose last dispute record is a dispute.raised not yet resolved.
+    std::map<std::int64_t, DisputeFact> disputes;
+    // Stations whose last station.reserved reserved them (until when, on the table clock).
+    std::map<std::int64_t, ReservationFact> reservations;
     // The last paytable.loaded body: a round left unfinished in the next segment is settled with it.
     std::optional<nlohmann::json> paytable;
 };

@@ -23,6 +23,9 @@ json stationStateJson(const StationState& state, const std::string& by) {
               {"streak", json{{"losses", state.streak.losses}, {"last_stake", state.streak.lastStake}}},
               {"limit_level", state.limitLevel},
               {"personal_limits", personalLimitsJson(state.personal)}};
+    if (state.autoRepeat) {
+        body["auto_repeat"] = true;
+    }
     if (!by.empty()) {
         body["by"] = by;
     }
@@ -45,6 +48,7 @@ StationState stationStateFact(const json& body) {
     const json& personal = objectField(body, "personal_limits");
     state.personal.min = optionalIntegerField(personal, "min", 1, kMaxBodyMoney);
     state.personal.max = optionalIntegerField(personal, "max", 1, kMaxBodyMoney);
+    state.autoRepeat = body.contains("auto_repeat") && booleanField(body, "auto_repeat");
     return state;
 }
 

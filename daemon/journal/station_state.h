@@ -1,9 +1,9 @@
 #pragma once
 // station.state: what a station keeps from one round to the next and across a restart (issue
 // 20): the last round's slip (repeat), the anti-doubling streak (seed 002), the limit level its
-// player chose (seed 002) and the player's own limits (seed 004). Written whole whenever one of
-// them changes (a settlement of the station's bets, a level chosen, limits set); the start-up
-// takes each station's last one, and a segment carries them over (segment.carried).
+// player chose (seed 002), the player's own limits (seed 004) and auto-repeat (seeds 000, 001). Written whole whenever
+// one of them changes (a settlement of the station's bets, a level chosen, limits set); the start-up takes each
+// station's last one, and a segment carries them over (segment.carried).
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -17,6 +17,10 @@ struct StationState {
     game::LosingStreak streak;
     int limitLevel = 1;
     game::PersonalLimits personal;
+    // Seeds 000/001 "auto repeat": the last slip is placed again at every round's opening until
+    // the player turns it off or a repeat is refused. Written only when on (bodies before it
+    // have none).
+    bool autoRepeat = false;
 };
 
 // `by`: the operator who set the player's limits, when that is what changed.

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -49,9 +50,10 @@ struct BetsAnswer {
 struct CreditsAnswer {
     game::Money credits = 0;
 };
-// {"reserved": bool}
+// {"reserved": bool, "until_ms"}: a reservation (until when, on the table clock) or its release.
 struct ReservedAnswer {
     bool reserved = false;
+    std::int64_t untilMs = 0;
 };
 // {"ticket": {...}}: a cash-out ticket (the same fields as the "ticket" event).
 struct TicketAnswer {
@@ -96,8 +98,34 @@ struct LimitsAnswer {
     game::BetSlip winnings;             // per spot placed: its stake times the spot's highest ratio
 };
 
+// {"station", "rounds": [...]}: a station's bet list, newest first (journal::stationBetListJson).
+struct BetListAnswer {
+    std::int64_t station = 0;
+    nlohmann::json rounds = nlohmann::json::array();
+};
+
+// {"auto_repeat": bool}: a station's auto-repeat after the request.
+struct AutoRepeatAnswer {
+    bool on = false;
+};
+
+// {"station", "round", "upheld", "resettlement"}: a dispute an operator resolved (with the
+// re-settlement it made, as `resettle` answers it).
+struct DisputeResolvedAnswer {
+    std::int64_t station = 0;
+    std::int64_t round = 0;
+    bool upheld = false;
+    std::optional<ResettleAnswer> resettlement;
+};
+
+// The shoe's roads and statistics (the "roads" event's fields).
+struct RoadsAnswer {
+    RoadsChanged roads;
+};
+
 using ReplyData = std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer,
                                BetsAnswer, CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer,
-                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer>;
+                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer,
+                               DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer, BetListAnswer>;
 
 }  // namespace pitlink::table

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
+#include "daemon/journal/fact_views.h"
 #include "daemon/journal/round_history.h"
 
 namespace pitlink::table {
@@ -27,9 +28,13 @@ struct Station {
     game::LosingStreak streak;
     int limitLevel = 1;
     game::PersonalLimits personal;
+    bool autoRepeat = false;                // the last slip placed again at every round's opening
     std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
     bool attendantCalled = false;
-    bool reserved = false;
+    // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
+    std::optional<journal::ReservationFact> reservation;
+    // Seed 000 "Dispute": the player's open dispute, held until an operator resolves it.
+    std::optional<journal::DisputeFact> dispute;
     bool hostDisabled = false;          // the accounting host shut the station down (SAS LP 01)
     std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
     bool cashingOut = false;            // waiting for the host's validation number

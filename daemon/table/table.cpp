@@ -37,8 +37,21 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
             // A level the table no longer offers (fewer levels configured) falls to its last.
             s.limitLevel = std::min(it->second.limitLevel, static_cast<int>(settings_.bets.limits.levels.size()));
             s.personal = it->second.personal;
+            s.autoRepeat = it->second.autoRepeat;
+        }
+        if (const auto it = start.disputes.find(n); it != start.disputes.end()) {
+            s.dispute = it->second;
+        }
+        if (const auto it = start.reservations.find(n); it != start.reservations.end()) {
+            s.reservation = it->second;
         }
         stations_.push_back(std::move(s));
+    }
+    // A reservation's time-out runs on (it may have passed while pitlinkd was down).
+    for (const Station& s : stations_) {
+        if (s.reservation) {
+            scheduleReservationEnd(s.number);
+        }
     }
 }
 
@@ -52,6 +65,10 @@ void Table::stop() {
         timers_.cancel(*timer_);
         timer_.reset();
     }
+    for (const auto& [station, timer] : reservationTimers_) {
+        timers_.cancel(timer);
+    }
+    reservationTimers_.clear();
 }
 
 void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
@@ -155,6 +172,10 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
         return Reply::refused("host_disabled",
                               "station " + std::to_string(number) + " is shut down by the accounting host");
     }
+    if (s.reservation) {
+        return Reply::refused("station_reserved", "station " + std::to_string(number) +
+                                                      " is reserved for its player until released or timed out");
+    }
     if (s.cashingOut || s.redeeming) {
         return Reply::refused("host_busy", "station " + std::to_string(number) +
                                                " is waiting for the accounting host (" +
@@ -203,7 +224,9 @@ TableStatus Table::status() const {
                     tilts_,          {}};
     for (const Station& s : stations_) {
         out.stations.push_back(StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay,
-                                             s.attendantCalled, s.reserved, s.hostDisabled, s.limitLevel, s.personal});
+                                             s.attendantCalled,
+                                             s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt,
+                                             s.dispute, s.hostDisabled, s.limitLevel, s.personal, s.autoRepeat});
     }
     return out;
 }

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "daemon/game/coup_validator.h"
@@ -46,6 +47,8 @@ struct TableStart {
     std::map<std::int64_t, PendingHandpay> handpays;              // stations still locked for a hand-pay
     std::set<std::int64_t> attendantCalls;                        // calls not yet cleared
     std::map<std::int64_t, journal::StationState> stationStates;  // last slip, streak, limits
+    std::map<std::int64_t, journal::DisputeFact> disputes;        // open, held for an operator
+    std::map<std::int64_t, journal::ReservationFact> reservations;
 };
 
 class Table {
@@ -83,6 +86,11 @@ public:
     void clearBets(std::int64_t station, Respond respond);
     void undoBet(std::int64_t station, Respond respond);
     void repeatBets(std::int64_t station, Respond respond);
+    // Seeds 000/001 "auto repeat": on, the last slip is placed again at every round's opening (at
+    // once too, when betting is open and the station has no bets) until turned off, or until a
+    // repeat is refused (the refusal journaled with its rule; the "auto_repeat" event says why).
+    // Kept across a restart (station.state).
+    void setAutoRepeat(std::int64_t station, bool on, Respond respond);
     void doubleBets(std::int64_t station, Respond respond);
     // Seed 000 "Raise bet": each spot of this round's slip raised by `chip`, in the order placed,
     // until the credits run out (game::planRaise); the reply's slip shows what was raised.
@@ -98,11 +106,34 @@ public:
     void ticketIn(std::int64_t station, const std::string& validation, game::Money amount, Respond respond);
     void tip(std::int64_t station, game::Money amount, Respond respond);
     void callAttendant(std::int64_t station, Respond respond);
+    // Seed 000 "Dispute" (live games: a reader table): the deal in progress or the last one. The
+    // table opens no round while a dispute is open (dispute_open) until an operator resolves it.
     void dispute(std::int64_t station, std::int64_t roundId, const std::string& text, Respond respond);
-    void reserve(std::int64_t station, bool on, Respond respond);
+    // Seed 000 "Reserve table": the station takes no bets, cash-out or tickets (station_reserved)
+    // until released (with the same PIN, when it was reserved with one) or `table.reserve_minutes`
+    // have passed. Journaled; kept across a restart.
+    void reserve(std::int64_t station, bool on, const std::string& pin, Respond respond);
 
     // --- floor and operators ---
     void clearAttendant(std::int64_t station, const std::string& who, Respond respond);
+    // An operator releases a reserved station (no PIN asked).
+    void releaseReservation(std::int64_t station, const std::string& who, Respond respond);
+    // An operator's decision on a station's open dispute; an upheld one may re-settle the disputed
+    // round with corrected cards (`correction`, read from the journal as for resettle), in the
+    // same transaction as the decision.
+    struct DisputeDecision {
+        std::int64_t station = 0;
+        std::optional<std::int64_t> round;  // when given, must be the disputed round
+        bool upheld = false;
+        std::string reason;
+        std::string who;
+    };
+    struct CorrectedRound {
+        const journal::RoundHistory* round = nullptr;  // null: no re-settlement
+        const game::Paytable* paytable = nullptr;
+        std::vector<game::Card> cards;
+    };
+    void resolveDispute(const DisputeDecision& decision, const CorrectedRound& correction, Respond respond);
     void resetHandpay(std::int64_t station, const std::string& who, Respond respond);
     void doorOpened(const std::string& door, Respond respond = {});
     void doorClosed(const std::string& door, Respond respond = {});
@@ -147,6 +178,10 @@ public:
     [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
     [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }
     [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // this shoe's roads
+    // The roads as a station shows them (engine op roads; the "roads" event after each result).
+    [[nodiscard]] Reply roads() const {
+        return Reply::accepted(RoadsAnswer{RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad}});
+    }
     [[nodiscard]] TableStatus status() const;
 
 private:
@@ -165,6 +200,16 @@ private:
     Station& stationAt(std::int64_t number);
     void publish(const TableEvent& event);
     void tiltNow(const std::string& cause, const std::string& message, bool journaled);
+
+    // table_floor.cpp
+    void endReservation(std::int64_t station, const std::string& by, Respond respond);
+    void scheduleReservationEnd(std::int64_t station);
+
+    // table_resettle.cpp: the re-settlement added to `tx`, or why not.
+    [[nodiscard]] std::variant<ResettleAnswer, Reply> addResettlement(
+        journal::JournalTransaction& tx, const journal::RoundHistory& round, const game::Paytable& paytable,
+        const std::vector<game::Card>& cards, const std::string& reason, const std::string& who) const;
+    void publishResettledCredits(const ResettleAnswer& answer);
 
     // table_round.cpp
     void addShoe(journal::JournalTransaction& tx);
@@ -192,6 +237,9 @@ private:
     // station.state with the station's kept state, added to `tx` (`by`: the operator who set limits).
     void addStationState(journal::JournalTransaction& tx, const Station& station, const std::string& by = {}) const;
     [[nodiscard]] game::StationBetContext betContext(const Station& station) const;
+    // table_auto_repeat.cpp: at a round's opening, each auto-repeating station's last slip.
+    void autoRepeatBets();
+    void placeAutoRepeat(Station& station);
 
     journal::Journal& journal_;
     const game::Paytable& paytable_;
@@ -221,6 +269,7 @@ private:
     std::map<std::string, std::string> tilts_;
     std::set<std::string> openDoors_;
     std::optional<platform::Executor::TimerId> timer_;
+    std::map<std::int64_t, platform::Executor::TimerId> reservationTimers_;  // by station
     bool running_ = false;
     bool shuttingDown_ = false;
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round

@@ -109,9 +109,46 @@ struct TiltChanged {
     std::optional<std::string> message;
 };
 
+// "dispute": a station's dispute raised (open), or resolved by an operator (upheld or rejected;
+// re-settled when the operator corrected the round's cards).
+struct DisputeChanged {
+    std::int64_t station = 0;
+    std::int64_t round = 0;
+    bool open = true;
+    std::string text;        // the player's words (open) or the operator's reason (resolved)
+    bool upheld = false;     // resolved: the player was right
+    bool resettled = false;  // resolved by a re-settlement of the round
+    std::string by;          // resolved: the operator
+};
+
+// "reserved": a station reserved for its player, or released (by the player, an operator, or
+// the time-out).
+struct ReservationChanged {
+    std::int64_t station = 0;
+    bool reserved = false;
+    std::int64_t untilMs = 0;  // reserved: until when (table clock)
+    std::string by;            // "station", "timeout" or the operator
+};
+
+// "auto_repeat": a station's auto-repeat turned on or off (by the player, or because a repeat
+// was refused: `reason` is the refused rule).
+struct AutoRepeatChanged {
+    std::int64_t station = 0;
+    bool on = false;
+    std::string reason;
+};
+
+// "roads": the shoe's roads and statistics, live, after every result and at every new shoe
+// (seed 002/003: statistics sent to the stations).
+struct RoadsChanged {
+    game::Scoreboard board;
+    bool naturalsOnBigRoad = true;
+};
+
 using TableEvent =
     std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided, CreditsChanged,
-                 TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged>;
+                 TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged,
+                 DisputeChanged, ReservationChanged, AutoRepeatChanged, RoadsChanged>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

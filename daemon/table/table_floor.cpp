@@ -1,4 +1,8 @@
-// The floor around the table: attendant calls, disputes, reserved stations, doors and tilts.
+// The floor around the table: attendant calls, reserved stations, doors and tilts.
+#include <algorithm>
+
+#include "daemon/journal/chain_hasher.h"
+#include "daemon/journal/record.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/table/table.h"
 
@@ -40,31 +44,91 @@ void Table::clearAttendant(std::int64_t number, const std::string& who, Respond 
     });
 }
 
-void Table::dispute(std::int64_t number, std::int64_t round, const std::string& text, Respond respond) {
-    if (number < 1 || number > stationCount()) {
-        refuse("dispute", number, respond, *stationProblem(number), json{{"round", round}});
-        return;
-    }
-    if (round < 1 || round > roundId_) {
-        refuse("dispute", number, respond,
-               Reply::refused("no_round", "round " + std::to_string(round) + " has not been played here"),
-               json{{"round", round}});
-        return;
-    }
-    journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kDisputeRaised, round, number, json{{"text", text.substr(0, 500)}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}));
+namespace {
+
+// What a reservation keeps of its PIN: a digest bound to the station (the journal is read by many).
+std::string pinDigest(std::int64_t station, const std::string& pin) {
+    return journal::toHex(journal::sha256("pitlink reserve " + std::to_string(station) + " " + pin));
 }
 
-void Table::reserve(std::int64_t number, bool on, Respond respond) {
-    if (auto problem = stationProblem(number)) {
-        refuse("reserve", number, respond, *problem, json{{"reserved", on}});
+}  // namespace
+
+void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respond respond) {
+    const json detail{{"reserved", on}};
+    if (number < 1 || number > stationCount()) {
+        refuse("reserve", number, respond, *stationProblem(number), detail);
         return;
     }
-    stationAt(number).reserved = on;
+    Station& s = stationAt(number);
+    if (!on) {
+        if (!s.reservation) {
+            respond(Reply::accepted(AlreadySo{}));
+            return;
+        }
+        if (!s.reservation->pinSha256.empty() && pinDigest(number, pin) != s.reservation->pinSha256) {
+            refuse("reserve", number, respond,
+                   Reply::refused("wrong_pin", "station " + std::to_string(number) +
+                                                   " was reserved with a PIN; releasing it needs the same PIN"),
+                   detail);
+            return;
+        }
+        endReservation(number, "station", std::move(respond));
+        return;
+    }
+    if (auto problem = stationProblem(number)) {  // already reserved, locked for a hand-pay, ...
+        refuse("reserve", number, respond, *problem, detail);
+        return;
+    }
+    s.reservation = journal::ReservationFact{true, timers_.wallMs() + settings_.reserveTimeout.count(),
+                                             pin.empty() ? std::string() : pinDigest(number, pin)};
+    json body = journal::reservationJson(*s.reservation);
+    body["by"] = "station";
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kStationReserved, std::nullopt, number, json{{"reserved", on}});
-    commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{on}));
+    tx.add(kind::kStationReserved, std::nullopt, number, std::move(body));
+    scheduleReservationEnd(number);
+    const std::int64_t until = s.reservation->untilMs;
+    commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{true, until}), [this, number, until] {
+        publish(ReservationChanged{number, true, until, "station"});
+    });
+}
+
+void Table::releaseReservation(std::int64_t number, const std::string& who, Respond respond) {
+    if (number < 1 || number > stationCount() || !station(number).reservation) {
+        refuse("reserve_release", number, respond,
+               Reply::refused("not_reserved", "station " + std::to_string(number) + " is not reserved"),
+               json{{"by", who}});
+        return;
+    }
+    endReservation(number, who, std::move(respond));
+}
+
+void Table::endReservation(std::int64_t number, const std::string& by, Respond respond) {
+    stationAt(number).reservation.reset();
+    if (const auto it = reservationTimers_.find(number); it != reservationTimers_.end()) {
+        timers_.cancel(it->second);
+        reservationTimers_.erase(it);
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(kind::kStationReserved, std::nullopt, number, json{{"reserved", false}, {"by", by}});
+    commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{false, 0}), [this, number, by] {
+        publish(ReservationChanged{number, false, 0, by});
+    });
+}
+
+void Table::scheduleReservationEnd(std::int64_t number) {
+    const auto& reservation = station(number).reservation;
+    if (!reservation || reservation->untilMs == 0) {
+        return;  // journals before issue 20 had no time-out: released by the player or an operator
+    }
+    const std::int64_t until = reservation->untilMs;
+    const auto delay = std::chrono::milliseconds(std::max<std::int64_t>(0, until - timers_.wallMs()));
+    reservationTimers_[number] = timers_.after(delay, [this, number, until] {
+        reservationTimers_.erase(number);
+        const auto& still = station(number).reservation;
+        if (still && still->untilMs == until) {
+            endReservation(number, "timeout", {});
+        }
+    });
 }
 
 void Table::doorOpened(const std::string& door, Respond respond) {

@@ -25,6 +25,8 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     take("cashier.jackpot_limit", &TableSettings::jackpotLimit);
     take("cashier.ticket_in_max", &TableSettings::ticketInMax);
     take("table.rescan_attempts", &TableSettings::rescanAttempts);
+    take("table.reserve_minutes", &TableSettings::reserveTimeout);
+    take("table.naturals_on_big_road", &TableSettings::naturalsOnBigRoad);
     auto keep = [&](const char* key, auto TableSettings::*field) {
         if (!(fresh.*field == now.*field)) {
             restartNeeded.emplace_back(key);

@@ -34,6 +34,13 @@ std::optional<Reply> Table::roundCanOpen() const {
     if (settings_.source == CardSource::Reader && shoeNeeded_) {
         return Reply::refused("no_shoe", "no shoe has been started");
     }
+    for (const Station& s : stations_) {
+        if (s.dispute) {
+            return Reply::refused("dispute_open", "station " + std::to_string(s.number) + "'s dispute of round " +
+                                                      std::to_string(s.dispute->round) +
+                                                      " is held until an operator resolves it");
+        }
+    }
     return std::nullopt;
 }
 
@@ -74,7 +81,10 @@ void Table::newShoe(Respond respond) {
     addShoe(tx);
     const std::uint32_t shoe = shoeNumber_;
     commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoe}),
-           [this, shoe] { publish(ShoeStarted{shoe}); });
+           [this, shoe, roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad}] {
+               publish(ShoeStarted{shoe});
+               publish(roads);  // the new shoe's empty roads
+           });
 }
 
 void Table::scheduleNextRound() {
@@ -97,8 +107,10 @@ void Table::openRound(Respond respond) {
     // Between two rounds: a segment due to end ends here, so that no round is split (journal.h).
     journal_.rotateIfDue();
     journal::JournalTransaction tx = journal_.begin();
+    std::optional<RoadsChanged> newRoads;
     if (shoeNeeded_) {
         addShoe(tx);
+        newRoads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad};
     }
     roundId_ = nextRoundId_++;
     ++roundInShoe_;
@@ -120,7 +132,13 @@ void Table::openRound(Respond respond) {
         enterLastBets();
     });
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{roundId_}),
-           [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}] { publish(opened); });
+           [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}, newRoads = std::move(newRoads)] {
+               if (newRoads) {
+                   publish(*newRoads);
+               }
+               publish(opened);
+           });
+    autoRepeatBets();
 }
 
 void Table::enterLastBets() {
@@ -293,7 +311,11 @@ void Table::settleRound() {
         result.statistics = scoreboard_.statistics();
     }
     endRound();
-    commit(std::move(tx), {}, Reply::accepted(), [this, result = std::move(result)] { publish(result); });
+    commit(std::move(tx), {}, Reply::accepted(),
+           [this, result = std::move(result), roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad}] {
+               publish(result);
+               publish(roads);  // live roads and statistics for every station (seeds 002, 003)
+           });
     scheduleNextRound();
 }
 

@@ -28,6 +28,8 @@ struct TableSettings {
     bool ticketInLocal = true;            // redeem tickets without the accounting host (false with SAS)
     game::Money ticketInMax = 1'000'000;
     int rescanAttempts = 3;
+    std::chrono::milliseconds reserveTimeout{600'000};  // a reserved station frees itself after this
+    bool naturalsOnBigRoad = true;                      // the live roads mark naturals on the big road
 };
 
 }  // namespace pitlink::table

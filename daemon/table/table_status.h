@@ -20,10 +20,12 @@ struct StationStatus {
     std::vector<journal::RoundBet> bets;  // this round's, in the order placed
     std::optional<PendingHandpay> handpay;
     bool attendant = false;
-    bool reserved = false;
+    std::optional<std::int64_t> reservedUntilMs;  // reserved: until when (table clock)
+    std::optional<journal::DisputeFact> dispute;  // open, held for an operator
     bool hostDisabled = false;
     int limitLevel = 1;
     game::PersonalLimits personal;
+    bool autoRepeat = false;
 };
 
 struct TableStatus {

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 14> kNames{{
+constexpr std::array<std::pair<Command, std::string_view>, 16> kNames{{
     {Command::Status, "status"},
     {Command::Stations, "stations"},
     {Command::Meters, "meters"},
@@ -26,6 +26,8 @@ constexpr std::array<std::pair<Command, std::string_view>, 14> kNames{{
     {Command::ShoeNew, "shoe_new"},
     {Command::TiltClear, "tilt_clear"},
     {Command::StationLimits, "station_limits"},
+    {Command::DisputeResolve, "dispute_resolve"},
+    {Command::ReserveRelease, "reserve_release"},
 }};
 
 // An integer field, or nullopt when absent or not an integer.
@@ -70,6 +72,7 @@ void readFields(const json& in, ControlRequest& r) {
             break;
         case Command::AttendantClear:
         case Command::HandpayReset:
+        case Command::ReserveRelease:
             r.station = integerField(in, "station");
             if (!r.station) {
                 r.invalid = unknownOrIncomplete(r.name);
@@ -100,6 +103,32 @@ void readFields(const json& in, ControlRequest& r) {
         case Command::TiltClear:
             r.cause = textField(in, "cause");
             break;
+        case Command::DisputeResolve: {
+            r.station = positiveField(in, "station");
+            r.round = positiveField(in, "round");
+            r.reason = textField(in, "reason");
+            const std::string decision = textField(in, "decision");
+            if (decision == "upheld" || decision == "rejected") {
+                r.upheld = decision == "upheld";
+            }
+            std::string problem;
+            if (in.contains("cards")) {
+                if (const auto cards = parseCoupCards(textField(in, "cards"), problem)) {
+                    r.cards = *cards;
+                }
+            }
+            if (!problem.empty()) {
+                r.invalid = Refusal{"bad_request", "\"cards\": " + problem};
+            } else if (!r.station || !r.upheld || r.reason.empty() || r.reason.size() > kMaxReasonChars ||
+                       (in.contains("round") && !r.round)) {
+                r.invalid = Refusal{"bad_request",
+                                    "dispute_resolve needs a \"station\", a \"decision\" (upheld or rejected) and a "
+                                    "\"reason\" of 1 to 500 characters; \"round\" and \"cards\" are optional"};
+            } else if (!r.cards.empty() && !*r.upheld) {
+                r.invalid = Refusal{"bad_request", "only an upheld dispute re-settles the round (\"cards\")"};
+            }
+            break;
+        }
         case Command::StationLimits:
             r.station = positiveField(in, "station");
             r.min = positiveField(in, "min");
@@ -208,6 +237,9 @@ json requestJson(const ControlRequest& r) {
     }
     if (r.max) {
         out["max"] = *r.max;
+    }
+    if (r.upheld) {
+        out["decision"] = *r.upheld ? "upheld" : "rejected";
     }
     return out;
 }

@@ -39,6 +39,8 @@ enum class Command : std::uint8_t {
     ShoeNew,
     TiltClear,
     StationLimits,
+    DisputeResolve,
+    ReserveRelease,
 };
 
 [[nodiscard]] std::string_view commandName(Command command);
@@ -64,10 +66,11 @@ struct ControlRequest {
     std::optional<std::int64_t> shoe;     // roads of an earlier shoe
     std::int64_t last = 10;               // recall: the last N rounds (1 to kMostRecalled)
     std::string reason;                   // void_round, resettle
-    std::vector<game::Card> cards;        // resettle: the corrected coup, in deal order
+    std::vector<game::Card> cards;        // resettle, dispute_resolve: the corrected coup, in deal order
     std::string cause;                    // tilt_clear
     std::optional<std::int64_t> min;      // station_limits: the player's own minimum (absent: none)
     std::optional<std::int64_t> max;      // station_limits: the player's own maximum (absent: none)
+    std::optional<bool> upheld;           // dispute_resolve: "decision" upheld (true) or rejected
     // Set when a field the command needs is missing or out of range (or the command is unknown):
     // the request is refused with it, after the caller's role has been checked.
     std::optional<Refusal> invalid;

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 22> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 25> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -34,10 +34,15 @@ constexpr std::array<std::pair<Op, std::string_view>, 22> kOps{{
     {Op::Raise, "raise"},
     {Op::Limits, "limits"},
     {Op::LimitLevel, "limit_level"},
+    {Op::AutoRepeat, "auto_repeat"},
+    {Op::Roads, "roads"},
+    {Op::BetList, "bet_list"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
 constexpr std::size_t kMaxText = 500;
+// A bet list shows the station's last rounds: 10 unless asked, at most this many.
+constexpr std::int64_t kMostListedRounds = 100;
 
 // Field readers: each returns an error message, or empty when the field was read.
 struct Fields {
@@ -88,6 +93,7 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
     const auto station = [&] { return f.integer("station", 1, 1000, r.station); };
     switch (op) {
         case Op::Status:
+        case Op::Roads:
         case Op::NewShoe:
         case Op::OpenRound:
         case Op::CloseBets:
@@ -150,10 +156,30 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
             }
             return f.string("text", r.text);
         case Op::Reserve:
+            if (!(problem = station()).empty() || !(problem = f.boolean("on", r.on)).empty()) {
+                return problem;
+            }
+            if (f.object.contains("pin")) {
+                if (!(problem = f.string("pin", r.text)).empty()) {
+                    return problem;
+                }
+                if (r.text.size() < 4 || r.text.size() > 8 ||
+                    r.text.find_first_not_of("0123456789") != std::string::npos) {
+                    return "'pin' must be 4 to 8 digits";
+                }
+            }
+            return {};
+        case Op::AutoRepeat:
             if (!(problem = station()).empty()) {
                 return problem;
             }
             return f.boolean("on", r.on);
+        case Op::BetList:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            r.round = 10;
+            return f.object.contains("rounds") ? f.integer("rounds", 1, kMostListedRounds, r.round) : std::string();
         case Op::Door:
             if (!(problem = f.string("door", r.text)).empty()) {
                 return problem;

@@ -41,6 +41,9 @@ enum class Op : std::uint8_t {
     Raise,
     Limits,
     LimitLevel,
+    AutoRepeat,
+    Roads,
+    BetList,
 };
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
@@ -53,9 +56,9 @@ struct EngineRequest {
     game::BetType spot = game::BetType::Player;
     game::Money amount = 0;  // stake, ticket amount, tip, raise chip
     std::optional<game::Card> card;
-    std::string text;        // validation number, void reason, dispute text, door name
-    std::int64_t round = 0;  // a dispute's round; a limit level
-    bool on = false;         // reserve on/off, door open/closed
+    std::string text;        // validation number, void reason, dispute text, door name, reserve PIN
+    std::int64_t round = 0;  // a dispute's round; a limit level; how many rounds a bet list shows
+    bool on = false;         // reserve on/off, door open/closed, auto-repeat on/off
 };
 
 struct RequestError {

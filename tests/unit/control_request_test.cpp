@@ -91,3 +91,50 @@ TEST(ControlRequest, WhatPitlinkctlWritesIsWhatTheServerReads) {
 
 }  // namespace
 }  // namespace pitlink::control
+
+namespace pitlink::control {
+namespace {
+
+TEST(ControlRequest, ADisputeResolutionNeedsItsStationDecisionAndReason) {
+    const ControlRequest upheld = parsed(
+        R"({"cmd":"dispute_resolve","station":2,"round":9,"decision":"upheld","reason":"video","cards":"2C 9H 3S TD"})");
+    ASSERT_FALSE(upheld.invalid);
+    EXPECT_EQ(upheld.command, Command::DisputeResolve);
+    EXPECT_FALSE(isReadOnly(*upheld.command));
+    EXPECT_EQ(upheld.station, 2);
+    EXPECT_EQ(upheld.round, 9);
+    EXPECT_EQ(upheld.upheld, true);
+    ASSERT_EQ(upheld.cards.size(), 4U);
+    EXPECT_EQ(upheld.cards[1].toString(), "9H");
+    // pitlinkctl writes what the server parses back the same.
+    const ControlRequest again = parsed(requestJson(upheld).dump());
+    EXPECT_EQ(again.upheld, true);
+    EXPECT_EQ(again.cards.size(), 4U);
+    EXPECT_EQ(again.reason, "video");
+
+    const ControlRequest rejected =
+        parsed(R"({"cmd":"dispute_resolve","station":2,"decision":"rejected","reason":"no"})");
+    ASSERT_FALSE(rejected.invalid);
+    EXPECT_EQ(rejected.upheld, false);
+    EXPECT_FALSE(rejected.round);
+
+    for (const char* line : {
+             R"({"cmd":"dispute_resolve","decision":"upheld","reason":"x"})",             // no station
+             R"({"cmd":"dispute_resolve","station":2,"decision":"maybe","reason":"x"})",  // no such decision
+             R"({"cmd":"dispute_resolve","station":2,"decision":"upheld"})",              // no reason
+             R"({"cmd":"dispute_resolve","station":2,"decision":"upheld","reason":"x","round":0})",
+             R"({"cmd":"dispute_resolve","station":2,"decision":"upheld","reason":"x","cards":"2C 9H"})",
+             R"({"cmd":"dispute_resolve","station":2,"decision":"rejected","reason":"x","cards":"2C 9H 3S TD"})",
+         }) {
+        const ControlRequest r = parsed(line);
+        ASSERT_TRUE(r.invalid) << line;
+        EXPECT_EQ(r.invalid->error, "bad_request") << line;
+    }
+    const ControlRequest release = parsed(R"({"cmd":"reserve_release","station":4})");
+    EXPECT_FALSE(release.invalid);
+    EXPECT_EQ(release.command, Command::ReserveRelease);
+    EXPECT_TRUE(parsed(R"({"cmd":"reserve_release"})").invalid);
+}
+
+}  // namespace
+}  // namespace pitlink::control

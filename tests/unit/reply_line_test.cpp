@@ -34,7 +34,9 @@ TEST(ReplyLine, EachAnswerInTheDocumentedForm) {
     EXPECT_EQ(line(10, table::ReconfigureAnswer{{"bets"}, {"table.name", "journal.path"}}),
               R"({"data":{"applied":["bets"],"restart_needed":["table.name","journal.path"]},"id":10,"ok":true})");
     EXPECT_EQ(line(11, table::ShoeAnswer{4}), R"({"data":{"shoe":4},"id":11,"ok":true})");
-    EXPECT_EQ(line(12, table::ReservedAnswer{true}), R"({"data":{"reserved":true},"id":12,"ok":true})");
+    EXPECT_EQ(line(12, table::ReservedAnswer{true, 1234}),
+              R"({"data":{"reserved":true,"until_ms":1234},"id":12,"ok":true})");
+    EXPECT_EQ(line(12, table::ReservedAnswer{false, 1234}), R"({"data":{"reserved":false},"id":12,"ok":true})");
 }
 
 TEST(ReplyLine, ARefusalCarriesItsCodeAndMessageOnly) {
@@ -56,24 +58,38 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.roundsFinished = 29;
     status.paytable = "standard";
     status.tilts = {{"door:main", "main door open"}};
-    status.stations.push_back(table::StationStatus{
-        1, 2500, {journal::RoundBet{1, 1, game::BetType::Tie, 100}}, std::nullopt, true, false, false, 1, {}});
+    status.stations.push_back(table::StationStatus{1,
+                                                   2500,
+                                                   {journal::RoundBet{1, 1, game::BetType::Tie, 100}},
+                                                   std::nullopt,
+                                                   true,
+                                                   std::nullopt,
+                                                   std::nullopt,
+                                                   false,
+                                                   1,
+                                                   {},
+                                                   false});
     status.stations.push_back(table::StationStatus{2,
                                                    0,
                                                    {},
                                                    table::PendingHandpay{120000, "cancelled_credit"},
                                                    false,
-                                                   true,
+                                                   1'800'000,
+                                                   journal::DisputeFact{29, "banker had 7"},
                                                    true,
                                                    3,
-                                                   game::PersonalLimits{500, std::nullopt}});
+                                                   game::PersonalLimits{500, std::nullopt},
+                                                   true});
     EXPECT_EQ(replyDataJson(status).dump(),
               R"({"paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
               R"("shoe":2,"source":"rng","stations":[)"
-              R"({"attendant":true,"bets":[{"bet":1,"spot":"tie","stake":100}],"credits":2500,"handpay":null,)"
+              R"({"attendant":true,"auto_repeat":false,"bets":[{"bet":1,"spot":"tie","stake":100}],"credits":2500,)"
+              R"("dispute":null,"handpay":null,)"
               R"("host_disabled":false,"limit_level":1,"personal_limits":{},"reserved":false,"station":1},)"
-              R"({"attendant":false,"bets":[],"credits":0,"handpay":{"amount":120000,"kind":"cancelled_credit"},)"
-              R"("host_disabled":true,"limit_level":3,"personal_limits":{"min":500},"reserved":true,"station":2}],)"
+              R"({"attendant":false,"auto_repeat":true,"bets":[],"credits":0,)"
+              R"("dispute":{"round":29,"text":"banker had 7"},"handpay":{"amount":120000,"kind":"cancelled_credit"},)"
+              R"("host_disabled":true,"limit_level":3,"personal_limits":{"min":500},"reserved":true,)"
+              R"("reserved_until_ms":1800000,"station":2}],)"
               R"("table":"t1","tilts":{"door:main":"main door open"}})");
 }
 

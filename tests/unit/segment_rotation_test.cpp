@@ -57,10 +57,21 @@ struct Segmented : test::JournalFixture {
         kept.limitLevel = 3;
         kept.personal.max = 4'000;
         add(kind::kStationState, 3, journal::stationStateJson(kept));
+        // Station 2's dispute of round 1 is open; station 3's was resolved. Station 4 is reserved
+        // with a PIN; station 5 was, and was released.
+        add(kind::kDisputeRaised, 2, json{{"text", "the banker's card was a 9"}}, 1);
+        add(kind::kDisputeRaised, 3, json{{"text", "misdeal"}}, 1);
+        add(kind::kDisputeResolved, 3,
+            json{{"decision", "rejected"}, {"reason", "video"}, {"by", "carol"}, {"resettled", false}}, 1);
+        add(kind::kStationReserved, 4,
+            json{{"reserved", true}, {"until_ms", 1'795'000'600'000}, {"pin_sha256", "00ff"}, {"by", "station"}});
+        add(kind::kStationReserved, 5, json{{"reserved", true}, {"until_ms", 1'795'000'600'000}, {"by", "station"}});
+        add(kind::kStationReserved, 5, json{{"reserved", false}, {"by", "timeout"}});
     }
-    void add(std::string_view k, std::optional<std::int64_t> station, const json& body) {
+    void add(std::string_view k, std::optional<std::int64_t> station, const json& body,
+             std::optional<std::int64_t> round = std::nullopt) {
         store->append(std::vector<journal::PendingRecord>{
-            {clockMs, std::string(k), std::nullopt, station, journal::canonicalJson(body)}});
+            {clockMs, std::string(k), round, station, journal::canonicalJson(body)}});
     }
     // Seals the active segment with the daemon's carry and a snapshot of the ledger.
     journal::AppendResult rotate(const journal::SegmentRotation::Step& step = {}) {
@@ -165,6 +176,9 @@ TEST(SegmentRotation, TheNewSegmentAloneResumesWhatTheWholeJournalSays) {
     ASSERT_EQ(before["queues"]["1"].size(), 1U);
     ASSERT_EQ(before["table"]["stations"]["3"]["limit_level"], 3);
     ASSERT_EQ(before["table"]["stations"]["3"]["streak"]["losses"], 2);
+    ASSERT_EQ(before["table"]["disputes"], json::parse(R"({"2": {"round": 1, "text": "the banker's card was a 9"}})"));
+    ASSERT_EQ(before["table"]["reserved"],
+              json::parse(R"({"4": {"reserved": true, "until_ms": 1795000600000, "pin_sha256": "00ff"}})"));
     const journal::Money credits1 = f.journal->committed().credits(1);
 
     f.rotate();

@@ -198,7 +198,7 @@ TEST(Table, TipsAttendantCallsAndDisputesAreJournaled) {
     EXPECT_FALSE(f.table->station(4).attendantCalled);
     EXPECT_EQ(f.count(journal::kind::kAttendantCalled), 1);
     EXPECT_EQ(f.count(journal::kind::kAttendantCleared), 1);
-    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).error, "no_round");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).error, "not_current_or_last");
     f.openReaderRound();
     ASSERT_TRUE(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).ok);
     EXPECT_EQ(f.count(journal::kind::kDisputeRaised), 1);

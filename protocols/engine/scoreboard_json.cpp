@@ -1,8 +1,8 @@
-#include "daemon/ctl/scoreboard_json.h"
+#include "protocols/engine/scoreboard_json.h"
 
 #include <string>
 
-namespace pitlink::ctl {
+namespace pitlink::engine {
 
 namespace {
 using nlohmann::json;
@@ -18,12 +18,13 @@ json colourOrNull(const std::optional<game::RoadColour>& c) {
 }
 }  // namespace
 
-json scoreboardJson(const game::Scoreboard& board) {
+json scoreboardJson(const game::Scoreboard& board, bool naturalsOnBigRoad) {
     const game::ShoeStatistics& st = board.statistics();
     json out;
     out["shoe"] = board.shoeNumber();
     out["rows"] = board.layout().rows;
     out["visible_columns"] = board.layout().visibleColumns;
+    out["naturals_on_big_road"] = naturalsOnBigRoad;
     out["statistics"] = {{"rounds", st.rounds},    {"player_wins", st.playerWins},   {"banker_wins", st.bankerWins},
                          {"ties", st.ties},        {"player_pairs", st.playerPairs}, {"banker_pairs", st.bankerPairs},
                          {"naturals", st.naturals}};
@@ -51,7 +52,7 @@ json scoreboardJson(const game::Scoreboard& board) {
                          {"tie_first", c.tieFirst},
                          {"player_pair", c.playerPair},
                          {"banker_pair", c.bankerPair},
-                         {"natural", c.natural}});
+                         {"natural", naturalsOnBigRoad ? c.natural : 0}});
     }
     out["big_road"] = {{"columns", road.columnLengths()}, {"leading_ties", road.leadingTies()}, {"cells", cells}};
     for (int k = 1; k <= 3; ++k) {
@@ -73,4 +74,4 @@ json scoreboardJson(const game::Scoreboard& board) {
     return out;
 }
 
-}  // namespace pitlink::ctl
+}  // namespace pitlink::engine

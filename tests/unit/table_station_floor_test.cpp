@@ -1,0 +1,233 @@
+// Issue 20's station functions at the table: disputes held and resolved (re-settled), reserved
+// stations that lock, auto-repeat, and the live roads event. Expected money is worked out here
+// from the paytable's ratios, not taken from the table.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "daemon/journal/record_kinds.h"
+#include "tests/unit/table_fixture.h"
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+using namespace std::chrono_literals;
+
+// The events of one kind the table published, in order.
+std::vector<nlohmann::json> eventsOf(const TableFixture& f, const std::string& name) {
+    std::vector<nlohmann::json> out;
+    std::copy_if(f.events.begin(), f.events.end(), std::back_inserter(out),
+                 [&](const nlohmann::json& e) { return e.value("event", "") == name; });
+    return out;
+}
+
+// Closes bets and deals the coup: the round settles.
+void closeAndDeal(TableFixture& f, const std::string& cards) {
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal(cards);
+}
+
+// One integer a query of the table's journal gives.
+std::int64_t scalar(TableFixture& f, const std::string& sql) {
+    auto q = f.store->connection().prepare(sql);
+    q.step();
+    return q.integer(0);
+}
+
+TEST(Disputes, OnlyLiveGamesAndOnlyTheCurrentOrLastDeal) {
+    TableFixture rng(CardSource::Rng);
+    rng.table->start();
+    rng.timers.advance(25s);
+    EXPECT_EQ(rng.call([&](Respond r) { rng.table->dispute(1, 1, "wrong card", r); }).error, "live_only");
+
+    TableFixture f(CardSource::Reader);
+    f.openReaderRound();
+    closeAndDeal(f, "9H 2C TD 3S");  // round 1 settled
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    closeAndDeal(f, "9H 2C TD 3S");  // round 2 settled
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);  // round 3 open
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(1, 1, "too old", r); }).error, "not_current_or_last");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(1, 4, "not yet", r); }).error, "not_current_or_last");
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->dispute(1, 2, "the last deal", r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(1, 3, "and this one", r); }).error, "dispute_open");
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->dispute(2, 3, "the current deal", r); }).ok);
+    EXPECT_EQ(f.count(journal::kind::kDisputeRaised), 2);
+    EXPECT_EQ(f.count(journal::kind::kRequestRefused), 3);  // every refusal journaled
+    ASSERT_TRUE(f.table->station(2).dispute);
+    EXPECT_EQ(f.table->station(2).dispute->round, 3);
+}
+
+TEST(Disputes, AnOpenDisputeHoldsTheNextRoundUntilAnOperatorDecides) {
+    TableFixture f(CardSource::Reader);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->dispute(3, 1, "the dealer dropped a card", r); }).ok);
+    closeAndDeal(f, "9H 2C TD 3S");  // the round still settles
+    EXPECT_EQ(f.table->phase(), RoundPhase::Idle);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->openRound(r); }).error, "dispute_open");
+    const Table::DisputeDecision wrongRound{3, 7, false, "no", "carol"};
+    EXPECT_EQ(f.call([&](Respond r) { f.table->resolveDispute(wrongRound, {}, r); }).error, "no_dispute");
+    const Table::DisputeDecision nobody{4, std::nullopt, false, "no", "carol"};
+    EXPECT_EQ(f.call([&](Respond r) { f.table->resolveDispute(nobody, {}, r); }).error, "no_dispute");
+    const Reply resolved =
+        f.call([&](Respond r) { f.table->resolveDispute({3, 1, false, "video shows the deal", "carol"}, {}, r); });
+    ASSERT_TRUE(resolved.ok);
+    const auto& answer = std::get<DisputeResolvedAnswer>(resolved.data);
+    EXPECT_FALSE(answer.upheld);
+    EXPECT_FALSE(answer.resettlement);
+    EXPECT_FALSE(f.table->station(3).dispute);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    const auto disputes = eventsOf(f, "dispute");
+    ASSERT_EQ(disputes.size(), 2U);
+    EXPECT_EQ(disputes[0].at("status"), "open");
+    EXPECT_EQ(disputes[0].at("text"), "the dealer dropped a card");
+    EXPECT_EQ(disputes[1].at("status"), "rejected");
+    EXPECT_EQ(disputes[1].at("by"), "carol");
+    EXPECT_EQ(disputes[1].at("resettled"), false);
+    EXPECT_EQ(f.count(journal::kind::kDisputeResolved), 1);
+}
+
+TEST(Disputes, AnUpheldDisputeReSettlesTheRoundInTheSameTransaction) {
+    TableFixture f(CardSource::Reader);
+    f.fund(1, 10'000);
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
+    closeAndDeal(f, "9H 2C TD 3S");  // player 9 against banker 5: the banker bet lost
+    EXPECT_EQ(f.credits(1), 9'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->dispute(1, 1, "the banker's first card was a 9", r); }).ok);
+    const journal::RoundHistory round = f.round(1);
+    // Rejected with cards: refused; the wrong round's cards: refused.
+    EXPECT_EQ(f.call([&](Respond r) {
+                   f.table->resolveDispute({1, 1, false, "x", "carol"},
+                                           Table::CorrectedRound{&round, &f.paytable, test::cards("2C 9H 3S TD")}, r);
+               }).error,
+              "bad_request");
+    const Reply resolved = f.call([&](Respond r) {
+        f.table->resolveDispute({1, std::nullopt, true, "video: cards were swapped", "carol"},
+                                Table::CorrectedRound{&round, &f.paytable, test::cards("2C 9H 3S TD")}, r);
+    });
+    ASSERT_TRUE(resolved.ok) << resolved.message;
+    // Banker 9 against player 5: the 1,000 on banker wins 19/20 of it, 950, and is returned.
+    EXPECT_EQ(f.credits(1), 10'000 - 1'000 + 1'000 + 950);
+    const auto& answer = std::get<DisputeResolvedAnswer>(resolved.data);
+    ASSERT_TRUE(answer.resettlement);
+    EXPECT_EQ(answer.resettlement->credits.at("1").at("amount"), 1'950);
+    // The decision and the re-settlement it made: one transaction, the decision after it.
+    EXPECT_EQ(scalar(f,
+                     "SELECT (SELECT seq FROM record WHERE kind = 'dispute.resolved') - "
+                     "(SELECT max(seq) FROM record WHERE kind IN ('round.resettled', 'bet.adjusted', 'credit'))"),
+              1);
+    const auto resolvedEvent = eventsOf(f, "dispute").back();
+    EXPECT_EQ(resolvedEvent.at("status"), "upheld");
+    EXPECT_EQ(resolvedEvent.at("resettled"), true);
+    const auto credits = eventsOf(f, "credits").back();
+    EXPECT_EQ(credits.at("credits"), 10'950);
+    EXPECT_EQ(credits.at("resettled_round"), 1);
+}
+
+TEST(Reservations, AReservedStationTakesNoBetsOrCashUntilReleasedWithItsPinOrTimedOut) {
+    TableSettings settings;
+    settings.reserveTimeout = 10min;
+    TableFixture f(CardSource::Reader, settings);
+    f.fund(2, 5'000);
+    f.openReaderRound();
+    const Reply reserved = f.call([&](Respond r) { f.table->reserve(2, true, "4711", r); });
+    ASSERT_TRUE(reserved.ok);
+    EXPECT_EQ(std::get<ReservedAnswer>(reserved.data).untilMs, test::ManualExecutor::kWallAtZeroMs + 600'000);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(2, BetType::Player, 100, r); }).error, "station_reserved");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->cashOut(2, r); }).error, "station_reserved");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->tip(2, 100, r); }).error, "station_reserved");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reserve(2, true, "", r); }).error, "station_reserved");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reserve(2, false, "1234", r); }).error, "wrong_pin");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reserve(2, false, "", r); }).error, "wrong_pin");
+    EXPECT_EQ(f.credits(2), 5'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, false, "4711", r); }).ok);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Player, 100, r); }).ok);
+
+    // Without a PIN: the time-out frees it, journaled and told.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, true, "", r); }).ok);
+    f.timers.advance(9min);
+    EXPECT_TRUE(f.table->station(2).reservation);
+    f.timers.advance(1min);
+    EXPECT_FALSE(f.table->station(2).reservation);
+    const auto changes = eventsOf(f, "reserved");
+    ASSERT_EQ(changes.size(), 4U);
+    EXPECT_EQ(changes[3].at("reserved"), false);
+    EXPECT_EQ(changes[3].at("by"), "timeout");
+    EXPECT_EQ(f.count(journal::kind::kStationReserved), 4);
+    // The journal keeps a digest of the PIN, never the PIN itself.
+    EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE body LIKE '%4711%'"), 0);
+
+    // An operator frees a station whatever its PIN.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, true, "99999", r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->releaseReservation(2, "carol", r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->releaseReservation(2, "carol", r); }).error, "not_reserved");
+}
+
+TEST(Reservations, AReservationSurvivesARestartAndItsTimeOutRunsOn) {
+    TableFixture f(CardSource::Reader);
+    TableStart start;
+    start.reservations[5] = journal::ReservationFact{true, test::ManualExecutor::kWallAtZeroMs + 60'000, ""};
+    TableSettings settings;
+    settings.source = CardSource::Reader;
+    Table restarted(*f.journal, f.paytable, settings, f.timers, f.random, start,
+                    [&](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
+    EXPECT_EQ(f.call([&](Respond r) { restarted.placeBet(5, BetType::Player, 100, r); }).error, "station_reserved");
+    f.timers.advance(60s);
+    EXPECT_FALSE(restarted.station(5).reservation);
+    EXPECT_EQ(eventsOf(f, "reserved").back().at("by"), "timeout");
+}
+
+TEST(AutoRepeat, TheLastSlipIsPlacedAtEveryOpeningUntilARepeatIsRefused) {
+    TableFixture f(CardSource::Reader);
+    f.fund(1, 2'500);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->setAutoRepeat(1, true, r); }).error, "nothing_to_repeat");
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 1'000, r); }).ok);
+    closeAndDeal(f, "9H 2C TD 3S");  // banker loses: 1,500 left
+    const Reply on = f.call([&](Respond r) { f.table->setAutoRepeat(1, true, r); });
+    ASSERT_TRUE(on.ok);
+    EXPECT_TRUE(std::get<AutoRepeatAnswer>(on.data).on);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);  // round 2: repeated by itself
+    ASSERT_EQ(f.table->station(1).bets.size(), 1U);
+    EXPECT_EQ(f.table->station(1).bets[0].stake, 1'000);
+    closeAndDeal(f, "9H 2C TD 3S");  // lost again: 500 left
+    EXPECT_EQ(f.credits(1), 500);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);  // round 3: 1,000 is more than 500
+    EXPECT_TRUE(f.table->station(1).bets.empty());
+    EXPECT_FALSE(f.table->station(1).autoRepeat);
+    const auto told = eventsOf(f, "auto_repeat");
+    ASSERT_EQ(told.size(), 2U);
+    EXPECT_EQ(told[1].at("on"), false);
+    EXPECT_EQ(told[1].at("reason"), "insufficient_credits");
+    EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE kind = 'bet.refused' AND "
+                        "json_extract(body, '$.action') = 'auto_repeat'"),
+              1);
+    EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
+                        "json_extract(body, '$.action') = 'auto_repeat'"),
+              1);
+}
+
+TEST(LiveRoads, EveryResultSendsTheShoesRoadsAndNaturalsOnTheBigRoadCanBeSwitchedOff) {
+    TableSettings settings;
+    settings.naturalsOnBigRoad = false;
+    TableFixture f(CardSource::Reader, settings);
+    f.openReaderRound();
+    closeAndDeal(f, "9H 2C TD 3S");  // a player natural
+    const auto roads = eventsOf(f, "roads");
+    ASSERT_EQ(roads.size(), 2U);  // the new shoe's empty roads, then after the result
+    EXPECT_EQ(roads[0].at("statistics").at("rounds"), 0);
+    const nlohmann::json& after = roads[1];
+    EXPECT_EQ(after.at("statistics").at("rounds"), 1);
+    EXPECT_EQ(after.at("statistics").at("player_wins"), 1);
+    EXPECT_EQ(after.at("statistics").at("naturals"), 1);
+    EXPECT_EQ(after.at("bead_plate").at(0).at("natural"), 9);  // the natural's score
+    EXPECT_EQ(after.at("big_road").at("cells").at(0).at("natural"), 0);
+    EXPECT_EQ(after.at("naturals_on_big_road"), false);
+    // The roads op answers the same, with what has been submitted.
+    const Reply asked = f.table->roads();
+    EXPECT_EQ(std::get<RoadsAnswer>(asked.data).roads.board.statistics().playerWins, 1);
+}
+
+}  // namespace
+}  // namespace pitlink::table
