@@ -22,8 +22,8 @@ struct TableConfig {
     int stations = 8;
     game::Money denomination = 1;  // minor units per credit
     int rescanAttempts = 3;
-    std::chrono::minutes reserveTimeout{10};  // a reserved station frees itself after this
-    bool naturalsOnBigRoad = true;            // seed 000: naturals marked on the big road, or not
+    std::chrono::milliseconds reserveTimeout{600'000};  // reserve_minutes: a reserved station frees itself
+    bool naturalsOnBigRoad = true;                      // seed 000: naturals marked on the big road, or not
     game::ShoeConfig shoe;
     std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";
 };

@@ -29,8 +29,9 @@ void Table::setAutoRepeat(std::int64_t number, bool on, Respond respond) {
     s.autoRepeat = on;
     journal::JournalTransaction tx = journal_.begin();
     addStationState(tx, s);
-    commit(std::move(tx), std::move(respond), Reply::accepted(AutoRepeatAnswer{on}),
-           [this, number, on] { publish(AutoRepeatChanged{number, on, {}}); });
+    commit(std::move(tx), std::move(respond), Reply::accepted(AutoRepeatAnswer{on}), [this, number, on] {
+        publish(AutoRepeatChanged{number, on, {}});
+    });
     if (on && bettingOpen(phase_) && s.bets.empty()) {
         placeAutoRepeat(s);  // pressed during the betting window: this round too
     }
@@ -59,8 +60,9 @@ void Table::placeAutoRepeat(Station& s) {
     s.autoRepeat = false;
     journal::JournalTransaction tx = journal_.begin();
     addStationState(tx, s);
-    commit(std::move(tx), {}, Reply::accepted(),
-           [this, number = s.number, refused] { publish(AutoRepeatChanged{number, false, *refused}); });
+    commit(std::move(tx), {}, Reply::accepted(), [this, number = s.number, refused] {
+        publish(AutoRepeatChanged{number, false, *refused});
+    });
 }
 
 }  // namespace pitlink::table

@@ -69,9 +69,9 @@ void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound
                    Reply::refused("bad_request", "only an upheld dispute re-settles, and only its own round"), detail);
             return;
         }
-        auto result = addResettlement(tx, *correction.round, *correction.paytable, correction.cards,
-                                      "dispute of station " + std::to_string(number) + ": " + decision.reason,
-                                      decision.who);
+        auto result =
+            addResettlement(tx, *correction.round, *correction.paytable, correction.cards,
+                            "dispute of station " + std::to_string(number) + ": " + decision.reason, decision.who);
         if (auto* refusal = std::get_if<Reply>(&result)) {
             refuse("dispute_resolve", number, respond, std::move(*refusal), detail);
             return;
@@ -85,11 +85,10 @@ void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound
                 {"reason", decision.reason},
                 {"by", decision.who},
                 {"resettled", resettled.has_value()}});
-    const DisputeChanged event{number, round, false, decision.reason, decision.upheld, resettled.has_value(),
+    const DisputeChanged event{number,      round, false, decision.reason, decision.upheld, resettled.has_value(),
                                decision.who};
     commit(std::move(tx), std::move(respond),
-           Reply::accepted(DisputeResolvedAnswer{number, round, decision.upheld, resettled}),
-           [this, event, resettled] {
+           Reply::accepted(DisputeResolvedAnswer{number, round, decision.upheld, resettled}), [this, event, resettled] {
                if (resettled) {
                    publishResettledCredits(*resettled);
                }

@@ -242,14 +242,52 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
     std::set<std::int64_t> handpayPending;         // stations locked for a hand-pay
     std::set<std::string> redeemedTickets;
     std::set<std::string> issuedTickets;
+    std::map<std::int64_t, std::int64_t> openDisputes;  // station -> the round it disputes
+    std::set<std::int64_t> reserved;                    // stations reserved for their player
     for (const Row& r : rows) {
         const std::string& k = r.kind;
         const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
+        // A reserved station takes no bet, no ticket, no cash-out and gives no tip (README
+        // "Reserve"): nothing of the kind may be journaled for it until it is released.
+        const bool moneyMove = k == "bet.accepted" || k == "ticket.redeemed" || k == "ticket.issued" ||
+                               (k == "handpay.pending" && r.body.value("kind", "") == "cancelled_credit") ||
+                               (k == "credit" && r.body.value("reason", "") == "tip");
+        if (moneyMove && r.station && reserved.contains(*r.station)) {
+            problem("record " + std::to_string(r.seq) + " (" + k + ") for station " + std::to_string(*r.station) +
+                    " while it is reserved");
+        }
         if (k == "round.opened") {
             if (rounds.contains(*r.round)) {
                 problem("round " + std::to_string(*r.round) + " opened twice");
             }
+            // An open dispute holds the table: the floor decides before the next deal.
+            if (!openDisputes.empty()) {
+                problem("round " + std::to_string(*r.round) + " opened while station " +
+                        std::to_string(openDisputes.begin()->first) + "'s dispute of round " +
+                        std::to_string(openDisputes.begin()->second) + " is open");
+            }
             rounds[*r.round];
+        } else if (k == "dispute.raised") {
+            if (!openDisputes.emplace(*r.station, r.round.value_or(0)).second) {
+                problem("station " + std::to_string(*r.station) + ": a second dispute open at record " +
+                        std::to_string(r.seq));
+            }
+        } else if (k == "dispute.resolved") {
+            const auto it = openDisputes.find(*r.station);
+            if (it == openDisputes.end() || it->second != r.round.value_or(0)) {
+                problem("station " + std::to_string(*r.station) + ": a dispute resolved at record " +
+                        std::to_string(r.seq) + " that was not open (resolved twice?)");
+            } else {
+                openDisputes.erase(it);
+            }
+        } else if (k == "station.reserved") {
+            const bool on = r.body.at("reserved").get<bool>();
+            if (on && !reserved.insert(*r.station).second) {
+                problem("station " + std::to_string(*r.station) + " reserved twice at record " + std::to_string(r.seq));
+            } else if (!on && reserved.erase(*r.station) == 0) {
+                problem("station " + std::to_string(*r.station) + " released at record " + std::to_string(r.seq) +
+                        " without a reservation");
+            }
         } else if (k == "card.dealt") {
             atRound().cards[r.body.at("position").get<std::int64_t>()] = r.body.at("card").get<std::string>();
         } else if (k == "bet.accepted") {

@@ -9,6 +9,8 @@
 // - each station's credit records chain (balance = previous + amount) and never go below zero;
 // - each settled bet returned what the round's journaled cards say (own evaluation), and each
 //   re-settled round's credits come to what its last corrected cards say;
+// - no round opens while a player's dispute is open, a dispute is resolved once, and a reserved
+//   station has no bet, ticket, cash-out or tip journaled until it is released;
 // - money is conserved per station: tickets in - tickets out - hand-pays - tips - stakes + what
 //   the bets returned (withdrawn, voided, settled, re-settled) = the credits held.
 #include <cstdint>

@@ -159,6 +159,9 @@ public:
         // Two limit levels: the stations switch between them (limit_level) and an operator sets
         // and clears players' own limits (station_limits), racing bets; both kept in station.state.
         config_.bets.limits.levels = {game::LimitLevel{{100, 500'000}, {}}, game::LimitLevel{{1'000, 200'000}, {}}};
+        // Reservations that time out within a run (the configuration's least is a minute), racing
+        // the players' own releases and the operator's.
+        config_.table.reserveTimeout = std::chrono::seconds(5);
         paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
@@ -548,8 +551,38 @@ private:
             send(c, json{{"op", "tip"}, {"station", station}, {"amount", hundreds(random_) * 10}});
         } else if (roll < 97) {
             send(c, json{{"op", "call_attendant"}, {"station", station}});
-        } else {
+        } else if (roll == 97) {
             send(c, json{{"op", "status"}});
+        } else if (roll == 98) {
+            floorFunction(c, station);
+        } else if (random_() % 2 == 0) {
+            send(c, json{{"op", "roads"}});
+        } else {
+            send(c, json{{"op", "bet_list"}, {"station", station}, {"rounds", 1 + random_() % 5}});
+        }
+    }
+
+    // Issue 20's station functions, racing the rest: a dispute of the current or last deal
+    // (the table then holds until the operator decides), a reservation with or without a PIN and
+    // its release with a PIN that may be wrong, auto-repeat turned on or off.
+    void floorFunction(Connection& c, std::int64_t station) {
+        const table::Table& t = *daemon_->table();
+        static constexpr const char* kPins[] = {"1111", "2222"};
+        const int roll = std::uniform_int_distribution<int>(0, 7)(random_);
+        if (roll < 2) {
+            const std::int64_t round =
+                std::max<std::int64_t>(1, t.roundId() - static_cast<std::int64_t>(random_() % 2));
+            send(c, json{{"op", "dispute"}, {"station", station}, {"round", round}, {"text", "the card was misread"}});
+        } else if (roll < 4) {
+            json reserve{{"op", "reserve"}, {"station", station}, {"on", true}};
+            if (random_() % 2 == 0) {
+                reserve["pin"] = kPins[random_() % 2];
+            }
+            send(c, reserve);
+        } else if (roll < 6) {
+            send(c, json{{"op", "reserve"}, {"station", station}, {"on", false}, {"pin", kPins[random_() % 2]}});
+        } else {
+            send(c, json{{"op", "auto_repeat"}, {"station", station}, {"on", random_() % 2 == 0}});
         }
     }
 
@@ -559,7 +592,25 @@ private:
         const std::int64_t station = std::uniform_int_distribution<std::int64_t>(1, kStations)(random_);
         const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
         table::Table& t = *daemon_->table();
-        if (roll < 30) {
+        // An open dispute holds the table: the operator decides it first, now and then by
+        // re-settling the disputed round with other cards (refused while it is still dealt).
+        for (std::int64_t n = 1; n <= kStations; ++n) {
+            if (t.station(n).dispute && roll < 60) {
+                json decision{{"cmd", "dispute_resolve"},
+                              {"station", n},
+                              {"decision", roll < 40 ? "upheld" : "rejected"},
+                              {"reason", "floor decision"}};
+                if (roll < 20) {
+                    decision["cards"] = randomCoup();
+                    decision["round"] = t.station(n).dispute->round;
+                }
+                send(o, decision);
+                return;
+            }
+        }
+        if (roll >= 95) {
+            send(o, json{{"cmd", "reserve_release"}, {"station", station}});
+        } else if (roll < 30) {
             const std::int64_t locked = lockedOr(station, allStations());
             send(o, json{{"cmd", "handpay_reset"}, {"station", locked}});
             if (host_.linked(locked) && random_() % 2 == 0) {

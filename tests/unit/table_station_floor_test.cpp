@@ -45,7 +45,7 @@ TEST(Disputes, OnlyLiveGamesAndOnlyTheCurrentOrLastDeal) {
     f.openReaderRound();
     closeAndDeal(f, "9H 2C TD 3S");  // round 1 settled
     ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
-    closeAndDeal(f, "9H 2C TD 3S");  // round 2 settled
+    closeAndDeal(f, "9H 2C TD 3S");                                     // round 2 settled
     ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);  // round 3 open
     EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(1, 1, "too old", r); }).error, "not_current_or_last");
     EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(1, 4, "not yet", r); }).error, "not_current_or_last");
@@ -69,8 +69,9 @@ TEST(Disputes, AnOpenDisputeHoldsTheNextRoundUntilAnOperatorDecides) {
     EXPECT_EQ(f.call([&](Respond r) { f.table->resolveDispute(wrongRound, {}, r); }).error, "no_dispute");
     const Table::DisputeDecision nobody{4, std::nullopt, false, "no", "carol"};
     EXPECT_EQ(f.call([&](Respond r) { f.table->resolveDispute(nobody, {}, r); }).error, "no_dispute");
-    const Reply resolved =
-        f.call([&](Respond r) { f.table->resolveDispute({3, 1, false, "video shows the deal", "carol"}, {}, r); });
+    const Reply resolved = f.call([&](Respond r) {
+        f.table->resolveDispute({3, 1, false, "video shows the deal", "carol"}, {}, r);
+    });
     ASSERT_TRUE(resolved.ok);
     const auto& answer = std::get<DisputeResolvedAnswer>(resolved.data);
     EXPECT_FALSE(answer.upheld);
@@ -200,11 +201,13 @@ TEST(AutoRepeat, TheLastSlipIsPlacedAtEveryOpeningUntilARepeatIsRefused) {
     ASSERT_EQ(told.size(), 2U);
     EXPECT_EQ(told[1].at("on"), false);
     EXPECT_EQ(told[1].at("reason"), "insufficient_credits");
-    EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE kind = 'bet.refused' AND "
-                        "json_extract(body, '$.action') = 'auto_repeat'"),
+    EXPECT_EQ(scalar(f,
+                     "SELECT count(*) FROM record WHERE kind = 'bet.refused' AND "
+                     "json_extract(body, '$.action') = 'auto_repeat'"),
               1);
-    EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
-                        "json_extract(body, '$.action') = 'auto_repeat'"),
+    EXPECT_EQ(scalar(f,
+                     "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
+                     "json_extract(body, '$.action') = 'auto_repeat'"),
               1);
 }
 
