@@ -14,7 +14,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_table import CTL, PLAYER_WINS, Daemon, ok  # noqa: E402
+from test_table import BANKER_WINS, CTL, PLAYER_WINS, Daemon, ok, returned  # noqa: E402
 
 # Seed 002's seven tables (minor units: the seed's figures in cents), a tie range at every level.
 LEVELS = [(200, 4100), (500, 10200), (1000, 20500), (2000, 41000), (5000, 102000), (10000, 155000),
@@ -26,6 +26,19 @@ LIMITS = ("bets:\n  anti_doubling: true\n  levels:\n" +
 
 def error(reply):
     return None if reply["ok"] else reply["error"]
+
+
+def ctl(daemon, *args):
+    """pitlinkctl against the daemon's control socket; (exit code, stdout, stderr)."""
+    done = subprocess.run([CTL, *args, "--socket", daemon.control], capture_output=True, text=True, timeout=30)
+    return done.returncode, done.stdout, done.stderr
+
+
+def deal(testcase, client, cards):
+    ok(testcase, client.request("close_bets"))
+    for card in cards.split():
+        ok(testcase, client.request("card", card=card))
+    return client.wait_event(lambda e: e["event"] == "result")
 
 
 class StationFunctions(unittest.TestCase):
@@ -124,6 +137,121 @@ class StationFunctions(unittest.TestCase):
             states = daemon.rows("SELECT json_extract(body, '$.limit_level'), json_extract(body, '$.streak.losses') "
                                  "FROM record WHERE kind = 'station.state' AND station = 2 ORDER BY seq")
             self.assertEqual(states[-1], (2, 3))
+
+
+    def test_a_disputed_deal_holds_the_table_until_an_operator_resettles_it(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="801", amount=10000))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=1, spot="banker", stake=1000))
+            deal(self, c, PLAYER_WINS)  # the banker bet lost: 9,000 left
+            self.assertEqual(error(c.request("dispute", station=1, round=5, text="x")), "not_current_or_last")
+            self.assertEqual(ok(self, c.request("dispute", station=1, round=1, text="the banker's 9 was read as 2")),
+                             {"round": 1})
+            told = c.wait_event(lambda e: e["event"] == "dispute")
+            self.assertEqual((told["station"], told["round"], told["status"]), (1, 1, "open"))
+            # The table holds, across a power cut too.
+            self.assertEqual(error(c.request("open_round")), "dispute_open")
+            daemon.kill()
+            c = daemon.start()
+            station = {s["station"]: s for s in ok(self, c.request("status"))["stations"]}[1]
+            self.assertEqual(station["dispute"], {"round": 1, "text": "the banker's 9 was read as 2"})
+            ok(self, c.request("new_shoe"))  # a reader table starts again on a new shoe
+            self.assertEqual(error(c.request("open_round")), "dispute_open")
+            # The operator upholds it with the cards the video shows: the banker won.
+            code, out, err = ctl(daemon, "dispute", "resolve", "1", "--upheld", "--cards", BANKER_WINS, "--reason",
+                                 "video review", "--json")
+            self.assertEqual(code, 0, err)
+            answer = json.loads(out)
+            self.assertEqual((answer["decision"], answer["round"]), ("upheld", 1))
+            expected = 10000 - 1000 + returned("banker", 1000, "banker")
+            self.assertEqual(answer["resettlement"]["credits"]["1"]["balance"], expected)
+            told = c.wait_event(lambda e: e["event"] == "dispute")
+            self.assertEqual((told["status"], told["resettled"]), ("upheld", True))
+            credits = c.wait_event(lambda e: e["event"] == "credits" and e.get("resettled_round") == 1)
+            self.assertEqual(credits["credits"], expected)
+            code, _, err = ctl(daemon, "dispute", "resolve", "1", "--rejected", "--reason", "again")
+            self.assertEqual(code, 1, err)  # nothing open any more
+            ok(self, c.request("open_round"))
+            daemon.terminate()
+            kinds = [k for (k,) in daemon.rows("SELECT kind FROM record WHERE kind IN ('dispute.raised', "
+                                               "'dispute.resolved', 'round.resettled') ORDER BY seq")]
+            self.assertEqual(kinds, ["dispute.raised", "round.resettled", "dispute.resolved"])
+
+    def test_a_reserved_station_stays_locked_until_released_with_its_pin_even_across_a_restart(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=2, validation="802", amount=5000))
+            reserved = ok(self, c.request("reserve", station=2, on=True, pin="2468"))
+            self.assertTrue(reserved["reserved"])
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            self.assertEqual(error(c.request("bet", station=2, spot="player", stake=100)), "station_reserved")
+            self.assertEqual(error(c.request("cash_out", station=2)), "station_reserved")
+            daemon.kill()
+            c = daemon.start()
+            station = {s["station"]: s for s in ok(self, c.request("status"))["stations"]}[2]
+            self.assertTrue(station["reserved"])
+            self.assertEqual(station["reserved_until_ms"], reserved["until_ms"])
+            self.assertEqual(error(c.request("cash_out", station=2)), "station_reserved")
+            self.assertEqual(error(c.request("reserve", station=2, on=False, pin="1357")), "wrong_pin")
+            self.assertEqual(ok(self, c.request("reserve", station=2, on=False, pin="2468")), {"reserved": False})
+            self.assertEqual(ok(self, c.request("cash_out", station=2))["ticket"]["amount"], 5000)
+            # Reserved again; the floor frees it without the PIN.
+            ok(self, c.request("reserve", station=2, on=True, pin="1111"))
+            code, _, err = ctl(daemon, "station", "release", "2")
+            self.assertEqual(code, 0, err)
+            told = c.wait_event(lambda e: e["event"] == "reserved" and not e["reserved"] and e["by"] != "station")
+            self.assertEqual(told["station"], 2)
+            daemon.terminate()
+            pins = daemon.rows("SELECT count(*) FROM record WHERE body LIKE '%2468%' OR body LIKE '%1111%'")
+            self.assertEqual(pins, [(0,)])  # only digests of the PINs are journaled
+
+    def test_auto_repeat_live_roads_and_the_bet_list(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            daemon.rewrite_config([("stations: 4\n", "stations: 4\n  naturals_on_big_road: false\n")])
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=3, validation="803", amount=5000))
+            self.assertEqual(error(c.request("auto_repeat", station=3, on=True)), "nothing_to_repeat")
+            ok(self, c.request("new_shoe"))
+            empty = c.wait_event(lambda e: e["event"] == "roads")
+            self.assertEqual(empty["statistics"]["rounds"], 0)
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=3, spot="player", stake=1000))
+            deal(self, c, PLAYER_WINS)  # player natural 9: 1,000 wins 1,000
+            roads = c.wait_event(lambda e: e["event"] == "roads")
+            self.assertEqual((roads["statistics"]["rounds"], roads["statistics"]["player_wins"]), (1, 1))
+            self.assertEqual(roads["bead_plate"][0]["natural"], 9)
+            self.assertEqual(roads["big_road"]["cells"][0]["natural"], 0)  # switched off in this table's settings
+            self.assertEqual(ok(self, c.request("auto_repeat", station=3, on=True)), {"auto_repeat": True})
+            daemon.kill()
+            c = daemon.start()
+            ok(self, c.request("new_shoe"))  # new roads too
+            ok(self, c.request("open_round"))  # the repeat places itself, kept across the restart
+            station = {s["station"]: s for s in ok(self, c.request("status"))["stations"]}[3]
+            self.assertTrue(station["auto_repeat"])
+            self.assertEqual([(b["spot"], b["stake"]) for b in station["bets"]], [("player", 1000)])
+            deal(self, c, BANKER_WINS)  # lost
+            shown = ok(self, c.request("roads"))
+            self.assertEqual((shown["statistics"]["rounds"], shown["statistics"]["banker_wins"]), (1, 1))
+            listed = ok(self, c.request("bet_list", station=3, rounds=5))["rounds"]
+            self.assertEqual([r["round"] for r in listed], [2, 1])
+            self.assertEqual([(r["staked"], r["returned"]) for r in listed],
+                             [(1000, returned("player", 1000, "banker")), (1000, returned("player", 1000, "player"))])
+            self.assertEqual(listed[0]["credits"], {"before": 6000, "after": 5000})
+            self.assertEqual(listed[0]["bets"][0]["spot"], "player")
+            self.assertNotIn("station", listed[0]["bets"][0])
+            self.assertEqual(ok(self, c.request("bet_list", station=4))["rounds"], [])
+            ok(self, c.request("auto_repeat", station=3, on=False))
+            ok(self, c.request("open_round"))
+            station = {s["station"]: s for s in ok(self, c.request("status"))["stations"]}[3]
+            self.assertEqual(station["bets"], [])
+            daemon.terminate()
 
 
 if __name__ == "__main__":
