@@ -52,6 +52,14 @@ class EngineClient:
         line, self.buffer = self.buffer.split(b"\n", 1)
         return json.loads(line)
 
+    def read_reply(self):
+        """Reads until the next reply, whatever its id; events on the way are kept."""
+        while True:
+            message = self.read_message()
+            if "event" not in message:
+                return message
+            self.events.append(message)
+
     def reply_to(self, request_id):
         """Reads until the reply with this id; events on the way are kept."""
         while True:

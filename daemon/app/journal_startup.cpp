@@ -49,6 +49,7 @@ table::TableSettings tableSettings(const config::Config& config) {
     t.ticketInMax = config.cashier.ticketInMax;
     t.rescanAttempts = config.table.rescanAttempts;
     t.reserveTimeout = config.table.reserveTimeout;
+    t.readerTimeout = config.table.readerTimeout;
     t.naturalsOnBigRoad = config.table.naturalsOnBigRoad;
     return t;
 }

@@ -31,6 +31,8 @@ void readTable(YamlMap map, Config& c) {
     c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
     c.table.reserveTimeout =
         std::chrono::minutes(map.integer("reserve_minutes", c.table.reserveTimeout.count(), 1, 240));
+    c.table.readerTimeout =
+        std::chrono::milliseconds(map.integer("reader_timeout_ms", c.table.readerTimeout.count(), 0, 3'600'000));
     c.table.naturalsOnBigRoad = map.boolean("naturals_on_big_road", c.table.naturalsOnBigRoad);
     c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
     c.table.shoe.cutCardFromEnd = static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1,

@@ -23,6 +23,7 @@ struct TableConfig {
     game::Money denomination = 1;  // minor units per credit
     int rescanAttempts = 3;
     std::chrono::milliseconds reserveTimeout{600'000};  // reserve_minutes: a reserved station frees itself
+    std::chrono::milliseconds readerTimeout{60'000};    // reader_timeout_ms: a silent reader tilts the table
     bool naturalsOnBigRoad = true;                      // seed 000: naturals marked on the big road, or not
     game::ShoeConfig shoe;
     std::filesystem::path paytableFile = "/etc/pitlink/paytables/standard.yaml";

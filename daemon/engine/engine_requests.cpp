@@ -101,6 +101,15 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
         case Op::BetList:
             betList(r.station, r.round, respond);
             return;
+        case Op::Burn:
+            t.reportBurn(r.cards, std::move(respond));
+            return;
+        case Op::Cut:
+            t.reportCut(static_cast<int>(r.round), std::move(respond));
+            return;
+        case Op::Reader:
+            t.readerStatus(r.on, r.text, std::move(respond));
+            return;
         case Op::Raise:
             t.raiseBets(r.station, r.amount, std::move(respond));
             return;

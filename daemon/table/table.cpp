@@ -65,6 +65,7 @@ void Table::stop() {
         timers_.cancel(*timer_);
         timer_.reset();
     }
+    disarmReaderWatchdog();
     for (const auto& [station, timer] : reservationTimers_) {
         timers_.cancel(timer);
     }

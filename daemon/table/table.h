@@ -79,6 +79,16 @@ public:
     // A card from the reader for the next position; the round settles itself when complete.
     void dealCard(game::Card card, Respond respond);
     void cardUnreadable(const Respond& respond);  // re-scan, or void after the allowed attempts
+    // A physical shoe (seeds 003/004), reported by the reader before the shoe's first round: the
+    // cut (cards behind the cut card: when no more than that are left, the round in play is the
+    // shoe's last) and the burn (the turned card, then as many as its burn value). Burned cards
+    // leave the composition the coup validator checks against. Journaled (shoe.cut, shoe.burned).
+    void reportCut(int cardsBehind, Respond respond);
+    void reportBurn(const std::vector<game::Card>& cards, Respond respond);
+    // The card reader reports a fault (`ok` false: tilt "reader", journaled: no bets, no round,
+    // lamps, SAS general tilt) or that it works again (the tilt cleared). A reader that sends no
+    // card for `table.reader_timeout_ms` while a round is dealt tilts the table the same way.
+    void readerStatus(bool ok, const std::string& message, Respond respond);
     void voidRound(const std::string& reason, const std::string& who, Respond respond);
 
     // --- a station ---
@@ -201,6 +211,10 @@ private:
     void publish(const TableEvent& event);
     void tiltNow(const std::string& cause, const std::string& message, bool journaled);
 
+    // table_reader.cpp
+    void armReaderWatchdog();
+    void disarmReaderWatchdog();
+
     // table_floor.cpp
     void endReservation(std::int64_t station, const std::string& by, Respond respond);
     void scheduleReservationEnd(std::int64_t station);
@@ -270,6 +284,9 @@ private:
     std::set<std::string> openDoors_;
     std::optional<platform::Executor::TimerId> timer_;
     std::map<std::int64_t, platform::Executor::TimerId> reservationTimers_;  // by station
+    std::optional<platform::Executor::TimerId> readerTimer_;                 // a card is awaited
+    bool burnReported_ = false;                                              // this shoe's
+    std::optional<int> cutCardsBehind_;                                      // this shoe's reported cut
     bool running_ = false;
     bool shuttingDown_ = false;
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round

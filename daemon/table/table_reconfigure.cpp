@@ -26,6 +26,7 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     take("cashier.ticket_in_max", &TableSettings::ticketInMax);
     take("table.rescan_attempts", &TableSettings::rescanAttempts);
     take("table.reserve_minutes", &TableSettings::reserveTimeout);
+    take("table.reader_timeout_ms", &TableSettings::readerTimeout);
     take("table.naturals_on_big_road", &TableSettings::naturalsOnBigRoad);
     auto keep = [&](const char* key, auto TableSettings::*field) {
         if (!(fresh.*field == now.*field)) {

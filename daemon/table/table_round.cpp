@@ -53,6 +53,8 @@ void Table::addShoe(journal::JournalTransaction& tx) {
     scoreboard_ = game::Scoreboard(shoeNumber_);  // roads reset at every new shoe
     roundInShoe_ = 0;
     shoeNeeded_ = false;
+    burnReported_ = false;
+    cutCardsBehind_.reset();
     seen_ = game::ShoeComposition::fullDecks(settings_.shoe.decks);
     json body{{"shoe", shoeNumber_}, {"decks", settings_.shoe.decks}};
     if (settings_.source == CardSource::Rng) {
@@ -181,6 +183,8 @@ void Table::closeNow(Respond respond) {
            [this, round] { publish(BetsClosed{round}); });
     if (settings_.source == CardSource::Rng) {
         dealFromShoe();
+    } else {
+        armReaderWatchdog();
     }
 }
 
@@ -223,6 +227,7 @@ void Table::acceptCard(game::Card card, Respond respond) {
         return;
     }
     phase_ = RoundPhase::Dealing;
+    armReaderWatchdog();  // the next card is awaited from now (ended with the round)
     cards_.push_back(journal::DealtCard{position, card});
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kCardDealt, roundId_, std::nullopt,
@@ -274,7 +279,7 @@ void Table::settleRound() {
                         coup.banker,
                         outcome,
                         {},
-                        shoe_ && shoe_->cutCardOut(),
+                        shoe_ ? shoe_->cutCardOut() : cutCardsBehind_ && coup_->remaining().total() <= *cutCardsBehind_,
                         shoe_ ? shoe_->remaining() : coup_->remaining().total(),
                         std::nullopt};
     // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
@@ -351,9 +356,10 @@ void Table::endRound() {
     if (coup_) {
         seen_ = coup_->remaining();
     }
-    if (shoe_ && shoe_->cutCardOut()) {
-        shoeNeeded_ = true;
+    if ((shoe_ && shoe_->cutCardOut()) || (cutCardsBehind_ && seen_.total() <= *cutCardsBehind_)) {
+        shoeNeeded_ = true;  // the cut card is out (a reader's: as many cards left as it had behind it)
     }
+    disarmReaderWatchdog();
     for (Station& s : stations_) {
         s.bets.clear();
         s.placements.clear();

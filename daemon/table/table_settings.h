@@ -29,6 +29,7 @@ struct TableSettings {
     game::Money ticketInMax = 1'000'000;
     int rescanAttempts = 3;
     std::chrono::milliseconds reserveTimeout{600'000};  // a reserved station frees itself after this
+    std::chrono::milliseconds readerTimeout{60'000};    // no card this long while dealing: tilt (0: never)
     bool naturalsOnBigRoad = true;                      // the live roads mark naturals on the big road
 };
 

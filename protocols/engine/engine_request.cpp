@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 25> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 28> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -37,10 +37,16 @@ constexpr std::array<std::pair<Op, std::string_view>, 25> kOps{{
     {Op::AutoRepeat, "auto_repeat"},
     {Op::Roads, "roads"},
     {Op::BetList, "bet_list"},
+    {Op::Burn, "burn"},
+    {Op::Cut, "cut"},
+    {Op::Reader, "reader"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
 constexpr std::size_t kMaxText = 500;
+// A burn is the turned card and at most 10 more; a cut leaves at most 8 decks behind it.
+constexpr std::size_t kMostBurned = 11;
+constexpr std::int64_t kMostCardsBehindCut = 8 * 52;
 // A bet list shows the station's last rounds: 10 unless asked, at most this many.
 constexpr std::int64_t kMostListedRounds = 100;
 
@@ -169,6 +175,30 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
                 }
             }
             return {};
+        case Op::Burn: {
+            const auto it = f.object.find("cards");
+            if (it == f.object.end()) {
+                return "missing field 'cards'";
+            }
+            if (!it->is_array() || it->empty() || it->size() > kMostBurned) {
+                return "'cards' must be a list of 1 to 11 cards, the turned card first";
+            }
+            for (const json& text : *it) {
+                const auto card = text.is_string() ? game::parseCard(text.get<std::string>()) : std::nullopt;
+                if (!card) {
+                    return "'cards' must hold cards such as \"9H\" or \"TS\"";
+                }
+                r.cards.push_back(*card);
+            }
+            return {};
+        }
+        case Op::Cut:
+            return f.integer("cards_behind", 1, kMostCardsBehindCut, r.round);
+        case Op::Reader:
+            if (!(problem = f.boolean("ok", r.on)).empty()) {
+                return problem;
+            }
+            return f.object.contains("message") ? f.string("message", r.text) : std::string();
         case Op::AutoRepeat:
             if (!(problem = station()).empty()) {
                 return problem;

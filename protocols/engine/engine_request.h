@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "daemon/game/bet_type.h"
 #include "daemon/game/card.h"
@@ -44,6 +45,9 @@ enum class Op : std::uint8_t {
     AutoRepeat,
     Roads,
     BetList,
+    Burn,
+    Cut,
+    Reader,
 };
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
@@ -56,9 +60,10 @@ struct EngineRequest {
     game::BetType spot = game::BetType::Player;
     game::Money amount = 0;  // stake, ticket amount, tip, raise chip
     std::optional<game::Card> card;
-    std::string text;        // validation number, void reason, dispute text, door name, reserve PIN
-    std::int64_t round = 0;  // a dispute's round; a limit level; how many rounds a bet list shows
-    bool on = false;         // reserve on/off, door open/closed, auto-repeat on/off
+    std::vector<game::Card> cards;  // a burn: the turned card, then the cards burned
+    std::string text;               // validation number, void reason, dispute text, door name, reserve PIN
+    std::int64_t round = 0;         // a dispute's round; a limit level; rounds of a bet list; cards behind the cut
+    bool on = false;                // reserve on/off, door open/closed, auto-repeat on/off, the reader ok
 };
 
 struct RequestError {

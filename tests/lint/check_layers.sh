@@ -15,13 +15,13 @@ declare -A allowed=(
   [daemon/config]="daemon/platform daemon/game protocols/sas protocols/modbus"
   [daemon/journal]="daemon/game daemon/platform"
   [daemon/table]="daemon/game daemon/platform daemon/journal"
-  [daemon/io]="daemon/game daemon/platform daemon/journal daemon/table"
+  [daemon/io]="daemon/game daemon/platform daemon/journal daemon/table protocols/engine"
   [daemon/sas]="daemon/game daemon/platform daemon/config daemon/journal daemon/table protocols/sas"
   [daemon/modbus]="daemon/platform daemon/config daemon/journal daemon/table protocols/modbus"
-  [daemon/engine]="daemon/game daemon/io daemon/table protocols/engine"
+  [daemon/engine]="daemon/game daemon/io daemon/journal daemon/table protocols/engine"
   [daemon/control]="daemon/game daemon/io daemon/journal daemon/table protocols/control"
   [daemon/app]="daemon/game daemon/platform daemon/config daemon/journal daemon/table daemon/io daemon/sas daemon/modbus daemon/engine daemon/control protocols/sas protocols/modbus protocols/engine"
-  [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal protocols/control"
+  [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal protocols/control protocols/engine"
 )
 status=0
 

@@ -18,6 +18,7 @@
 #include "daemon/app/daemon.h"
 #include "daemon/config/config.h"
 #include "daemon/config/paytable_loader.h"
+#include "daemon/game/card.h"
 #include "daemon/game/random_source.h"
 #include "daemon/io/ordered_replies.h"
 #include "daemon/sas/station_meters.h"
@@ -36,6 +37,8 @@ using nlohmann::json;
 namespace {
 
 constexpr int kStations = 8;
+// The dealer's one-deck shoe is cut with this many cards behind the cut card.
+constexpr std::size_t kCardsBehindCut = 12;
 constexpr const char* kSpots[] = {"player", "banker", "tie", "player_pair", "banker_pair", "any_pair", "big", "small"};
 constexpr std::uint16_t kDealButton = 0;
 constexpr std::uint16_t kVoidButton = 1;
@@ -433,11 +436,22 @@ private:
         std::uniform_int_distribution<int> percent(0, 99);
         switch (t.phase()) {
             case table::RoundPhase::Idle:
-                if (shoe_.size() - next_ < 12 || t.shoeNumber() == 0) {
+                if (t.tilts().contains("reader") && percent(random_) < 30) {
+                    send(d, json{{"op", "reader"}, {"ok", true}});  // the reader works again
+                }
+                // The table ends the shoe once no more cards are left than the cut had behind it.
+                if (shoe_.size() - next_ <= kCardsBehindCut || t.shoeNumber() == 0) {
                     newDealerShoe();
                     send(d, json{{"op", "new_shoe"}});
+                    reportShoePreparation(d);
+                }
+                if (percent(random_) < 2) {
+                    send(d, json{{"op", "reader"}, {"ok", false}, {"message", "reader cover open"}});
                 }
                 send(d, json{{"op", "open_round"}});
+                if (percent(random_) < 3) {
+                    send(d, json{{"op", "cut"}, {"cards_behind", kCardsBehindCut}});  // too late: shoe_in_play
+                }
                 return;
             case table::RoundPhase::BetsOpen:
             case table::RoundPhase::LastBets:
@@ -455,6 +469,26 @@ private:
                     send(d, json{{"op", "void_round"}, {"reason", "dealer saw a problem"}});
                 }
                 return;
+        }
+    }
+
+    // The reader's report of the shoe's cut and burn (seeds 003/004), pipelined after new_shoe;
+    // now and then reported twice (already_reported) or with a count that does not match.
+    void reportShoePreparation(Connection& d) {
+        std::uniform_int_distribution<int> percent(0, 99);
+        send(d, json{{"op", "cut"}, {"cards_behind", kCardsBehindCut}});
+        const game::Card turned = *game::parseCard(shoe_[0]);
+        json burned = json::array();
+        for (int i = 0; i <= turned.burnCount(); ++i) {
+            burned.push_back(shoe_[next_++]);
+            seen_.insert(burned.back().get<std::string>());
+        }
+        if (percent(random_) < 5) {
+            send(d, json{{"op", "burn"}, {"cards", json::array({burned[0]})}});  // burn_count: one card is never a burn
+        }
+        send(d, json{{"op", "burn"}, {"cards", burned}});
+        if (percent(random_) < 5) {
+            send(d, json{{"op", "burn"}, {"cards", burned}});  // already_reported
         }
     }
 

@@ -234,3 +234,102 @@ TEST(LiveRoads, EveryResultSendsTheShoesRoadsAndNaturalsOnTheBigRoadCanBeSwitche
 
 }  // namespace
 }  // namespace pitlink::table
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+using namespace std::chrono_literals;
+
+TableSettings oneDeck() {
+    TableSettings settings;
+    settings.shoe.decks = 1;
+    settings.shoe.cutCardFromEnd = 6;
+    return settings;
+}
+
+TEST(PhysicalShoe, TheBurnLeavesTheCompositionAndItsCountFollowsTheTurnedCard) {
+    TableFixture rng(CardSource::Rng);
+    EXPECT_EQ(rng.call([&](Respond r) { rng.table->reportBurn(test::cards("AH 2C"), r); }).error, "rng_shoe");
+
+    TableFixture f(CardSource::Reader, oneDeck());
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportBurn(test::cards("AH 2C"), r); }).error, "no_shoe");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
+    // A five burns five more, not one.
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportBurn(test::cards("5C 2C"), r); }).error, "burn_count");
+    // A king burns ten; one deck has one 9 of hearts.
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportBurn(test::cards("KC 9H 9H 2C 3C 4C 5C 6C 7C 8C 9C"), r); }).error,
+              "impossible_card");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reportBurn(test::cards("AH 9H"), r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportBurn(test::cards("AS 2S"), r); }).error, "already_reported");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportCut(20, r); }).error, "shoe_in_play");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    // The burned 9H cannot come out of a one-deck shoe: a misdeal, the round voided.
+    EXPECT_EQ(f.call([&](Respond r) { f.table->dealCard(test::cards("9H")[0], r); }).error, "card_refused");
+    EXPECT_EQ(f.round(1).state, journal::RoundState::Voided);
+    EXPECT_EQ(f.count(journal::kind::kShoeBurned), 1);
+}
+
+TEST(PhysicalShoe, TheReportedCutEndsTheShoeWhenNoMoreCardsAreLeftThanWereBehindIt) {
+    TableFixture f(CardSource::Reader, oneDeck());
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportCut(47, r); }).error, "bad_cut");         // 52 - 6 at most
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reportBurn(test::cards("AH 2C"), r); }).ok);  // 50 left
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reportCut(43, r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reportCut(40, r); }).error, "already_reported");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal("9S 2H KD 4C");  // 46 left: more than 43
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal("8S 3H QD 5C");  // 42 left: the cut card is out, this was the shoe's last round
+    const nlohmann::json last = f.events.back().at("event") == "roads" ? f.events.end()[-2] : f.events.back();
+    EXPECT_EQ(last.at("event"), "result");
+    EXPECT_EQ(last.at("cut_card_out"), true);
+    EXPECT_EQ(last.at("cards_left"), 42);
+    EXPECT_EQ(last.at("statistics").at("rounds"), 2);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->openRound(r); }).error, "no_shoe");
+}
+
+TEST(CardReader, AFaultOrASilentReaderTiltsTheTableUntilTheReaderIsWellAgain) {
+    TableSettings settings;
+    settings.readerTimeout = 30s;
+    TableFixture f(CardSource::Reader, settings);
+    f.fund(1, 1'000);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->readerStatus(false, "lens dirty", r); }).ok);
+    ASSERT_EQ(f.table->tilts().count("reader"), 1U);
+    EXPECT_EQ(f.table->tilts().at("reader"), "the card reader reports a fault: lens dirty");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->newShoe(r); }).ok, true);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->openRound(r); }).error, "tilted");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->readerStatus(true, "", r); }).ok);
+    EXPECT_FALSE(f.table->tilted());
+    EXPECT_TRUE(std::holds_alternative<AlreadySo>(f.call([&](Respond r) { f.table->readerStatus(true, "", r); }).data));
+
+    // Silence: 30 s without a card while dealing.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 500, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.timers.advance(29s);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->dealCard(test::cards("9S")[0], r); }).ok);
+    f.timers.advance(29s);
+    EXPECT_FALSE(f.table->tilted());  // each card restarts the wait
+    f.timers.advance(2s);
+    ASSERT_TRUE(f.table->tilted());
+    EXPECT_NE(f.table->tilts().at("reader").find("no card from the reader for 30 s"), std::string::npos);
+    // The round in play still finishes once cards come; no new round until the reader is well.
+    f.deal("2H KD 4C");
+    EXPECT_EQ(f.credits(1), 1'000 + 500);  // player 9 against 6: even money
+    EXPECT_EQ(f.call([&](Respond r) { f.table->openRound(r); }).error, "tilted");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->clearTilt("reader", "carol", r); }).ok);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    EXPECT_EQ(f.count(journal::kind::kTiltRaised), 2);
+    EXPECT_EQ(f.count(journal::kind::kTiltCleared), 2);
+    f.timers.advance(24s);  // betting (20 s + 5 s): no card is awaited, no tilt
+    EXPECT_FALSE(f.table->tilted());
+    f.timers.advance(31s);  // the window closed by itself 25 s in: a card is awaited since
+    EXPECT_TRUE(f.table->tilted());
+}
+
+}  // namespace
+}  // namespace pitlink::table
