@@ -227,6 +227,29 @@ class ModbusTable(unittest.TestCase):
         self.assertTrue(0.15 < sorted(gaps)[2] < 0.30, gaps)
         self.assertTrue(all(0.08 < g < 0.45 for g in gaps), gaps)
 
+    def test_a_failed_card_reader_flashes_the_candle_and_stops_the_table_until_it_reports_ok(self):
+        engine = self.start_tcp()
+        peer = self.peer
+        peer.wait_coils({IDLE: 1, CANDLE: 0})
+        ok(self, engine.request("reader", ok=False, message="reader cover open"))
+        told = engine.wait_event(lambda e: e["event"] == "tilt" and e.get("tilted"))
+        self.assertEqual(told["cause"], "reader")
+        seen = set()
+        deadline = time.time() + 3
+        while time.time() < deadline and seen != {0, 1}:
+            seen.add(peer.coils()[CANDLE])
+            time.sleep(0.03)
+        self.assertEqual(seen, {0, 1})  # the tilt's fast flash
+        self.assertIn("reader", self.status()["tilts"])
+        self.assertEqual(engine.request("open_round")["error"], "tilted")
+        ok(self, engine.request("reader", ok=True))
+        peer.wait_coils({CANDLE: 0, IDLE: 1})
+        self.assertEqual(self.status()["tilts"], {})
+        ok(self, engine.request("open_round"))
+        kinds = self.daemon.rows("SELECT kind, json_extract(body, '$.cause') FROM record "
+                                 "WHERE kind IN ('tilt.raised', 'tilt.cleared') ORDER BY seq")
+        self.assertEqual(kinds, [("tilt.raised", "reader"), ("tilt.cleared", "reader")])
+
     def test_a_module_killed_mid_shoe_is_found_again_with_its_lamps_restored(self):
         engine = self.start_tcp()
         peer = self.peer

@@ -522,6 +522,17 @@ class Sas(unittest.TestCase):
             "SELECT body FROM record WHERE kind = 'sas.exception' AND station = 1 ORDER BY seq")]
         self.assertEqual([c for c in raised if c in (0x5F, 0x3C, 0x20)], [0x5F, 0x3C, 0x20])  # journaled first
 
+    def test_a_card_reader_fault_is_a_general_tilt_at_every_station(self):
+        t = self.make()
+        c = t.start()
+        t.events(1)
+        t.events(2)
+        ok(self, c.request("reader", ok=False, message="no answer from the shoe"))
+        t.wait_for(1, 0x20)
+        t.wait_for(2, 0x20)
+        self.assertEqual(t.daemon.rows("SELECT json_extract(body, '$.cause') FROM record WHERE kind = 'tilt.raised'"),
+                         [("reader",)])
+
     def redeemed_by_host(self, t, c, validation, amount):
         """A ticket inserted at station 1 that the host reads (67, LP 70) and accepts (LP 71):
         pending until the journal has the credits; returns the engine's reply."""

@@ -254,5 +254,35 @@ class StationFunctions(unittest.TestCase):
             daemon.terminate()
 
 
+    def test_a_physical_shoes_cut_and_burn_as_the_reader_reports_them(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d, decks=1)
+            c = daemon.start()
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("cut", cards_behind=44))  # the player cuts, then the dealer burns
+            self.assertEqual(error(c.request("burn", cards=["5C", "2C"])), "burn_count")
+            # A three turned: three more burned; 52 - 4 = 48 left.
+            ok(self, c.request("burn", cards=["3D", "9S", "2H", "KD"]))
+            self.assertEqual(error(c.request("burn", cards=["AD", "QH"])), "already_reported")
+            self.assertEqual(error(c.request("cut", cards_behind=20)), "already_reported")
+            ok(self, c.request("open_round"))
+            ok(self, c.request("close_bets"))
+            # The burned nine of spades cannot be dealt from one deck: a misdeal.
+            self.assertEqual(error(c.request("card", card="9S")), "card_refused")
+            self.assertTrue(c.wait_event(lambda e: e["event"] == "result")["voided"])
+            ok(self, c.request("open_round"))
+            ok(self, c.request("close_bets"))
+            for card in "8S 3H QD 5C".split():
+                ok(self, c.request("card", card=card))
+            result = c.wait_event(lambda e: e["event"] == "result")
+            # 48 - 4 = 44 left, no more than behind the cut: the shoe's last round.
+            self.assertEqual((result["cards_left"], result["cut_card_out"]), (44, True))
+            self.assertEqual(error(c.request("open_round")), "no_shoe")
+            daemon.terminate()
+            burned = daemon.rows("SELECT json_extract(body, '$.cards'), json_extract(body, '$.cards_left') "
+                                 "FROM record WHERE kind = 'shoe.burned'")
+            self.assertEqual([(json.loads(cards), left) for cards, left in burned], [(["3D", "9S", "2H", "KD"], 48)])
+
+
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])
