@@ -6,8 +6,9 @@ As a library: EngineClient(path).request("bet", station=1, spot="banker", stake=
 reply; events (round, card, result, credits, ticket, ...) are kept in .events as they arrive.
 
 As a program: `engine_client.py SOCKET [--stations N] [--seed S]` plays N stations until pitlinkd
-closes the link: each station redeems a ticket, bets on most rounds, sometimes tips, calls an
-attendant or cashes out and comes back with the ticket just printed.
+closes the link: each station redeems a ticket, bets (or repeats its last bets, or raises them by
+a chip) on most rounds, sometimes tips, calls an attendant or cashes out and comes back with the
+ticket just printed.
 """
 import argparse
 import json
@@ -103,9 +104,13 @@ def play(path, stations, seed):
         try:
             for s in range(1, stations + 1):
                 roll = rng.random()
-                if roll < 0.75:
+                if roll < 0.10:
+                    client.request("repeat", station=s)  # the last round's bets again (if it had any)
+                elif roll < 0.75:
                     spot = rng.choice(["banker", "banker", "player", "player", "tie", "player_pair"])
                     client.request("bet", station=s, spot=spot, stake=rng.choice([100, 200, 500, 1000]))
+                    if rng.random() < 0.2:
+                        client.request("raise", station=s, chip=100)  # raise bet by a chip
                 elif roll < 0.78:
                     client.request("tip", station=s, amount=100)
                 elif roll < 0.80:

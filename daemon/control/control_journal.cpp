@@ -140,7 +140,7 @@ void ControlCommands::resolveDispute(const ControlRequest& request, const std::s
     };
     reader_.read<SettledRound>(
         [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
-        [this, decision, cards = request.cards, finish](SettledRound read) {
+        [this, decision, cards = request.cards, finish](const SettledRound& read) {
             table_.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards}, finish);
         },
         [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });

@@ -79,7 +79,7 @@ void printModbus(const nlohmann::json& m, std::ostream& out) {
 }
 
 void printStations(const json& stations, std::ostream& out) {
-    out << "station  credits  bets                 hand-pay          attendant\n";
+    out << "station  credits  bets                 hand-pay          attendant  floor\n";
     for (const auto& s : stations) {
         std::string bets;
         for (const auto& b : s["bets"]) {
@@ -91,7 +91,19 @@ void printStations(const json& stations, std::ostream& out) {
                                               s["handpay"]["kind"].get<std::string>();
         out << std::left << std::setw(9) << s["station"].get<std::int64_t>() << std::setw(9)
             << s["credits"].get<std::int64_t>() << std::setw(21) << (bets.empty() ? "-" : bets) << std::setw(18)
-            << handpay << (s["attendant"].get<bool>() ? "CALLED" : "-") << "\n";
+            << handpay << std::setw(11) << (s["attendant"].get<bool>() ? "CALLED" : "-");
+        // What the floor may have to act on: an open dispute, a reservation; auto-repeat.
+        std::string floor;
+        if (const json& dispute = s.value("dispute", json()); dispute.is_object()) {
+            floor += "DISPUTE of round " + std::to_string(dispute["round"].get<std::int64_t>()) + " ";
+        }
+        if (s.value("reserved", false)) {
+            floor += "reserved ";
+        }
+        if (s.value("auto_repeat", false)) {
+            floor += "auto-repeat ";
+        }
+        out << (floor.empty() ? "-" : floor) << "\n";
     }
 }
 
@@ -150,6 +162,16 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
             out << " " << name << " " << value;
         }
         out << "\n";
+    } else if (command == "dispute") {
+        out << "station " << data["station"] << "'s dispute of round " << data["round"] << ": "
+            << data["decision"].get<std::string>() << "\n";
+        if (const json& resettled = data["resettlement"]; resettled.is_object()) {
+            out << "round " << data["round"] << " re-settled:\n";
+            for (const auto& [station, credit] : resettled["credits"].items()) {
+                out << "  station " << station << " credits " << std::showpos << credit.value("amount", 0)
+                    << std::noshowpos << " -> " << credit.value("balance", 0) << "\n";
+            }
+        }
     } else if (command == "events") {
         for (const auto& e : data["events"]) {
             out << e.dump() << "\n";

@@ -45,7 +45,7 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
     journal::JournalTransaction tx = journal_.begin();
     tx.add(kind::kDisputeRaised, round, number, json{{"text", s.dispute->text}});
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
-           [this, event = DisputeChanged{number, round, true, s.dispute->text}] { publish(event); });
+           [this, event = DisputeChanged{number, round, true, s.dispute->text, false, false, {}}] { publish(event); });
 }
 
 void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound& correction, Respond respond) {

@@ -42,8 +42,8 @@ void Table::reportCut(int cardsBehind, Respond respond) {
     // At least a round (6 cards) in front of the cut card, as an RNG shoe keeps (game::Shoe).
     if (cardsBehind < 1 || cardsBehind > seen_.total() - 6) {
         refuse("cut", std::nullopt, respond,
-               Reply::refused("bad_cut", "the cut card must have 1 to " + std::to_string(seen_.total() - 6) +
-                                             " cards behind it"),
+               Reply::refused("bad_cut",
+                              "the cut card must have 1 to " + std::to_string(seen_.total() - 6) + " cards behind it"),
                detail);
         return;
     }
@@ -64,19 +64,19 @@ void Table::reportBurn(const std::vector<game::Card>& cards, Respond respond) {
         return;
     }
     if (burnReported_) {
-        refuse("burn", std::nullopt, respond,
-               Reply::refused("already_reported", "this shoe's burn has been reported"), detail);
+        refuse("burn", std::nullopt, respond, Reply::refused("already_reported", "this shoe's burn has been reported"),
+               detail);
         return;
     }
     // The turned card says how many follow it: its point value, ten for a ten or a picture.
     const int expected = cards.empty() ? 0 : 1 + cards.front().burnCount();
     if (cards.empty() || static_cast<int>(cards.size()) != expected) {
         refuse("burn", std::nullopt, respond,
-               Reply::refused("burn_count", cards.empty() ? "a burn starts with the turned card"
-                                                          : "the turned card " + cards.front().toString() +
-                                                                " burns " + std::to_string(expected - 1) +
-                                                                " more; the reader reported " +
-                                                                std::to_string(cards.size() - 1)),
+               Reply::refused("burn_count", cards.empty()
+                                                ? "a burn starts with the turned card"
+                                                : "the turned card " + cards.front().toString() + " burns " +
+                                                      std::to_string(expected - 1) + " more; the reader reported " +
+                                                      std::to_string(cards.size() - 1)),
                detail);
         return;
     }

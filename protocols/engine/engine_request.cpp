@@ -46,7 +46,7 @@ constexpr game::Money kMaxAmount = 1'000'000'000'000;
 constexpr std::size_t kMaxText = 500;
 // A burn is the turned card and at most 10 more; a cut leaves at most 8 decks behind it.
 constexpr std::size_t kMostBurned = 11;
-constexpr std::int64_t kMostCardsBehindCut = 8 * 52;
+constexpr std::int64_t kMostCardsBehindCut = std::int64_t{8} * 52;
 // A bet list shows the station's last rounds: 10 unless asked, at most this many.
 constexpr std::int64_t kMostListedRounds = 100;
 

@@ -34,7 +34,7 @@ struct InFlight {
     }
     void deferFromNow() {
         const journal::Ledger committed = f.journal->committed();
-        const TableStart start{f.table->roundId() + 1, f.table->shoeNumber() + 1, 1, {}, {}, {}};
+        const TableStart start{f.table->roundId() + 1, f.table->shoeNumber() + 1, 1, {}, {}, {}, {}, {}};
         f.table.reset();
         f.journal = std::make_unique<journal::Journal>(
             deferred, committed, [] { return 1'795'000'000'000; }, 0);
