@@ -42,6 +42,8 @@ table::TableSettings tableSettings(const config::Config& config) {
     t.denomination = config.table.denomination;
     t.betsOpen = config.rounds.betsOpen;
     t.lastBets = config.rounds.lastBets;
+    t.startOnDeal = config.rounds.startOnDeal;
+    t.confirmBets = config.rounds.confirmBets;
     t.bets = config.bets;
     t.ticketLimit = config.cashier.ticketLimit;
     t.jackpotLimit = config.cashier.jackpotLimit;

@@ -51,6 +51,18 @@ void readTable(YamlMap map, Config& c) {
 void readRounds(YamlMap map, Config& c) {
     c.rounds.betsOpen = std::chrono::milliseconds(map.integer("bets_open_ms", c.rounds.betsOpen.count(), 0, 600'000));
     c.rounds.lastBets = std::chrono::milliseconds(map.integer("last_bets_ms", c.rounds.lastBets.count(), 0, 600'000));
+    const std::string start = map.string("start", c.rounds.startOnDeal ? "deal" : "timer");
+    if (start != "timer" && start != "deal") {
+        throw map.error("start", "expected timer or deal");
+    }
+    c.rounds.startOnDeal = start == "deal";
+    if (c.rounds.startOnDeal && !c.table.rngShoe) {
+        throw map.error("start", "deal needs table.source: rng (at a live table the dealer deals when bets close)");
+    }
+    c.rounds.confirmBets = map.boolean("confirm_bets", c.rounds.confirmBets);
+    if (c.rounds.confirmBets && c.rounds.startOnDeal) {
+        throw map.error("confirm_bets", "with start: deal, the station's DEAL is its confirmation");
+    }
     map.rejectUnknownKeys();
 }
 

@@ -32,6 +32,8 @@ struct TableConfig {
 struct RoundTiming {
     std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
+    bool startOnDeal = false;                    // start: deal (seed 003 "click on DEAL"), RNG tables
+    bool confirmBets = false;                    // confirm_bets: seed 002's multiplayer confirmation
 };
 
 struct JournalConfig {

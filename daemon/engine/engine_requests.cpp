@@ -95,6 +95,15 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
         case Op::AutoRepeat:
             t.setAutoRepeat(r.station, r.on, std::move(respond));
             return;
+        case Op::KeepBets:
+            t.setKeepBets(r.station, r.on, std::move(respond));
+            return;
+        case Op::Deal:
+            t.deal(r.station, std::move(respond));
+            return;
+        case Op::Confirm:
+            t.confirmBets(r.station, std::move(respond));
+            return;
         case Op::Roads:
             respond(t.roads());
             return;

@@ -138,6 +138,20 @@ json eventJson(const table::TableEvent& event) {
                 }
                 return out;
             },
+            [](const table::KeepBetsChanged& e) {
+                json out{{"event", "keep_bets"}, {"station", e.station}, {"on", e.on}};
+                if (!e.reason.empty()) {
+                    out["reason"] = e.reason;
+                }
+                return out;
+            },
+            [](const table::BetsUnconfirmed& e) {
+                return json{{"event", "unconfirmed"},
+                            {"round", e.round},
+                            {"station", e.station},
+                            {"returned", e.returned},
+                            {"credits", e.credits}};
+            },
             [](const table::RoadsChanged& e) {
                 json out = engine::scoreboardJson(e.board, e.naturalsOnBigRoad);
                 out["event"] = "roads";

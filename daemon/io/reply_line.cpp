@@ -29,6 +29,8 @@ json stationJson(const table::StationStatus& s) {
              {"limit_level", s.limitLevel},
              {"personal_limits", journal::personalLimitsJson(s.personal)},
              {"auto_repeat", s.autoRepeat},
+             {"keep_bets", s.keepBets},
+             {"confirmed", s.confirmed},
              {"dispute", s.dispute ? json{{"round", s.dispute->round}, {"text", s.dispute->text}} : json(nullptr)}};
     if (s.reservedUntilMs) {
         out["reserved_until_ms"] = *s.reservedUntilMs;
@@ -130,7 +132,10 @@ json replyDataJson(const table::ReplyData& data) {
                 return json{{"station", d.station}, {"rounds", d.rounds}};
             },
             [](const table::AutoRepeatAnswer& d) {
-                return json{{"auto_repeat", d.on}};
+                return json{{d.keepBets ? "keep_bets" : "auto_repeat", d.on}};
+            },
+            [](const table::ConfirmedAnswer& d) {
+                return json{{"round", d.round}, {"confirmed", true}, {"slip", journal::slipJson(d.slip)}};
             },
             [](const table::RoadsAnswer& d) {
                 return engine::scoreboardJson(d.roads.board, d.roads.naturalsOnBigRoad);

@@ -25,6 +25,8 @@ inline constexpr std::string_view kBetRefused = "bet.refused";
 // Any other request the table refused (engine, control socket, button), journaled like an acceptance.
 inline constexpr std::string_view kRequestRefused = "request.refused";
 inline constexpr std::string_view kBetWithdrawn = "bet.withdrawn";
+// rounds.confirm_bets: a station confirmed its bets as they stand (seed 002's multiplayer mode).
+inline constexpr std::string_view kBetsConfirmed = "bets.confirmed";
 inline constexpr std::string_view kBetSettled = "bet.settled";
 inline constexpr std::string_view kBetAdjusted = "bet.adjusted";
 inline constexpr std::string_view kCredit = "credit";

@@ -26,6 +26,9 @@ json stationStateJson(const StationState& state, const std::string& by) {
     if (state.autoRepeat) {
         body["auto_repeat"] = true;
     }
+    if (state.keepBets) {
+        body["keep_bets"] = true;
+    }
     if (!by.empty()) {
         body["by"] = by;
     }
@@ -49,6 +52,7 @@ StationState stationStateFact(const json& body) {
     state.personal.min = optionalIntegerField(personal, "min", 1, kMaxBodyMoney);
     state.personal.max = optionalIntegerField(personal, "max", 1, kMaxBodyMoney);
     state.autoRepeat = body.contains("auto_repeat") && booleanField(body, "auto_repeat");
+    state.keepBets = body.contains("keep_bets") && booleanField(body, "keep_bets");
     return state;
 }
 

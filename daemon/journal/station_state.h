@@ -21,6 +21,9 @@ struct StationState {
     // the player turns it off or a repeat is refused. Written only when on (bodies before it
     // have none).
     bool autoRepeat = false;
+    // Seed 000 "Keep Bets On" (RNG tables): the last slip is placed again at every opening, but
+    // does not start the round (with start: deal). Never on together with auto-repeat.
+    bool keepBets = false;
 };
 
 // `by`: the operator who set the player's limits, when that is what changed.

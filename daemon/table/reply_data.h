@@ -104,9 +104,15 @@ struct BetListAnswer {
     nlohmann::json rounds = nlohmann::json::array();
 };
 
-// {"auto_repeat": bool}: a station's auto-repeat after the request.
+// {"auto_repeat": bool} or {"keep_bets": bool}: a station's standing bets after the request.
 struct AutoRepeatAnswer {
     bool on = false;
+    bool keepBets = false;  // the answer is about Keep Bets On
+};
+// {"round", "confirmed": true, "slip"}: confirm_bets: the station's bets confirmed as they stand.
+struct ConfirmedAnswer {
+    std::int64_t round = 0;
+    game::BetSlip slip;
 };
 
 // {"station", "round", "upheld", "resettlement"}: a dispute an operator resolved (with the
@@ -126,6 +132,6 @@ struct RoadsAnswer {
 using ReplyData = std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer,
                                BetsAnswer, CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer,
                                HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer,
-                               DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer, BetListAnswer>;
+                               DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer, BetListAnswer, ConfirmedAnswer>;
 
 }  // namespace pitlink::table

@@ -29,6 +29,8 @@ struct Station {
     int limitLevel = 1;
     game::PersonalLimits personal;
     bool autoRepeat = false;                // the last slip placed again at every round's opening
+    bool keepBets = false;                  // the same, without starting the round (start: deal)
+    bool confirmed = false;                 // confirm_bets: this round's bets, as they stand, confirmed
     std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
     bool attendantCalled = false;
     // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.

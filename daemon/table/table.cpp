@@ -38,6 +38,7 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
             s.limitLevel = std::min(it->second.limitLevel, static_cast<int>(settings_.bets.limits.levels.size()));
             s.personal = it->second.personal;
             s.autoRepeat = it->second.autoRepeat;
+            s.keepBets = it->second.keepBets && settings_.source == CardSource::Rng;
         }
         if (const auto it = start.disputes.find(n); it != start.disputes.end()) {
             s.dispute = it->second;
@@ -224,10 +225,10 @@ TableStatus Table::status() const {
                     roundsFinished_, paytable_.id,
                     tilts_,          {}};
     for (const Station& s : stations_) {
-        out.stations.push_back(StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay,
-                                             s.attendantCalled,
-                                             s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt,
-                                             s.dispute, s.hostDisabled, s.limitLevel, s.personal, s.autoRepeat});
+        out.stations.push_back(
+            StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay, s.attendantCalled,
+                          s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute,
+                          s.hostDisabled, s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed});
     }
     return out;
 }

@@ -101,6 +101,14 @@ public:
     // repeat is refused (the refusal journaled with its rule; the "auto_repeat" event says why).
     // Kept across a restart (station.state).
     void setAutoRepeat(std::int64_t station, bool on, Respond respond);
+    // Seed 000 "Keep Bets On" (RNG tables, rng_only otherwise): as auto-repeat, but the bets it
+    // places never start the round (with rounds.start: deal, the station's DEAL does).
+    void setKeepBets(std::int64_t station, bool on, Respond respond);
+    // rounds.start: deal (seed 003): the station's DEAL closes bets for every station and deals.
+    void deal(std::int64_t station, Respond respond);
+    // rounds.confirm_bets (seed 002's multiplayer mode): the station's bets as they stand will
+    // play; a change after it needs a new confirmation. Unconfirmed bets are returned at the close.
+    void confirmBets(std::int64_t station, Respond respond);
     void doubleBets(std::int64_t station, Respond respond);
     // Seed 000 "Raise bet": each spot of this round's slip raised by `chip`, in the order placed,
     // until the credits run out (game::planRaise); the reply's slip shows what was raised.
@@ -228,7 +236,8 @@ private:
     // table_round.cpp
     void addShoe(journal::JournalTransaction& tx);
     void enterLastBets();
-    void closeNow(Respond respond);
+    // `dealtBy`: the station whose DEAL closed the bets (rounds.start: deal).
+    void closeNow(Respond respond, std::optional<std::int64_t> dealtBy = std::nullopt);
     void dealFromShoe();
     void acceptCard(game::Card card, Respond respond);
     void settleRound();
@@ -251,9 +260,17 @@ private:
     // station.state with the station's kept state, added to `tx` (`by`: the operator who set limits).
     void addStationState(journal::JournalTransaction& tx, const Station& station, const std::string& by = {}) const;
     [[nodiscard]] game::StationBetContext betContext(const Station& station) const;
-    // table_auto_repeat.cpp: at a round's opening, each auto-repeating station's last slip.
+    // table_auto_repeat.cpp: at a round's opening, each auto-repeating (or Keep Bets On)
+    // station's last slip.
     void autoRepeatBets();
-    void placeAutoRepeat(Station& station);
+    void setStandingBets(std::int64_t station, bool on, bool keep, Respond respond);
+    void placeStandingBets(Station& station);
+    void publishStanding(std::int64_t station, bool keep, bool on, const std::string& reason);
+    // table_deal.cpp: with rounds.start: deal, an auto-repeating station's bets are dealt a
+    // betting window after they were placed; with confirm_bets, unconfirmed bets go back at the
+    // close (added to the close's transaction).
+    void armAutoDeal();
+    [[nodiscard]] std::vector<BetsUnconfirmed> returnUnconfirmed(journal::JournalTransaction& tx);
 
     journal::Journal& journal_;
     const game::Paytable& paytable_;

@@ -146,6 +146,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     const game::Money credits = tx.balance(number);
     s.bets.insert(s.bets.end(), placed.begin(), placed.end());
     s.placements.push_back(placed.size());
+    s.confirmed = false;  // a confirmation covers the bets as they stood
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
                publish(CreditsChanged{number, credits, std::nullopt});
@@ -212,6 +213,7 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
         s.placements.pop_back();
     }
     const game::Money credits = tx.balance(number);
+    s.confirmed = false;
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
                publish(CreditsChanged{number, credits, std::nullopt});

@@ -138,6 +138,22 @@ struct AutoRepeatChanged {
     std::string reason;
 };
 
+// "keep_bets": a station's Keep Bets On turned on or off (as auto_repeat).
+struct KeepBetsChanged {
+    std::int64_t station = 0;
+    bool on = false;
+    std::string reason;
+};
+
+// "unconfirmed": confirm_bets: the station's bets were not confirmed when bets closed and were
+// returned (seed 002: "not played, and the player is told").
+struct BetsUnconfirmed {
+    std::int64_t round = 0;
+    std::int64_t station = 0;
+    game::Money returned = 0;
+    game::Money credits = 0;  // after the return
+};
+
 // "roads": the shoe's roads and statistics, live, after every result and at every new shoe
 // (seed 002/003: statistics sent to the stations).
 struct RoadsChanged {
@@ -148,7 +164,7 @@ struct RoadsChanged {
 using TableEvent =
     std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided, CreditsChanged,
                  TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged,
-                 DisputeChanged, ReservationChanged, AutoRepeatChanged, RoadsChanged>;
+                 DisputeChanged, ReservationChanged, AutoRepeatChanged, KeepBetsChanged, BetsUnconfirmed, RoadsChanged>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

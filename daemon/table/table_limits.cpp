@@ -14,7 +14,7 @@ namespace kind = journal::kind;
 void Table::addStationState(journal::JournalTransaction& tx, const Station& s, const std::string& by) const {
     tx.add(kind::kStationState, std::nullopt, s.number,
            journal::stationStateJson(
-               journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal, s.autoRepeat}, by));
+               journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal, s.autoRepeat, s.keepBets}, by));
 }
 
 void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {

@@ -26,6 +26,7 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     take("cashier.ticket_in_max", &TableSettings::ticketInMax);
     take("table.rescan_attempts", &TableSettings::rescanAttempts);
     take("table.reserve_minutes", &TableSettings::reserveTimeout);
+    take("rounds.confirm_bets", &TableSettings::confirmBets);
     take("table.reader_timeout_ms", &TableSettings::readerTimeout);
     take("table.naturals_on_big_road", &TableSettings::naturalsOnBigRoad);
     auto keep = [&](const char* key, auto TableSettings::*field) {
@@ -37,6 +38,7 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     keep("table.source", &TableSettings::source);
     keep("table.decks/cut_card_from_end", &TableSettings::shoe);
     keep("table.stations", &TableSettings::stations);
+    keep("rounds.start", &TableSettings::startOnDeal);
     keep("table.denomination", &TableSettings::denomination);
     keep("cashier.ticket_in_local", &TableSettings::ticketInLocal);
     record["applied"] = applied;

@@ -121,6 +121,7 @@ void Table::openRound(Respond respond) {
     coup_.emplace(seen_, settings_.rescanAttempts);
     for (Station& s : stations_) {
         s.bets.clear();
+        s.confirmed = false;
     }
     phase_ = RoundPhase::BetsOpen;
     tx.add(kind::kRoundOpened, roundId_, std::nullopt,
@@ -128,11 +129,14 @@ void Table::openRound(Respond respond) {
                 {"round_in_shoe", roundInShoe_},
                 {"paytable", paytable_.id},
                 {"paytable_sha256", paytableSha_}});
-    // The window runs from the submission: the round takes bets from then on (table.h).
-    timer_ = timers_.after(settings_.betsOpen, [this] {
-        timer_.reset();
-        enterLastBets();
-    });
+    // The window runs from the submission: the round takes bets from then on (table.h). With
+    // rounds.start: deal there is none: a station's DEAL closes the bets.
+    if (!settings_.startOnDeal) {
+        timer_ = timers_.after(settings_.betsOpen, [this] {
+            timer_.reset();
+            enterLastBets();
+        });
+    }
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{roundId_}),
            [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}, newRoads = std::move(newRoads)] {
                if (newRoads) {
@@ -163,11 +167,14 @@ void Table::closeBets(Respond respond) {
     closeNow(std::move(respond));
 }
 
-void Table::closeNow(Respond respond) {
+void Table::closeNow(Respond respond, std::optional<std::int64_t> dealtBy) {
     if (timer_) {
         timers_.cancel(*timer_);
         timer_.reset();
     }
+    journal::JournalTransaction tx = journal_.begin();
+    // Multiplayer confirmation: bets not confirmed are not played; they go back first.
+    const std::vector<BetsUnconfirmed> unconfirmed = returnUnconfirmed(tx);
     phase_ = RoundPhase::Closed;
     // What each station wagers in this round: its game starts here (SAS 7E at bets closed).
     json wagered = json::object();
@@ -176,11 +183,19 @@ void Table::closeNow(Respond respond) {
             wagered[std::to_string(s.number)] = stake;
         }
     }
-    journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kRoundClosed, roundId_, std::nullopt, json{{"wagered", std::move(wagered)}});
+    json closed{{"wagered", std::move(wagered)}};
+    if (dealtBy) {
+        closed["deal"] = *dealtBy;  // the station whose DEAL started the game
+    }
+    tx.add(kind::kRoundClosed, roundId_, std::nullopt, std::move(closed));
     const std::int64_t round = roundId_;
-    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
-           [this, round] { publish(BetsClosed{round}); });
+    commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}), [this, round, unconfirmed] {
+        for (const BetsUnconfirmed& back : unconfirmed) {
+            publish(back);
+            publish(CreditsChanged{back.station, back.credits, std::nullopt});
+        }
+        publish(BetsClosed{round});
+    });
     if (settings_.source == CardSource::Rng) {
         dealFromShoe();
     } else {

@@ -22,6 +22,12 @@ struct TableSettings {
     game::Money denomination = 1;                // minor units per credit
     std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
+    // RNG tables: no betting window; a station's DEAL closes bets and deals (seed 003), and an
+    // auto-repeating station's bets are dealt `betsOpen` after they were placed.
+    bool startOnDeal = false;
+    // Seed 002's multiplayer mode: a station's bets play only if it confirmed them before bets
+    // close; the rest are returned at the close.
+    bool confirmBets = false;
     game::BetRulesConfig bets;
     game::Money ticketLimit = 1'000'000;  // cash-out above this: hand-pay
     game::Money jackpotLimit = 120'000;   // a win at or above: the station locks for a hand-pay

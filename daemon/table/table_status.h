@@ -26,6 +26,8 @@ struct StationStatus {
     int limitLevel = 1;
     game::PersonalLimits personal;
     bool autoRepeat = false;
+    bool keepBets = false;
+    bool confirmed = false;
 };
 
 struct TableStatus {

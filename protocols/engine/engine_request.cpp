@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 28> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 31> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -40,6 +40,9 @@ constexpr std::array<std::pair<Op, std::string_view>, 28> kOps{{
     {Op::Burn, "burn"},
     {Op::Cut, "cut"},
     {Op::Reader, "reader"},
+    {Op::Deal, "deal"},
+    {Op::Confirm, "confirm"},
+    {Op::KeepBets, "keep_bets"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
@@ -135,6 +138,8 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
         case Op::CashOut:
         case Op::CallAttendant:
         case Op::Limits:
+        case Op::Deal:
+        case Op::Confirm:
             return station();
         case Op::Raise:
             if (!(problem = station()).empty()) {
@@ -200,6 +205,7 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
             }
             return f.object.contains("message") ? f.string("message", r.text) : std::string();
         case Op::AutoRepeat:
+        case Op::KeepBets:
             if (!(problem = station()).empty()) {
                 return problem;
             }

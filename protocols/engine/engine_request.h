@@ -48,6 +48,9 @@ enum class Op : std::uint8_t {
     Burn,
     Cut,
     Reader,
+    Deal,
+    Confirm,
+    KeepBets,
 };
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14

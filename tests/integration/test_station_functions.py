@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -282,6 +283,61 @@ class StationFunctions(unittest.TestCase):
             burned = daemon.rows("SELECT json_extract(body, '$.cards'), json_extract(body, '$.cards_left') "
                                  "FROM record WHERE kind = 'shoe.burned'")
             self.assertEqual([(json.loads(cards), left) for cards, left in burned], [(["3D", "9S", "2H", "KD"], 48)])
+
+
+    def test_the_single_player_deal_and_keep_bets_on_at_an_rng_table(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            daemon.rewrite_config([("source: reader", "source: rng"),
+                                   ("rounds:\n", "rounds:\n  start: deal\n")])
+            c = daemon.start()
+            ok(self, c.request("ticket_in", station=1, validation="901", amount=10000))
+            opened = ok(self, c.request("status"))  # the first round opened at the start, and waits
+            while opened["phase"] != "bets_open":
+                time.sleep(0.05)
+                opened = ok(self, c.request("status"))
+            self.assertEqual(error(c.request("deal", station=1)), "no_bets")
+            ok(self, c.request("bet", station=1, spot="banker", stake=1000))
+            self.assertEqual(ok(self, c.request("deal", station=1)), {"round": opened["round"]})
+            result = c.wait_event(lambda e: e["event"] == "result")
+            won = returned("banker", 1000, result["winner"])
+            self.assertEqual(ok(self, c.request("status"))["stations"][0]["credits"], 10000 - 1000 + won)
+            # Keep Bets On: the bets are back on the layout, and nothing is dealt until DEAL.
+            self.assertEqual(ok(self, c.request("keep_bets", station=1, on=True)), {"keep_bets": True})
+            station = ok(self, c.request("status"))["stations"][0]
+            self.assertEqual([(b["spot"], b["stake"]) for b in station["bets"]], [("banker", 1000)])
+            self.assertTrue(station["keep_bets"])
+            time.sleep(0.5)
+            self.assertEqual(ok(self, c.request("status"))["round"], opened["round"] + 1)
+            ok(self, c.request("deal", station=1))
+            c.wait_event(lambda e: e["event"] == "result" and e["round"] == opened["round"] + 1)
+            daemon.terminate()
+            dealt = daemon.rows("SELECT json_extract(body, '$.deal') FROM record WHERE kind = 'round.closed'")
+            self.assertEqual(dealt, [(1,), (1,)])
+
+    def test_unconfirmed_bets_are_not_played_in_the_multiplayer_mode(self):
+        with tempfile.TemporaryDirectory() as d:
+            daemon = Daemon(d)
+            daemon.rewrite_config([("rounds:\n", "rounds:\n  confirm_bets: true\n")])
+            c = daemon.start()
+            for station in (1, 2):
+                ok(self, c.request("ticket_in", station=station, validation="91%d" % station, amount=5000))
+            ok(self, c.request("new_shoe"))
+            ok(self, c.request("open_round"))
+            ok(self, c.request("bet", station=1, spot="player", stake=1000))
+            ok(self, c.request("bet", station=2, spot="player", stake=700))
+            self.assertEqual(ok(self, c.request("confirm", station=1))["slip"], {"player": 1000})
+            ok(self, c.request("close_bets"))
+            told = c.wait_event(lambda e: e["event"] == "unconfirmed")
+            self.assertEqual((told["station"], told["returned"], told["credits"]), (2, 700, 5000))
+            for card in PLAYER_WINS.split():
+                ok(self, c.request("card", card=card))
+            result = c.wait_event(lambda e: e["event"] == "result")
+            self.assertEqual(result["wins"], {"1": 1000})
+            stations = ok(self, c.request("status"))["stations"]
+            self.assertEqual([s["credits"] for s in stations[:2]], [5000 + returned("player", 1000, "player") - 1000,
+                                                                    5000])
+            daemon.terminate()
 
 
 if __name__ == "__main__":

@@ -165,6 +165,9 @@ public:
         // Reservations that time out within a run (the configuration's least is a minute), racing
         // the players' own releases and the operator's.
         config_.table.reserveTimeout = std::chrono::seconds(5);
+        // Odd seeds play seed 002's multiplayer mode: bets not confirmed when bets close go back
+        // in the close's transaction, racing the confirmations and the changes after them.
+        config_.rounds.confirmBets = options_.seed % 2 == 1;
         paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
@@ -556,6 +559,9 @@ private:
                 spot = "tie";
             }
             send(c, json{{"op", "bet"}, {"station", station}, {"spot", spot}, {"stake", stake}});
+            if (config_.rounds.confirmBets && random_() % 3 != 0) {
+                send(c, json{{"op", "confirm"}, {"station", station}});
+            }
         } else if (roll < 52) {
             send(c, json{{"op", "clear"}, {"station", station}});
         } else if (roll < 59) {
@@ -615,8 +621,11 @@ private:
             send(c, reserve);
         } else if (roll < 6) {
             send(c, json{{"op", "reserve"}, {"station", station}, {"on", false}, {"pin", kPins[random_() % 2]}});
-        } else {
+        } else if (roll == 6) {
             send(c, json{{"op", "auto_repeat"}, {"station", station}, {"on", random_() % 2 == 0}});
+        } else {
+            // A live table: no DEAL button and no Keep Bets On (refused, journaled, in order).
+            send(c, json{{"op", random_() % 2 == 0 ? "deal" : "keep_bets"}, {"station", station}, {"on", true}});
         }
     }
 

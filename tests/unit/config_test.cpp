@@ -41,6 +41,28 @@ TEST(Config, EmptyDocumentGivesTheDefaults) {
     EXPECT_EQ(c.log.level, "info");
 }
 
+// Issue 20's station settings: the round's start, confirmation, reservations, the reader, roads.
+TEST(Config, StationFunctionSettingsAndTheirMistakes) {
+    const Config shipped = loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml");
+    EXPECT_FALSE(shipped.rounds.startOnDeal);
+    EXPECT_FALSE(shipped.rounds.confirmBets);
+    EXPECT_EQ(shipped.table.reserveTimeout, std::chrono::minutes(10));
+    EXPECT_EQ(shipped.table.readerTimeout, std::chrono::seconds(60));
+    EXPECT_TRUE(shipped.table.naturalsOnBigRoad);
+    const Config c = load("table:\n  reserve_minutes: 3\n  reader_timeout_ms: 0\n  naturals_on_big_road: false\n"
+                          "rounds:\n  start: deal\n");
+    EXPECT_EQ(c.table.reserveTimeout, std::chrono::minutes(3));
+    EXPECT_EQ(c.table.readerTimeout.count(), 0);
+    EXPECT_FALSE(c.table.naturalsOnBigRoad);
+    EXPECT_TRUE(c.rounds.startOnDeal);
+    EXPECT_TRUE(load("rounds:\n  confirm_bets: true\n").rounds.confirmBets);
+    EXPECT_EQ(errorOf("table:\n  source: reader\nrounds:\n  start: deal\n").key(), "rounds.start");
+    EXPECT_EQ(errorOf("rounds:\n  start: button\n").key(), "rounds.start");
+    EXPECT_EQ(errorOf("rounds:\n  start: deal\n  confirm_bets: true\n").key(), "rounds.confirm_bets");
+    EXPECT_EQ(errorOf("table:\n  reserve_minutes: 0\n").key(), "table.reserve_minutes");
+    EXPECT_EQ(errorOf("table:\n  reader_timeout_ms: -1\n").key(), "table.reader_timeout_ms");
+}
+
 // Seed 002's seven tables, a side bet's own range at every level and one level's own.
 TEST(Config, LimitLevelsAndSpotRanges) {
     const Config c = load(

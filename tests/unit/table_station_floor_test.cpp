@@ -333,3 +333,122 @@ TEST(CardReader, AFaultOrASilentReaderTiltsTheTableUntilTheReaderIsWellAgain) {
 
 }  // namespace
 }  // namespace pitlink::table
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+using namespace std::chrono_literals;
+
+std::int64_t scalarOf(TableFixture& f, const std::string& sql) {
+    auto q = f.store->connection().prepare(sql);
+    q.step();
+    return q.integer(0);
+}
+
+TableSettings dealMode() {
+    TableSettings settings;
+    settings.startOnDeal = true;
+    return settings;
+}
+
+TEST(SinglePlayerDeal, ARoundWaitsForAStationsDealThenTheNextOneOpens) {
+    TableFixture timed(CardSource::Rng);
+    timed.fund(1, 1'000);
+    timed.table->start();
+    EXPECT_EQ(timed.call([&](Respond r) { timed.table->deal(1, r); }).error, "not_deal_mode");
+
+    TableSettings settings = dealMode();
+    TableFixture f(CardSource::Rng, settings);
+    f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, TableStart{},
+                                      [&](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
+    f.fund(1, 1'000);
+    f.table->start();
+    f.timers.advance(10min);
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);  // no window: it waits for a DEAL
+    EXPECT_EQ(f.table->roundId(), 1);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->deal(1, r); }).error, "no_bets");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 100, r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->deal(2, r); }).error, "no_bets");
+    const Reply dealt = f.call([&](Respond r) { f.table->deal(1, r); });
+    ASSERT_TRUE(dealt.ok);
+    EXPECT_EQ(std::get<RoundAnswer>(dealt.data).round, 1);
+    EXPECT_EQ(f.round(1).state, journal::RoundState::Settled);
+    EXPECT_EQ(f.table->roundId(), 2);  // the next round takes bets at once
+    EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
+    EXPECT_EQ(scalarOf(f, "SELECT json_extract(body, '$.deal') FROM record WHERE kind = 'round.closed'"), 1);
+}
+
+TEST(SinglePlayerDeal, KeepBetsOnPlacesTheBetsWithoutDealingAndAutoRepeatDealsAfterAWindow) {
+    TableFixture reader(CardSource::Reader);
+    EXPECT_EQ(reader.call([&](Respond r) { reader.table->setKeepBets(1, true, r); }).error, "rng_only");
+
+    TableSettings settings = dealMode();
+    TableFixture f(CardSource::Rng, settings);
+    f.table = std::make_unique<Table>(*f.journal, f.paytable, settings, f.timers, f.random, TableStart{},
+                                      [&](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
+    f.fund(1, 10'000);
+    f.table->start();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 300, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->deal(1, r); }).ok);  // round 1 played; round 2 open
+    const Reply kept = f.call([&](Respond r) { f.table->setKeepBets(1, true, r); });
+    ASSERT_TRUE(kept.ok);
+    EXPECT_TRUE(std::get<AutoRepeatAnswer>(kept.data).keepBets);
+    ASSERT_EQ(f.table->station(1).bets.size(), 1U);  // placed back on the layout at once
+    f.timers.advance(10min);
+    EXPECT_EQ(f.table->roundId(), 2);                                 // ... and no game started
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->deal(1, r); }).ok);  // round 2 played; round 3 open
+    EXPECT_EQ(f.table->station(1).bets.size(), 1U);                   // kept on again
+    // Auto-repeat instead: Keep Bets On goes off, and the repeated bets are dealt by themselves.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->setAutoRepeat(1, true, r); }).ok);
+    EXPECT_FALSE(f.table->station(1).keepBets);
+    f.timers.advance(20s);  // the betting window the player had to stop them
+    EXPECT_GE(f.table->roundId(), 4);
+    EXPECT_EQ(scalarOf(f,
+                       "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
+                       "json_extract(body, '$.action') = 'keep_bets'"),
+              2);  // rounds 2 (at once) and 3 (at its opening)
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->setAutoRepeat(1, false, r); }).ok);
+}
+
+TEST(Confirmation, UnconfirmedBetsAreReturnedAtTheCloseAndTheStationIsTold) {
+    TableFixture plain(CardSource::Reader);
+    EXPECT_EQ(plain.call([&](Respond r) { plain.table->confirmBets(1, r); }).error, "not_confirming");
+
+    TableSettings settings;
+    settings.confirmBets = true;
+    TableFixture f(CardSource::Reader, settings);
+    f.fund(1, 1'000);
+    f.fund(2, 1'000);
+    f.openReaderRound();
+    EXPECT_EQ(f.call([&](Respond r) { f.table->confirmBets(1, r); }).error, "no_bets");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 200, r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Player, 300, r); }).ok);
+    const Reply confirmed = f.call([&](Respond r) { f.table->confirmBets(1, r); });
+    ASSERT_TRUE(confirmed.ok);
+    EXPECT_EQ(std::get<ConfirmedAnswer>(confirmed.data).slip.total(), 200);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->confirmBets(2, r); }).ok);
+    // Station 2 adds a bet after confirming: what it confirmed no longer stands.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Tie, 100, r); }).ok);
+    EXPECT_FALSE(f.table->station(2).confirmed);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    EXPECT_EQ(f.credits(2), 1'000);  // both of station 2's bets back
+    EXPECT_EQ(f.call([&](Respond r) { f.table->confirmBets(1, r); }).error, "betting_closed");
+    f.deal("9S 2H KD 4C");  // player 9 against 6
+    EXPECT_EQ(f.credits(1), 1'000 + 200);
+    EXPECT_EQ(f.credits(2), 1'000);
+    EXPECT_EQ(scalarOf(f,
+                       "SELECT count(*) FROM record WHERE kind = 'bet.withdrawn' AND "
+                       "json_extract(body, '$.action') = 'not_confirmed'"),
+              2);
+    EXPECT_EQ(scalarOf(f, "SELECT json_extract(body, '$.wagered.2') IS NULL FROM record WHERE kind = 'round.closed'"),
+              1);
+    const auto told = eventsOf(f, "unconfirmed");
+    ASSERT_EQ(told.size(), 1U);
+    EXPECT_EQ(told[0].at("station"), 2);
+    EXPECT_EQ(told[0].at("returned"), 400);
+    EXPECT_EQ(told[0].at("credits"), 1'000);
+}
+
+}  // namespace
+}  // namespace pitlink::table
