@@ -40,6 +40,7 @@ table::TableSettings tableSettings(const config::Config& config) {
     t.shoe = config.table.shoe;
     t.stations = config.table.stations;
     t.denomination = config.table.denomination;
+    t.denominations = config.table.denominations;
     t.betsOpen = config.rounds.betsOpen;
     t.lastBets = config.rounds.lastBets;
     t.startOnDeal = config.rounds.startOnDeal;

@@ -1,5 +1,6 @@
 #include "daemon/config/config.h"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <set>
@@ -28,6 +29,29 @@ void readTable(YamlMap map, Config& c) {
     c.table.rngShoe = source == "rng";
     c.table.stations = static_cast<int>(map.integer("stations", c.table.stations, 1, 64));
     c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
+    c.table.denominations = {c.table.denomination};
+    if (const auto list = map.node("denominations")) {
+        if (!list->IsSequence() || list->size() == 0 || list->size() > 16) {
+            throw map.error(*list, "denominations", "expected a list of 1 to 16 values (minor units per credit)");
+        }
+        c.table.denominations.clear();
+        for (const YAML::Node& item : *list) {
+            game::Money value = 0;
+            if (!YAML::convert<game::Money>::decode(item, value) || value < 1 || value > 1'000'000 ||
+                value % c.table.denomination != 0) {
+                throw map.error(item, "denominations",
+                                "each must be a whole multiple of table.denomination, up to 1000000 minor units");
+            }
+            if (std::find(c.table.denominations.begin(), c.table.denominations.end(), value) ==
+                c.table.denominations.end()) {
+                c.table.denominations.push_back(value);
+            }
+        }
+        if (std::find(c.table.denominations.begin(), c.table.denominations.end(), c.table.denomination) ==
+            c.table.denominations.end()) {
+            throw map.error(*list, "denominations", "must include table.denomination (the stations' first)");
+        }
+    }
     c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
     c.table.reserveTimeout =
         std::chrono::minutes(map.integer("reserve_minutes", c.table.reserveTimeout.count(), 1, 240));

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <istream>
 #include <string>
+#include <vector>
 
 #include "daemon/config/modbus_settings.h"
 #include "daemon/config/sas_settings.h"
@@ -20,7 +21,10 @@ struct TableConfig {
     std::string name = "table-1";
     bool rngShoe = true;  // false: a game engine reports the cards of a physical shoe
     int stations = 8;
-    game::Money denomination = 1;  // minor units per credit
+    game::Money denomination = 1;  // minor units per credit: a station's first, SAS's accounting one
+    // Seed 000's Denomination button: the values of one credit a station may choose (each a
+    // multiple of `denomination`, which is among them); empty in the file: just `denomination`.
+    std::vector<game::Money> denominations{1};
     int rescanAttempts = 3;
     std::chrono::milliseconds reserveTimeout{600'000};  // reserve_minutes: a reserved station frees itself
     std::chrono::milliseconds readerTimeout{60'000};    // reader_timeout_ms: a silent reader tilts the table

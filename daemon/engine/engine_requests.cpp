@@ -95,6 +95,9 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
         case Op::AutoRepeat:
             t.setAutoRepeat(r.station, r.on, std::move(respond));
             return;
+        case Op::Denomination:
+            t.selectDenomination(r.station, r.amount, std::move(respond));
+            return;
         case Op::KeepBets:
             t.setKeepBets(r.station, r.on, std::move(respond));
             return;

@@ -30,6 +30,7 @@ json stationJson(const table::StationStatus& s) {
              {"personal_limits", journal::personalLimitsJson(s.personal)},
              {"auto_repeat", s.autoRepeat},
              {"keep_bets", s.keepBets},
+             {"denomination", s.denomination},
              {"confirmed", s.confirmed},
              {"dispute", s.dispute ? json{{"round", s.dispute->round}, {"text", s.dispute->text}} : json(nullptr)}};
     if (s.reservedUntilMs) {
@@ -50,9 +51,14 @@ json limitsJson(const table::LimitsAnswer& d) {
                                                                 {"max_win", view.maxWin},
                                                                 {"max_payout", view.range.max + view.maxWin}};
     }
-    return json{{"station", d.station}, {"level", d.level},
-                {"levels", d.levels},   {"personal", journal::personalLimitsJson(d.personal)},
-                {"spots", spots},       {"winnings", journal::slipJson(d.winnings)}};
+    return json{{"station", d.station},
+                {"level", d.level},
+                {"levels", d.levels},
+                {"personal", journal::personalLimitsJson(d.personal)},
+                {"denomination", d.denomination},
+                {"denominations", d.denominations},
+                {"spots", spots},
+                {"winnings", journal::slipJson(d.winnings)}};
 }
 
 }  // namespace

@@ -29,6 +29,9 @@ json stationStateJson(const StationState& state, const std::string& by) {
     if (state.keepBets) {
         body["keep_bets"] = true;
     }
+    if (state.denomination) {
+        body["denomination"] = *state.denomination;
+    }
     if (!by.empty()) {
         body["by"] = by;
     }
@@ -53,6 +56,7 @@ StationState stationStateFact(const json& body) {
     state.personal.max = optionalIntegerField(personal, "max", 1, kMaxBodyMoney);
     state.autoRepeat = body.contains("auto_repeat") && booleanField(body, "auto_repeat");
     state.keepBets = body.contains("keep_bets") && booleanField(body, "keep_bets");
+    state.denomination = optionalIntegerField(body, "denomination", 1, 1'000'000);
     return state;
 }
 

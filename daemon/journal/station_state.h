@@ -6,6 +6,7 @@
 // station's last one, and a segment carries them over (segment.carried).
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 #include "daemon/game/bet_rules.h"
@@ -24,6 +25,9 @@ struct StationState {
     // Seed 000 "Keep Bets On" (RNG tables): the last slip is placed again at every opening, but
     // does not start the round (with start: deal). Never on together with auto-repeat.
     bool keepBets = false;
+    // Seed 000's Denomination button: the value of one credit the player chose (minor units);
+    // absent: the table's first denomination.
+    std::optional<game::Money> denomination;
 };
 
 // `by`: the operator who set the player's limits, when that is what changed.

@@ -60,18 +60,29 @@ std::string paytableIdOf(const game::Paytable& paytable) {
     return id;
 }
 
+std::uint8_t denominationCodeOf(game::Money minorPerCredit) {
+    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
+    // SAS 6.02 Table C-4 (whole cents only; the fractional-cent codes 1B-1F are not used here).
+    static constexpr std::pair<game::Money, std::uint8_t> kCodes[] = {
+        {1, 0x01},      {5, 0x02},     {10, 0x03},    {25, 0x04},    {50, 0x05},     {100, 0x06},    {500, 0x07},
+        {1000, 0x08},   {2000, 0x09},  {10000, 0x0A}, {20, 0x0B},    {200, 0x0C},    {250, 0x0D},    {2500, 0x0E},
+        {5000, 0x0F},   {20000, 0x10}, {25000, 0x11}, {50000, 0x12}, {100000, 0x13}, {200000, 0x14}, {250000, 0x15},
+        {500000, 0x16}, {2, 0x17},     {3, 0x18},     {15, 0x19},    {40, 0x1A}};
+    for (const auto& [minor, code] : kCodes) {
+        if (minor == minorPerCredit) {
+            return code;
+        }
+    }
+    return 0x00;  // none of them
+}
+
 MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable) {
     MachineInfo info;
     info.paytableId = paytableIdOf(paytable);
     info.basePercentage = basePercentage(paytable, config.table.shoe.decks);
-    // SAS Table C-4 denomination codes of the common denominations (minor units per credit).
-    static constexpr std::pair<game::Money, std::uint8_t> kCodes[] = {
-        {1, 0x01}, {5, 0x02}, {10, 0x03}, {25, 0x04}, {50, 0x05}, {100, 0x06}, {500, 0x07}, {1000, 0x08}, {2, 0x17}};
-    info.denominationCode = 0x00;  // none of them
-    for (const auto& [minor, code] : kCodes) {
-        if (minor == config.table.denomination) {
-            info.denominationCode = code;
-        }
+    info.denominationCode = denominationCodeOf(config.table.denomination);
+    for (const game::Money denomination : config.table.denominations) {
+        info.playerDenominations.push_back(denominationCodeOf(denomination));
     }
     const game::Money maxCredits = game::highestMaximum(config.bets.limits) / config.table.denomination;
     info.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(maxCredits, 0xFF));

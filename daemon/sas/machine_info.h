@@ -18,6 +18,8 @@
 namespace pitlink::sas {
 
 [[nodiscard]] MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable);
+// SAS Table C-4 code of a denomination in minor units (cents) per credit; 00 when it has none.
+[[nodiscard]] std::uint8_t denominationCodeOf(game::Money minorPerCredit);
 
 // "9876" for 98.76 %: the lower exact return of Player and Banker with `decks` decks.
 [[nodiscard]] std::string basePercentage(const game::Paytable& paytable, int decks);

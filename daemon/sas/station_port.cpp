@@ -2,6 +2,7 @@
 
 #include "daemon/journal/meters.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/sas/machine_info.h"
 #include "daemon/sas/station_meters.h"
 #include "protocols/sas/meter_codes.h"
 
@@ -178,6 +179,11 @@ json StationPort::statusJson() const {
         j["stale_at_open"] = transport_->stats().staleAtOpen;
     }
     return j;
+}
+
+std::optional<std::uint8_t> StationPort::playerDenomination() const {
+    const table::Table& table = context_.table;
+    return denominationCodeOf(table.denominationOf(table.station(link_.station)));
 }
 
 }  // namespace pitlink::sas

@@ -64,6 +64,7 @@ public:
     HandpayResetResult remoteHandpayReset() override;
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
     void delayGame(std::chrono::milliseconds delay) override { context_.table.delayStation(link_.station, delay); }
+    [[nodiscard]] std::optional<std::uint8_t> playerDenomination() const override;
 
 private:
     StationLinkSettings link_;

@@ -94,8 +94,10 @@ struct LimitsAnswer {
     int level = 1;
     int levels = 1;
     game::PersonalLimits personal;
-    std::vector<SpotLimitsView> spots;  // the spots the paytable offers
-    game::BetSlip winnings;             // per spot placed: its stake times the spot's highest ratio
+    game::Money denomination = 1;            // the station's value of one credit (minor units)
+    std::vector<game::Money> denominations;  // what the table offers
+    std::vector<SpotLimitsView> spots;       // the spots the paytable offers
+    game::BetSlip winnings;                  // per spot placed: its stake times the spot's highest ratio
 };
 
 // {"station", "rounds": [...]}: a station's bet list, newest first (journal::stationBetListJson).

@@ -28,10 +28,11 @@ struct Station {
     game::LosingStreak streak;
     int limitLevel = 1;
     game::PersonalLimits personal;
-    bool autoRepeat = false;                // the last slip placed again at every round's opening
-    bool keepBets = false;                  // the same, without starting the round (start: deal)
-    bool confirmed = false;                 // confirm_bets: this round's bets, as they stand, confirmed
-    std::optional<PendingHandpay> handpay;  // locked until an attendant resets it
+    bool autoRepeat = false;                  // the last slip placed again at every round's opening
+    bool keepBets = false;                    // the same, without starting the round (start: deal)
+    bool confirmed = false;                   // confirm_bets: this round's bets, as they stand, confirmed
+    std::optional<game::Money> denomination;  // chosen (minor units per credit); none: the table's first
+    std::optional<PendingHandpay> handpay;    // locked until an attendant resets it
     bool attendantCalled = false;
     // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
     std::optional<journal::ReservationFact> reservation;

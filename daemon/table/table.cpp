@@ -39,6 +39,12 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
             s.personal = it->second.personal;
             s.autoRepeat = it->second.autoRepeat;
             s.keepBets = it->second.keepBets && settings_.source == CardSource::Rng;
+            // A denomination the table no longer offers falls back to its first.
+            if (const auto chosen = it->second.denomination;
+                chosen && std::find(settings_.denominations.begin(), settings_.denominations.end(), *chosen) !=
+                              settings_.denominations.end()) {
+                s.denomination = chosen;
+            }
         }
         if (const auto it = start.disputes.find(n); it != start.disputes.end()) {
             s.dispute = it->second;
@@ -225,10 +231,10 @@ TableStatus Table::status() const {
                     roundsFinished_, paytable_.id,
                     tilts_,          {}};
     for (const Station& s : stations_) {
-        out.stations.push_back(
-            StationStatus{s.number, journal_.committed().credits(s.number), s.bets, s.handpay, s.attendantCalled,
-                          s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute,
-                          s.hostDisabled, s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed});
+        out.stations.push_back(StationStatus{
+            s.number, journal_.committed().credits(s.number), s.bets, s.handpay, s.attendantCalled,
+            s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute, s.hostDisabled,
+            s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s)});
     }
     return out;
 }

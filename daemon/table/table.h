@@ -113,6 +113,10 @@ public:
     // Seed 000 "Raise bet": each spot of this round's slip raised by `chip`, in the order placed,
     // until the credits run out (game::planRaise); the reply's slip shows what was raised.
     void raiseBets(std::int64_t station, game::Money chip, Respond respond);
+    // Seed 000's Denomination button: the value of one credit the station plays in, one the
+    // table offers (table.denominations; not_offered), only with no bets on the layout. Stakes
+    // and tips are whole credits of it; kept across restarts (station.state). Answers as limits.
+    void selectDenomination(std::int64_t station, game::Money value, Respond respond);
     // The limit level the station's player plays at (1-based; between rounds or with no bets).
     void selectLimitLevel(std::int64_t station, int level, Respond respond);
     // An operator sets (or clears, both open) a player's own limits within the table's.
@@ -185,7 +189,12 @@ public:
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
-    [[nodiscard]] game::Money denomination() const { return settings_.denomination; }
+    [[nodiscard]] game::Money denomination() const { return settings_.denomination; }  // SAS accounting
+    [[nodiscard]] const std::vector<game::Money>& denominations() const { return settings_.denominations; }
+    // The station's value of one credit (its choice, or the table's first).
+    [[nodiscard]] game::Money denominationOf(const Station& s) const {
+        return s.denomination.value_or(settings_.denomination);
+    }
     [[nodiscard]] std::int64_t roundId() const { return roundId_; }  // the current or last round
     [[nodiscard]] const Station& station(std::int64_t number) const;
     [[nodiscard]] int stationCount() const { return static_cast<int>(stations_.size()); }

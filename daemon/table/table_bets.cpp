@@ -54,7 +54,7 @@ game::StationBetContext Table::betContext(const Station& s) const {
     // The bets already placed this round were taken from the credits: a slip is checked against
     // the credits as they stood before it.
     context.credits = journal_.projected().credits(s.number) + s.slip().total();
-    context.denomination = settings_.denomination;
+    context.denomination = denominationOf(s);
     context.streak = s.streak;
     context.level = s.limitLevel;
     context.personal = s.personal;

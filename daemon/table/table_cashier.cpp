@@ -208,7 +208,7 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
         refuse("tip", number, respond, *problem, json{{"amount", amount}});
         return;
     }
-    if (amount <= 0 || amount % settings_.denomination != 0) {
+    if (amount <= 0 || amount % denominationOf(station(number)) != 0) {
         refuse("tip", number, respond, Reply::refused("tip_amount", "a tip is a whole number of credits"),
                json{{"amount", amount}});
         return;

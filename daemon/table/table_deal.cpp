@@ -53,8 +53,9 @@ void Table::armAutoDeal() {
 
 void Table::confirmBets(std::int64_t number, Respond respond) {
     if (!settings_.confirmBets) {
-        refuse("confirm", number, respond,
-               Reply::refused("not_confirming", "this table plays every bet on the layout (rounds.confirm_bets: false)"));
+        refuse(
+            "confirm", number, respond,
+            Reply::refused("not_confirming", "this table plays every bet on the layout (rounds.confirm_bets: false)"));
         return;
     }
     if (auto problem = stationProblem(number)) {

@@ -1,7 +1,10 @@
 // Bet limits at a station: the limit level its player chose (seed 002), the player's own limits
 // set by an operator (seed 004), and what the station shows over its spots (seed 000 "Show Bet
 // Limits", "Show Winnings"). A change is journaled as the station's whole kept state
-// (station.state), which a restart restores.
+// (station.state), which a restart restores. And the value of one credit the station plays in
+// (seed 000's Denomination button).
+#include <algorithm>
+
 #include "daemon/game/wide_int.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/table/table.h"
@@ -13,8 +16,9 @@ namespace kind = journal::kind;
 
 void Table::addStationState(journal::JournalTransaction& tx, const Station& s, const std::string& by) const {
     tx.add(kind::kStationState, std::nullopt, s.number,
-           journal::stationStateJson(
-               journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal, s.autoRepeat, s.keepBets}, by));
+           journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal, s.autoRepeat,
+                                                           s.keepBets, s.denomination},
+                                     by));
 }
 
 void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
@@ -37,6 +41,37 @@ void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
         return;
     }
     s.limitLevel = level;
+    journal::JournalTransaction tx = journal_.begin();
+    addStationState(tx, s);
+    commit(std::move(tx), std::move(respond), limits(number));
+}
+
+void Table::selectDenomination(std::int64_t number, game::Money value, Respond respond) {
+    if (auto problem = stationProblem(number)) {
+        refuse("denomination", number, respond, *problem, json{{"denomination", value}});
+        return;
+    }
+    const auto& offered = settings_.denominations;
+    if (std::find(offered.begin(), offered.end(), value) == offered.end()) {
+        std::string list;
+        for (const game::Money d : offered) {
+            list += (list.empty() ? "" : ", ") + std::to_string(d);
+        }
+        refuse(
+            "denomination", number, respond,
+            Reply::refused("not_offered", "the table offers the denominations " + list + " (minor units per credit)"),
+            json{{"denomination", value}});
+        return;
+    }
+    Station& s = stationAt(number);
+    if (!s.bets.empty()) {
+        refuse("denomination", number, respond,
+               Reply::refused("bets_on_layout",
+                              "the denomination changes only with no bets on the layout (clear them first)"),
+               json{{"denomination", value}});
+        return;
+    }
+    s.denomination = value;
     journal::JournalTransaction tx = journal_.begin();
     addStationState(tx, s);
     commit(std::move(tx), std::move(respond), limits(number));
@@ -86,16 +121,22 @@ Reply Table::limits(std::int64_t number) const {
     answer.level = s.limitLevel;
     answer.levels = static_cast<int>(rules.limits.levels.size());
     answer.personal = s.personal;
+    answer.denomination = denominationOf(s);
+    answer.denominations = settings_.denominations;
     for (const game::BetType spot : game::kAllBetTypes) {
         if (!paytable_.offers(spot)) {
             continue;
         }
         SpotLimitsView view{spot, game::spotRange(rules.limits, s.limitLevel, spot, s.personal), 0};
+        // Stakes are whole credits of the station's denomination.
+        const game::Money unit = denominationOf(s);
+        view.range.min = (view.range.min + unit - 1) / unit * unit;
+        view.range.max -= view.range.max % unit;
         // The payout limit lowers the max to the largest whole-credit stake it lets win.
         if (game::mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
             const game::Fraction top = paytable_.highestRatio(spot);
             const auto fits = static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
-            view.range.max = fits - fits % settings_.denomination;
+            view.range.max = fits - fits % denominationOf(s);
         }
         view.maxWin = view.range.max >= view.range.min ? game::mostWon(paytable_, spot, view.range.max) : 0;
         answer.spots.push_back(view);

@@ -40,6 +40,7 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     keep("table.stations", &TableSettings::stations);
     keep("rounds.start", &TableSettings::startOnDeal);
     keep("table.denomination", &TableSettings::denomination);
+    keep("table.denominations", &TableSettings::denominations);
     keep("cashier.ticket_in_local", &TableSettings::ticketInLocal);
     record["applied"] = applied;
     record["restart_needed"] = restartNeeded;

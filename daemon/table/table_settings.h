@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/shoe.h"
@@ -19,7 +20,8 @@ struct TableSettings {
     CardSource source = CardSource::Rng;
     game::ShoeConfig shoe;
     int stations = 8;
-    game::Money denomination = 1;                // minor units per credit
+    game::Money denomination = 1;                // minor units per credit: a station's first, SAS's accounting one
+    std::vector<game::Money> denominations{1};   // what a station may choose (seed 000's Denomination button)
     std::chrono::milliseconds betsOpen{20'000};  // "BETS PLEASE" (seed 002)
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
     // RNG tables: no betting window; a station's DEAL closes bets and deals (seed 003), and an

@@ -28,6 +28,7 @@ struct StationStatus {
     bool autoRepeat = false;
     bool keepBets = false;
     bool confirmed = false;
+    game::Money denomination = 1;  // the station's value of one credit
 };
 
 struct TableStatus {

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 31> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 32> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -43,6 +43,7 @@ constexpr std::array<std::pair<Op, std::string_view>, 31> kOps{{
     {Op::Deal, "deal"},
     {Op::Confirm, "confirm"},
     {Op::KeepBets, "keep_bets"},
+    {Op::Denomination, "denomination"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
@@ -146,6 +147,11 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
                 return problem;
             }
             return f.integer("chip", 1, kMaxAmount, r.amount);
+        case Op::Denomination:
+            if (!(problem = station()).empty()) {
+                return problem;
+            }
+            return f.integer("value", 1, 1'000'000, r.amount);
         case Op::LimitLevel:
             if (!(problem = station()).empty()) {
                 return problem;

@@ -51,6 +51,7 @@ enum class Op : std::uint8_t {
     Deal,
     Confirm,
     KeepBets,
+    Denomination,
 };
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
@@ -61,7 +62,7 @@ struct EngineRequest {
     Op op = Op::Status;
     std::int64_t station = 0;
     game::BetType spot = game::BetType::Player;
-    game::Money amount = 0;  // stake, ticket amount, tip, raise chip
+    game::Money amount = 0;  // stake, ticket amount, tip, raise chip, denomination
     std::optional<game::Card> card;
     std::vector<game::Card> cards;  // a burn: the turned card, then the cards burned
     std::string text;               // validation number, void reason, dispute text, door name, reserve PIN

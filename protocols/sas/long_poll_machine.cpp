@@ -61,8 +61,13 @@ bool isMachinePoll(std::uint8_t command) {
     }
 }
 
+std::vector<std::uint8_t> playerDenominationsOf(const MachineInfo& info) {
+    return info.playerDenominations.empty() ? std::vector<std::uint8_t>{info.denominationCode}
+                                            : info.playerDenominations;
+}
+
 std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
-                                                           const SasDateTime& now) {
+                                                           const SasDateTime& now, std::uint8_t playerDenomination) {
     std::vector<std::uint8_t> out{poll.address, poll.command};
     switch (poll.command) {
         case 0x1F:
@@ -107,11 +112,15 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             return finish(out);
         }
         case 0xB1:  // current player denomination
-            out.push_back(info.denominationCode);
+            out.push_back(playerDenomination);
             return finish(out);
-        case 0xB2:  // enabled player denominations: len, count, codes
-            out.insert(out.end(), {2, 1, info.denominationCode});
+        case 0xB2: {  // enabled player denominations: len, count, codes
+            const std::vector<std::uint8_t> enabled = playerDenominationsOf(info);
+            out.push_back(static_cast<std::uint8_t>(1 + enabled.size()));
+            out.push_back(static_cast<std::uint8_t>(enabled.size()));
+            out.insert(out.end(), enabled.begin(), enabled.end());
             return finish(out);
+        }
         case 0xB5: {  // extended game N information
             const auto game = gameOf(poll);
             if (!game) {
@@ -129,8 +138,9 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             body.push_back(static_cast<std::uint8_t>(paytableName));
             appendAscii(body, info.paytableName, paytableName);
             appendBcd(body, 0, 2);  // wager categories: none reported (LP B4 is not answered)
-            body.push_back(1);      // player denominations: this one
-            body.push_back(info.denominationCode);
+            const std::vector<std::uint8_t> enabled = playerDenominationsOf(info);
+            body.push_back(static_cast<std::uint8_t>(enabled.size()));  // player denominations
+            body.insert(body.end(), enabled.begin(), enabled.end());
             out.push_back(static_cast<std::uint8_t>(body.size()));
             out.insert(out.end(), body.begin(), body.end());
             return finish(out);

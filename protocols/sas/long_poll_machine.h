@@ -3,7 +3,8 @@
 // 51 (number of games), 53 (game N configuration), 54 (SAS version and serial number), 55
 // (selected game), 56 (enabled games), A0 (enabled features), 7E (date and time), B1 (current
 // player denomination), B2 (enabled player denominations), B5 (extended game N information).
-// The station is one game (number 1) in one denomination. Answers only; nothing here changes state.
+// The station is one game (number 1); its player picks one of the enabled denominations (seed
+// 000's Denomination button), which B1 reports. Answers only; nothing here changes state.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -17,8 +18,11 @@ namespace pitlink::sas {
 struct MachineInfo {
     std::string gameId = "BA";             // 2 ASCII characters
     std::string additionalId = "000";      // 3 ASCII
-    std::uint8_t denominationCode = 0x01;  // SAS Table C-4 (01 = 0.01)
-    std::uint8_t maxBet = 0xFF;            // in credits; FF: 255 or more
+    std::uint8_t denominationCode = 0x01;  // SAS Table C-4 (01 = 0.01): the accounting denomination
+    // The player denominations a station may be set to (LP B2, B5), codes of Table C-4; empty:
+    // the accounting denomination alone.
+    std::vector<std::uint8_t> playerDenominations;
+    std::uint8_t maxBet = 0xFF;  // in credits; FF: 255 or more
     std::uint8_t progressiveGroup = 0;
     std::uint16_t gameOptions = 0;           // sent as 2 bytes, most significant first
     std::string paytableId = "000000";       // 6 ASCII
@@ -42,8 +46,12 @@ struct SasDateTime {
 };
 
 [[nodiscard]] bool isMachinePoll(std::uint8_t command);
+// `playerDenomination`: the code of the denomination the station's player plays now (LP B1).
 [[nodiscard]] std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
-                                                                         const SasDateTime& now);
+                                                                         const SasDateTime& now,
+                                                                         std::uint8_t playerDenomination);
+// The enabled player denominations (the accounting one when none is listed).
+[[nodiscard]] std::vector<std::uint8_t> playerDenominationsOf(const MachineInfo& info);
 
 // A date and time as SAS sends it (LP 7E, LP 4D records): MMDDYYYY (4 BCD), HHMMSS (3 BCD).
 void appendDateTime(std::vector<std::uint8_t>& out, const SasDateTime& t);

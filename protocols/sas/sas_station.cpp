@@ -61,8 +61,11 @@ void SasStation::acknowledged() {
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
+    const std::uint8_t playing = host_.playerDenomination().value_or(info_.denominationCode);
     if (poll.command == 0xB0) {
-        return answerMultiDenomPreamble(poll, info_.denominationCode, [this](const Poll& inner) {
+        // The station's meters are kept whole, not by denomination: a B0 may name the
+        // denomination played now (or 00); another one is answered "not supported" (04).
+        return answerMultiDenomPreamble(poll, playing, [this](const Poll& inner) {
             return longPoll(inner);  // never a B0 again: B0 is not multi-denomination aware
         });
     }
@@ -70,7 +73,7 @@ std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) 
         return answerMeterPoll(poll, meters_);
     }
     if (isMachinePoll(poll.command)) {
-        return answerMachinePoll(poll, info_, host_.clock());
+        return answerMachinePoll(poll, info_, host_.clock(), playing);
     }
     if (isTicketPoll(poll.command)) {
         auto answer = answerTicketPoll(poll, tickets_);

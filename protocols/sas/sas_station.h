@@ -42,6 +42,9 @@ public:
     virtual std::optional<std::uint16_t> romSignature(std::uint16_t seed) = 0;
     // LP 2E: no new game (no bets) at the station for `delay`; 0 ends a delay.
     virtual void delayGame(std::chrono::milliseconds delay) = 0;
+    // LP B1 (and which denomination a B0 may name): the Table C-4 code of the denomination the
+    // station's player plays now; nullopt: the accounting denomination.
+    [[nodiscard]] virtual std::optional<std::uint8_t> playerDenomination() const { return std::nullopt; }
 };
 
 struct StationStats {

@@ -476,6 +476,33 @@ class Sas(unittest.TestCase):
         host.general_poll()  # (the same poll head again at once would be an implied NACK)
         self.assertEqual(host.lp_b0(0x02, 0x56), (0x02, 0x00, b"\x04"))  # 0.05: not this station's
 
+    def test_the_denomination_button_changes_what_b1_reports(self):
+        # Seed 000's Denomination button: 0.01, 0.25 and 1.00 offered; station 1 picks 0.25.
+        t = self.make(stations=(1,), extra="")
+        t.daemon.rewrite_config([("stations: 4\n", "stations: 4\n  denominations: [1, 25, 100]\n")])
+        c = t.start()
+        host = t.hosts[1]
+        t.events(1)
+        self.assertEqual(host.lp_b1(), 0x01)
+        self.assertEqual(host.lp_b2(), [0x01, 0x04, 0x06])
+        ok(self, c.request("ticket_in", station=1, validation="51", amount=10_000))
+        shown = ok(self, c.request("denomination", station=1, value=25))
+        self.assertEqual((shown["denomination"], shown["denominations"]), (25, [1, 25, 100]))
+        self.assertEqual(host.lp_b1(), 0x04)
+        self.assertEqual(c.request("denomination", station=1, value=50)["error"], "not_offered")
+        ok(self, c.request("new_shoe"))
+        ok(self, c.request("open_round"))
+        self.assertEqual(c.request("bet", station=1, spot="player", stake=110)["error"], "not_whole_credits")
+        ok(self, c.request("bet", station=1, spot="player", stake=125))
+        self.assertEqual(c.request("denomination", station=1, value=100)["error"], "bets_on_layout")
+        host.general_poll()
+        self.assertEqual(host.lp_b0(0x06, 0x56), (0x06, 0x00, b"\x04"))  # 1.00: not the one played now
+        # Kept across a restart (station.state).
+        t.daemon.kill()
+        c = t.daemon.start()
+        station = ok(self, c.request("status"))["stations"][0]
+        self.assertEqual(station["denomination"], 25)
+
     def test_a_host_game_delay_holds_the_stations_bets(self):
         t = self.make(stations=(1,))
         c = t.start()

@@ -168,6 +168,9 @@ public:
         // Odd seeds play seed 002's multiplayer mode: bets not confirmed when bets close go back
         // in the close's transaction, racing the confirmations and the changes after them.
         config_.rounds.confirmBets = options_.seed % 2 == 1;
+        // Seed 000's Denomination button: a station may play credits of 1.00 (its stakes are
+        // multiples of 100; its 10-cent tips are then refused, journaled with their rule).
+        config_.table.denominations = {1, 100};
         paytable_ = config::loadPaytableFile(config_.table.paytableFile);
         spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
     }
@@ -623,6 +626,8 @@ private:
             send(c, json{{"op", "reserve"}, {"station", station}, {"on", false}, {"pin", kPins[random_() % 2]}});
         } else if (roll == 6) {
             send(c, json{{"op", "auto_repeat"}, {"station", station}, {"on", random_() % 2 == 0}});
+        } else if (random_() % 2 == 0) {
+            send(c, json{{"op", "denomination"}, {"station", station}, {"value", random_() % 2 == 0 ? 1 : 100}});
         } else {
             // A live table: no DEAL button and no Keep Bets On (refused, journaled, in order).
             send(c, json{{"op", random_() % 2 == 0 ? "deal" : "keep_bets"}, {"station", station}, {"on", true}});

@@ -49,8 +49,9 @@ TEST(Config, StationFunctionSettingsAndTheirMistakes) {
     EXPECT_EQ(shipped.table.reserveTimeout, std::chrono::minutes(10));
     EXPECT_EQ(shipped.table.readerTimeout, std::chrono::seconds(60));
     EXPECT_TRUE(shipped.table.naturalsOnBigRoad);
-    const Config c = load("table:\n  reserve_minutes: 3\n  reader_timeout_ms: 0\n  naturals_on_big_road: false\n"
-                          "rounds:\n  start: deal\n");
+    const Config c = load(
+        "table:\n  reserve_minutes: 3\n  reader_timeout_ms: 0\n  naturals_on_big_road: false\n"
+        "rounds:\n  start: deal\n");
     EXPECT_EQ(c.table.reserveTimeout, std::chrono::minutes(3));
     EXPECT_EQ(c.table.readerTimeout.count(), 0);
     EXPECT_FALSE(c.table.naturalsOnBigRoad);

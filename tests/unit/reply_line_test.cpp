@@ -70,7 +70,8 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
                                                    {},
                                                    false,
                                                    false,
-                                                   false});
+                                                   false,
+                                                   1});
     status.stations.push_back(table::StationStatus{2,
                                                    0,
                                                    {},
@@ -83,15 +84,16 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
                                                    game::PersonalLimits{500, std::nullopt},
                                                    true,
                                                    false,
-                                                   true});
+                                                   true,
+                                                   25});
     EXPECT_EQ(
         replyDataJson(status).dump(),
         R"({"paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
         R"("shoe":2,"source":"rng","stations":[)"
         R"({"attendant":true,"auto_repeat":false,"bets":[{"bet":1,"spot":"tie","stake":100}],"confirmed":false,)"
-        R"("credits":2500,"dispute":null,"handpay":null,)"
+        R"("credits":2500,"denomination":1,"dispute":null,"handpay":null,)"
         R"("host_disabled":false,"keep_bets":false,"limit_level":1,"personal_limits":{},"reserved":false,"station":1},)"
-        R"({"attendant":false,"auto_repeat":true,"bets":[],"confirmed":true,"credits":0,)"
+        R"({"attendant":false,"auto_repeat":true,"bets":[],"confirmed":true,"credits":0,"denomination":25,)"
         R"("dispute":{"round":29,"text":"banker had 7"},"handpay":{"amount":120000,"kind":"cancelled_credit"},)"
         R"("host_disabled":true,"keep_bets":false,"limit_level":3,"personal_limits":{"min":500},"reserved":true,)"
         R"("reserved_until_ms":1800000,"station":2}],)"

@@ -86,8 +86,9 @@ TEST(SasMeterPolls, SetsSelectedAndExtendedMeters) {
     EXPECT_FALSE(answerMeterPoll(pollOf(hex(game5)), m).has_value());
 }
 
-std::string machine(const std::string& frame, const MachineInfo& info, const SasDateTime& now = {}) {
-    const auto out = answerMachinePoll(pollOf(frame), info, now);
+std::string machine(const std::string& frame, const MachineInfo& info, const SasDateTime& now = {},
+                    std::optional<std::uint8_t> playing = std::nullopt) {
+    const auto out = answerMachinePoll(pollOf(frame), info, now, playing.value_or(info.denominationCode));
     return out ? hex(*out) : "(silent)";
 }
 
@@ -133,11 +134,26 @@ TEST(SasMachinePolls, ExtendedGameInformation) {
     EXPECT_EQ(machine(withCrc("01 B5 00 07"), info), "(silent)");  // no game 7
 }
 
+// Seed 000's Denomination button: the station's player chooses among the enabled denominations;
+// B1 says which is played now, B2 and B5 list the enabled ones (Table C-4 codes).
+TEST(SasMachinePolls, PlayerDenominations) {
+    MachineInfo info;
+    info.denominationCode = 0x01;                  // accounting: 0.01
+    info.playerDenominations = {0x01, 0x04, 0x06};  // 0.01, 0.25, 1.00
+    EXPECT_EQ(machine("01 B1", info, {}, 0x04), withCrc("01 B1 04"));
+    EXPECT_EQ(machine("01 B2", info), withCrc("01 B2 04 03 01 04 06"));
+    const std::string b5 = machine(withCrc("01 B5 00 01"), info);
+    EXPECT_EQ(b5.substr(b5.size() - 17, 11), "03 01 04 06");  // count and codes before the CRC
+    // None listed: the accounting denomination alone.
+    info.playerDenominations.clear();
+    EXPECT_EQ(machine("01 B2", info), withCrc("01 B2 02 01 01"));
+}
+
 std::string preamble(const std::string& frame) {
     MachineInfo info;
     info.denominationCode = 0x01;
     const auto out = answerMultiDenomPreamble(pollOf(withCrc(frame)), info.denominationCode,
-                                              [&](const Poll& p) { return answerMachinePoll(p, info, {}); });
+                                              [&](const Poll& p) { return answerMachinePoll(p, info, {}, 0x01); });
     return out ? hex(*out) : "(silent)";
 }
 

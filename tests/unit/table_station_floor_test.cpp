@@ -452,3 +452,43 @@ TEST(Confirmation, UnconfirmedBetsAreReturnedAtTheCloseAndTheStationIsTold) {
 
 }  // namespace
 }  // namespace pitlink::table
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+
+TEST(Denomination, AStationPlaysWholeCreditsOfTheDenominationItChose) {
+    TableSettings settings;
+    settings.denominations = {1, 25, 100};
+    TableFixture f(CardSource::Reader, settings);
+    f.fund(1, 10'000);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->selectDenomination(1, 50, r); }).error, "not_offered");
+    const Reply chosen = f.call([&](Respond r) { f.table->selectDenomination(1, 25, r); });
+    ASSERT_TRUE(chosen.ok);
+    const auto& shown = std::get<LimitsAnswer>(chosen.data);
+    EXPECT_EQ(shown.denomination, 25);
+    EXPECT_EQ(shown.denominations, (std::vector<game::Money>{1, 25, 100}));
+    f.openReaderRound();
+    EXPECT_EQ(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 110, r); }).error, "not_whole_credits");
+    EXPECT_EQ(f.call([&](Respond r) { f.table->tip(1, 110, r); }).error, "tip_amount");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Player, 125, r); }).ok);
+    EXPECT_EQ(f.call([&](Respond r) { f.table->selectDenomination(1, 100, r); }).error, "bets_on_layout");
+    // Station 2 keeps the table's first denomination: 110 is 110 credits of one cent.
+    f.fund(2, 1'000);
+    EXPECT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 110, r); }).ok);
+    // The limits shown are whole credits of 1.00 after a change: a 100 minimum stays, the 500,000
+    // maximum too; with 0.25 the tie's maximum payout limit rounds down to a multiple of 25.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->clearBets(1, r); }).ok);
+    const Reply dollar = f.call([&](Respond r) { f.table->selectDenomination(1, 100, r); });
+    for (const SpotLimitsView& view : std::get<LimitsAnswer>(dollar.data).spots) {
+        EXPECT_EQ(view.range.min % 100, 0) << game::betTypeName(view.spot);
+        EXPECT_EQ(view.range.max % 100, 0) << game::betTypeName(view.spot);
+    }
+    EXPECT_EQ(scalar(f, "SELECT json_extract(body, '$.denomination') FROM record WHERE kind = 'station.state' "
+                        "ORDER BY seq DESC LIMIT 1"),
+              100);
+}
+
+}  // namespace
+}  // namespace pitlink::table
