@@ -55,6 +55,7 @@ class LiveTable:
         self.control = os.path.join(self.dir, "control.sock")
         with open(self.config, "w") as f:
             f.write("table:\n  name: live-1\n  source: reader\n  stations: 4\n  decks: 8\n  paytable: %s\n"
+                    "  denominations: [1, 25, 100]\n"
                     "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 1000\n"
                     "bets:\n  levels:\n%s  spots:\n    tie: {min: 100, max: 5000}\n"
                     "engine:\n  socket: %s/engine.sock\ncontrol:\n  socket: %s\n"
@@ -150,6 +151,11 @@ class LiveTable:
                           self.ask("reserve", station=4, on=False, pin="1357"))
                 self.show("station 4", "reserve off (PIN 2468)",
                           self.ask("reserve", station=4, on=False, pin="2468"))
+                self.show("station 4", "denomination 0.25", self.ask("denomination", station=4, value=25),
+                          lambda d: {"denomination": d["denomination"], "offered": d["denominations"]})
+                self.show("station 4", "bet player 110", self.ask("bet", station=4, spot="player", stake=110))
+                self.show("station 4", "bet player 250", self.ask("bet", station=4, spot="player", stake=250),
+                          lambda d: d["slip"])
             station2 = self.ask("status")["data"]["stations"][1]
             if station2["auto_repeat"]:
                 print("  %-10s %-34s %s" % ("station 2", "(bets placed by auto-repeat)",

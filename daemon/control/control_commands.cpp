@@ -127,6 +127,9 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
         case Command::AttendantClear:
             table_.clearAttendant(*request.station, user, answer);
             return;
+        case Command::StationLevel:
+            table_.selectLimitLevel(*request.station, static_cast<int>(*request.level), answer, user);
+            return;
         case Command::ReserveRelease:
             table_.releaseReservation(*request.station, user, answer);
             return;

@@ -143,6 +143,8 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
             out << "logic thread: " << scheduling.value("logic_thread", "?") << "\n";
         }
         printModbus(data["daemon"].value("modbus", nlohmann::json()), out);
+        out << "offered: " << data.value("limit_levels", 1) << " limit level(s), denominations "
+            << data.value("denominations", nlohmann::json::array()).dump() << " (minor units per credit)\n";
         out << "you:     " << data["role"].get<std::string>() << "\n\n";
         printStations(data["stations"], out);
     } else if (command == "stations") {
@@ -201,10 +203,12 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         args = withStation(args);
         request.command = control::Command::HandpayReset;
     } else if (command == "station") {
-        const bool release = !args.empty() && args.front() == "release";
-        sub(release ? "release" : "limits");
+        const std::string what = args.empty() ? "" : args.front();
+        sub(what == "release" || what == "level" ? what.c_str() : "limits");
         args = withStation(args);
-        request.command = release ? control::Command::ReserveRelease : control::Command::StationLimits;
+        request.command = what == "release" ? control::Command::ReserveRelease
+                          : what == "level" ? control::Command::StationLevel
+                                            : control::Command::StationLimits;
     } else if (command == "dispute") {
         sub("resolve");
         args = withStation(args);
@@ -224,21 +228,29 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         request.command = control::parseCommand(command);
         request.name = command;
     }
-    const Arguments a(args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards"},
-                      {"--json", "--upheld", "--rejected"});
+    const Arguments a(
+        args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards", "--level"},
+        {"--json", "--upheld", "--rejected"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
     } else if (request.command == control::Command::AttendantClear ||
                request.command == control::Command::HandpayReset ||
                request.command == control::Command::StationLimits ||
                request.command == control::Command::ReserveRelease ||
+               request.command == control::Command::StationLevel ||
                request.command == control::Command::DisputeResolve) {
         throw UsageError("which station? (pitlinkctl " + command + " " +
                          (command == "attendant" ? "clear"
-                          : command == "station" ? "limits|release"
+                          : command == "station" ? "limits|level|release"
                           : command == "dispute" ? "resolve"
                                                  : "reset") +
                          " N)");
+    }
+    if (request.command == control::Command::StationLevel) {
+        if (!a.value("--level")) {
+            throw UsageError("usage: pitlinkctl station level N --level L");
+        }
+        request.level = a.integer("--level", 0, 1, 20);
     }
     if (request.command == control::Command::DisputeResolve) {
         if (a.flag("--upheld") == a.flag("--rejected") || !a.value("--reason")) {

@@ -46,6 +46,7 @@ constexpr std::string_view kUsage =
     "  tilt clear --cause CAUSE                       (operator) clear a tilt whose cause is gone\n"
     "  station limits N [--min X] [--max Y]           (operator) a player's own bet limits (none: cleared)\n"
     "  station release N                              (operator) free a station its player reserved\n"
+    "  station level N --level L                      (operator) the limit level station N plays at\n"
     "  dispute resolve N --upheld|--rejected --reason TEXT [--round R] [--cards \"P1 B1 P2 B2 [P3] [B3]\"]\n"
     "                                                 (operator) decide station N's open dispute; --cards\n"
     "                                                 re-settles the disputed round with the corrected coup\n"

@@ -81,7 +81,9 @@ json statusJson(const table::TableStatus& status) {
                 {"rounds_finished", status.roundsFinished},
                 {"paytable", status.paytable},
                 {"tilts", tilts},
-                {"stations", stations}};
+                {"stations", stations},
+                {"denominations", status.denominations},
+                {"limit_levels", status.limitLevels}};
 }
 
 json replyDataJson(const table::ReplyData& data) {

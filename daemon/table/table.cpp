@@ -236,6 +236,8 @@ TableStatus Table::status() const {
             s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute, s.hostDisabled,
             s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s)});
     }
+    out.denominations = settings_.denominations;
+    out.limitLevels = static_cast<int>(settings_.bets.limits.levels.size());
     return out;
 }
 

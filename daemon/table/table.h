@@ -118,7 +118,8 @@ public:
     // and tips are whole credits of it; kept across restarts (station.state). Answers as limits.
     void selectDenomination(std::int64_t station, game::Money value, Respond respond);
     // The limit level the station's player plays at (1-based; between rounds or with no bets).
-    void selectLimitLevel(std::int64_t station, int level, Respond respond);
+    // `who`: the operator who set it (pitlinkctl station level), journaled with the state.
+    void selectLimitLevel(std::int64_t station, int level, Respond respond, const std::string& who = {});
     // An operator sets (or clears, both open) a player's own limits within the table's.
     void setPersonalLimits(std::int64_t station, game::PersonalLimits limits, const std::string& who, Respond respond);
     // What the station shows over its spots: limits at its level, max win and payout, and the

@@ -21,7 +21,7 @@ void Table::addStationState(journal::JournalTransaction& tx, const Station& s, c
                                      by));
 }
 
-void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
+void Table::selectLimitLevel(std::int64_t number, int level, Respond respond, const std::string& who) {
     if (auto problem = stationProblem(number)) {
         refuse("limit_level", number, respond, *problem, json{{"level", level}});
         return;
@@ -42,7 +42,7 @@ void Table::selectLimitLevel(std::int64_t number, int level, Respond respond) {
     }
     s.limitLevel = level;
     journal::JournalTransaction tx = journal_.begin();
-    addStationState(tx, s);
+    addStationState(tx, s, who);
     commit(std::move(tx), std::move(respond), limits(number));
 }
 

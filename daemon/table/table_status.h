@@ -42,6 +42,8 @@ struct TableStatus {
     std::string paytable;
     std::map<std::string, std::string> tilts;  // cause -> message
     std::vector<StationStatus> stations;
+    std::vector<game::Money> denominations;  // what a station may choose
+    int limitLevels = 1;
 };
 
 }  // namespace pitlink::table

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 16> kNames{{
+constexpr std::array<std::pair<Command, std::string_view>, 17> kNames{{
     {Command::Status, "status"},
     {Command::Stations, "stations"},
     {Command::Meters, "meters"},
@@ -28,6 +28,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 16> kNames{{
     {Command::StationLimits, "station_limits"},
     {Command::DisputeResolve, "dispute_resolve"},
     {Command::ReserveRelease, "reserve_release"},
+    {Command::StationLevel, "station_level"},
 }};
 
 // An integer field, or nullopt when absent or not an integer.
@@ -102,6 +103,13 @@ void readFields(const json& in, ControlRequest& r) {
         }
         case Command::TiltClear:
             r.cause = textField(in, "cause");
+            break;
+        case Command::StationLevel:
+            r.station = positiveField(in, "station");
+            r.level = positiveField(in, "level");
+            if (!r.station || !r.level || *r.level > 20) {
+                r.invalid = Refusal{"bad_request", "station_level needs a \"station\" and a \"level\" (1 to 20)"};
+            }
             break;
         case Command::DisputeResolve: {
             r.station = positiveField(in, "station");
@@ -240,6 +248,9 @@ json requestJson(const ControlRequest& r) {
     }
     if (r.upheld) {
         out["decision"] = *r.upheld ? "upheld" : "rejected";
+    }
+    if (r.level) {
+        out["level"] = *r.level;
     }
     return out;
 }

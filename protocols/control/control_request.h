@@ -41,6 +41,7 @@ enum class Command : std::uint8_t {
     StationLimits,
     DisputeResolve,
     ReserveRelease,
+    StationLevel,
 };
 
 [[nodiscard]] std::string_view commandName(Command command);
@@ -71,6 +72,7 @@ struct ControlRequest {
     std::optional<std::int64_t> min;      // station_limits: the player's own minimum (absent: none)
     std::optional<std::int64_t> max;      // station_limits: the player's own maximum (absent: none)
     std::optional<bool> upheld;           // dispute_resolve: "decision" upheld (true) or rejected
+    std::optional<std::int64_t> level;    // station_level: the limit level (1..20)
     // Set when a field the command needs is missing or out of range (or the command is unknown):
     // the request is refused with it, after the caller's role has been checked.
     std::optional<Refusal> invalid;

@@ -29,7 +29,7 @@ def error(reply):
     return None if reply["ok"] else reply["error"]
 
 
-def ctl(daemon, *args):
+def pitlinkctl(daemon, *args):
     """pitlinkctl against the daemon's control socket; (exit code, stdout, stderr)."""
     done = subprocess.run([CTL, *args, "--socket", daemon.control], capture_output=True, text=True, timeout=30)
     return done.returncode, done.stdout, done.stderr
@@ -102,7 +102,11 @@ class StationFunctions(unittest.TestCase):
             daemon = Daemon(d, extra=LIMITS)
             c = daemon.start()
             ok(self, c.request("ticket_in", station=2, validation="702", amount=100000))
-            ok(self, c.request("limit_level", station=2, level=2))  # 5/102
+            code, _, err = pitlinkctl(daemon, "station", "level", "2", "--level", "4")  # the floor sets it...
+            self.assertEqual(code, 0, err)
+            self.assertEqual({s["station"]: s for s in ok(self, c.request("status"))["stations"]}[2]["limit_level"], 4)
+            self.assertEqual(pitlinkctl(daemon, "station", "level", "2", "--level", "9")[0], 1)  # no_such_level
+            ok(self, c.request("limit_level", station=2, level=2))  # ... and the player: 5/102
             ctl = subprocess.run([CTL, "station", "limits", "2", "--max", "3000", "--socket", daemon.control,
                                   "--json"], capture_output=True, text=True, timeout=30)
             self.assertEqual(ctl.returncode, 0, ctl.stderr)
@@ -163,7 +167,7 @@ class StationFunctions(unittest.TestCase):
             ok(self, c.request("new_shoe"))  # a reader table starts again on a new shoe
             self.assertEqual(error(c.request("open_round")), "dispute_open")
             # The operator upholds it with the cards the video shows: the banker won.
-            code, out, err = ctl(daemon, "dispute", "resolve", "1", "--upheld", "--cards", BANKER_WINS, "--reason",
+            code, out, err = pitlinkctl(daemon, "dispute", "resolve", "1", "--upheld", "--cards", BANKER_WINS, "--reason",
                                  "video review", "--json")
             self.assertEqual(code, 0, err)
             answer = json.loads(out)
@@ -174,7 +178,7 @@ class StationFunctions(unittest.TestCase):
             self.assertEqual((told["status"], told["resettled"]), ("upheld", True))
             credits = c.wait_event(lambda e: e["event"] == "credits" and e.get("resettled_round") == 1)
             self.assertEqual(credits["credits"], expected)
-            code, _, err = ctl(daemon, "dispute", "resolve", "1", "--rejected", "--reason", "again")
+            code, _, err = pitlinkctl(daemon, "dispute", "resolve", "1", "--rejected", "--reason", "again")
             self.assertEqual(code, 1, err)  # nothing open any more
             ok(self, c.request("open_round"))
             daemon.terminate()
@@ -204,7 +208,7 @@ class StationFunctions(unittest.TestCase):
             self.assertEqual(ok(self, c.request("cash_out", station=2))["ticket"]["amount"], 5000)
             # Reserved again; the floor frees it without the PIN.
             ok(self, c.request("reserve", station=2, on=True, pin="1111"))
-            code, _, err = ctl(daemon, "station", "release", "2")
+            code, _, err = pitlinkctl(daemon, "station", "release", "2")
             self.assertEqual(code, 0, err)
             told = c.wait_event(lambda e: e["event"] == "reserved" and not e["reserved"] and e["by"] != "station")
             self.assertEqual(told["station"], 2)

@@ -86,9 +86,12 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
                                                    false,
                                                    true,
                                                    25});
+    status.denominations = {1, 25};
+    status.limitLevels = 7;
     EXPECT_EQ(
         replyDataJson(status).dump(),
-        R"({"paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
+        R"({"denominations":[1,25],"limit_levels":7,)"
+        R"("paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
         R"("shoe":2,"source":"rng","stations":[)"
         R"({"attendant":true,"auto_repeat":false,"bets":[{"bet":1,"spot":"tie","stake":100}],"confirmed":false,)"
         R"("credits":2500,"denomination":1,"dispute":null,"handpay":null,)"

@@ -138,7 +138,7 @@ TEST(SasMachinePolls, ExtendedGameInformation) {
 // B1 says which is played now, B2 and B5 list the enabled ones (Table C-4 codes).
 TEST(SasMachinePolls, PlayerDenominations) {
     MachineInfo info;
-    info.denominationCode = 0x01;                  // accounting: 0.01
+    info.denominationCode = 0x01;                   // accounting: 0.01
     info.playerDenominations = {0x01, 0x04, 0x06};  // 0.01, 0.25, 1.00
     EXPECT_EQ(machine("01 B1", info, {}, 0x04), withCrc("01 B1 04"));
     EXPECT_EQ(machine("01 B2", info), withCrc("01 B2 04 03 01 04 06"));

@@ -485,8 +485,9 @@ TEST(Denomination, AStationPlaysWholeCreditsOfTheDenominationItChose) {
         EXPECT_EQ(view.range.min % 100, 0) << game::betTypeName(view.spot);
         EXPECT_EQ(view.range.max % 100, 0) << game::betTypeName(view.spot);
     }
-    EXPECT_EQ(scalar(f, "SELECT json_extract(body, '$.denomination') FROM record WHERE kind = 'station.state' "
-                        "ORDER BY seq DESC LIMIT 1"),
+    EXPECT_EQ(scalar(f,
+                     "SELECT json_extract(body, '$.denomination') FROM record WHERE kind = 'station.state' "
+                     "ORDER BY seq DESC LIMIT 1"),
               100);
 }
 
