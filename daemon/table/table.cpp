@@ -225,19 +225,24 @@ void Table::tiltNow(const std::string& cause, const std::string& message, bool j
 }
 
 TableStatus Table::status() const {
-    TableStatus out{settings_.name,  settings_.source == CardSource::Rng,
-                    phase_,          roundId_,
-                    shoeNumber_,     roundInShoe_,
-                    roundsFinished_, paytable_.id,
-                    tilts_,          {}};
+    TableStatus out{settings_.name,
+                    settings_.source == CardSource::Rng,
+                    phase_,
+                    roundId_,
+                    shoeNumber_,
+                    roundInShoe_,
+                    roundsFinished_,
+                    paytable_.id,
+                    tilts_,
+                    {},
+                    settings_.denominations,
+                    static_cast<int>(settings_.bets.limits.levels.size())};
     for (const Station& s : stations_) {
         out.stations.push_back(StationStatus{
             s.number, journal_.committed().credits(s.number), s.bets, s.handpay, s.attendantCalled,
             s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute, s.hostDisabled,
             s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s)});
     }
-    out.denominations = settings_.denominations;
-    out.limitLevels = static_cast<int>(settings_.bets.limits.levels.size());
     return out;
 }
 
