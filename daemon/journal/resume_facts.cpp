@@ -99,7 +99,9 @@ ResumeFacts resumeFactsFromJson(const json& table) {
     }
     if (table.contains("reserved")) {
         for (const auto& [station, reservation] : objectField(table, "reserved").items()) {
-            facts.reservations[stationKey(station)] = reservationFact(reservation);
+            if (ReservationFact fact = reservationFact(reservation); fact.reserved) {  // a release carries nothing
+                facts.reservations[stationKey(station)] = std::move(fact);
+            }
         }
     }
     return facts;

@@ -556,3 +556,29 @@ TEST(SegmentRotation, ASignedJournalsSegmentsAreSignedWithTheSameKey) {
 
 }  // namespace
 }  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// A carried reservation that says "released" locks nothing; an open dispute and a live
+// reservation read back as written.
+TEST(CarriedState, ReservationsAndDisputesReadBackAndAReleaseCarriesNothing) {
+    const nlohmann::json table = nlohmann::json::parse(R"({
+        "tickets_issued": 0, "clock_offset_ms": 0, "handpays": {}, "attendant_calls": [],
+        "disputes": {"2": {"round": 9, "text": "misread"}},
+        "reserved": {"3": {"reserved": true, "until_ms": 1795000600000, "pin_sha256": "00ff"},
+                     "4": {"reserved": false}}})");
+    const journal::ResumeFacts facts = journal::resumeFactsFromJson(table);
+    ASSERT_EQ(facts.disputes.size(), 1U);
+    EXPECT_EQ(facts.disputes.at(2), (journal::DisputeFact{9, "misread"}));
+    ASSERT_EQ(facts.reservations.size(), 1U);
+    EXPECT_EQ(facts.reservations.at(3).untilMs, 1'795'000'600'000);
+    EXPECT_EQ(facts.reservations.at(3).pinSha256, "00ff");
+    const nlohmann::json again = journal::resumeFactsJson(facts);
+    EXPECT_EQ(again.at("disputes"), table.at("disputes"));
+    EXPECT_EQ(again.at("reserved"),
+              nlohmann::json::parse(R"({"3": {"reserved": true, "until_ms": 1795000600000, "pin_sha256": "00ff"}})"));
+}
+
+}  // namespace
+}  // namespace pitlink
