@@ -340,12 +340,6 @@ namespace {
 using game::BetType;
 using namespace std::chrono_literals;
 
-std::int64_t scalarOf(TableFixture& f, const std::string& sql) {
-    auto q = f.store->connection().prepare(sql);
-    q.step();
-    return q.integer(0);
-}
-
 TableSettings dealMode() {
     TableSettings settings;
     settings.startOnDeal = true;
@@ -376,7 +370,7 @@ TEST(SinglePlayerDeal, ARoundWaitsForAStationsDealThenTheNextOneOpens) {
     EXPECT_EQ(f.round(1).state, journal::RoundState::Settled);
     EXPECT_EQ(f.table->roundId(), 2);  // the next round takes bets at once
     EXPECT_EQ(f.table->phase(), RoundPhase::BetsOpen);
-    EXPECT_EQ(scalarOf(f, "SELECT json_extract(body, '$.deal') FROM record WHERE kind = 'round.closed'"), 1);
+    EXPECT_EQ(scalar(f, "SELECT json_extract(body, '$.deal') FROM record WHERE kind = 'round.closed'"), 1);
 }
 
 TEST(SinglePlayerDeal, KeepBetsOnPlacesTheBetsWithoutDealingAndAutoRepeatDealsAfterAWindow) {
@@ -441,8 +435,7 @@ TEST(Confirmation, UnconfirmedBetsAreReturnedAtTheCloseAndTheStationIsTold) {
                        "SELECT count(*) FROM record WHERE kind = 'bet.withdrawn' AND "
                        "json_extract(body, '$.action') = 'not_confirmed'"),
               2);
-    EXPECT_EQ(scalarOf(f, "SELECT json_extract(body, '$.wagered.2') IS NULL FROM record WHERE kind = 'round.closed'"),
-              1);
+    EXPECT_EQ(scalar(f, "SELECT json_extract(body, '$.wagered.2') IS NULL FROM record WHERE kind = 'round.closed'"), 1);
     const auto told = eventsOf(f, "unconfirmed");
     ASSERT_EQ(told.size(), 1U);
     EXPECT_EQ(told[0].at("station"), 2);
