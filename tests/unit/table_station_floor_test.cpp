@@ -398,9 +398,9 @@ TEST(SinglePlayerDeal, KeepBetsOnPlacesTheBetsWithoutDealingAndAutoRepeatDealsAf
     EXPECT_FALSE(f.table->station(1).keepBets);
     f.timers.advance(20s);  // the betting window the player had to stop them
     EXPECT_GE(f.table->roundId(), 4);
-    EXPECT_EQ(scalarOf(f,
-                       "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
-                       "json_extract(body, '$.action') = 'keep_bets'"),
+    EXPECT_EQ(scalar(f,
+                     "SELECT count(*) FROM record WHERE kind = 'bet.accepted' AND "
+                     "json_extract(body, '$.action') = 'keep_bets'"),
               2);  // rounds 2 (at once) and 3 (at its opening)
     ASSERT_TRUE(f.call([&](Respond r) { f.table->setAutoRepeat(1, false, r); }).ok);
 }
@@ -431,9 +431,9 @@ TEST(Confirmation, UnconfirmedBetsAreReturnedAtTheCloseAndTheStationIsTold) {
     f.deal("9S 2H KD 4C");  // player 9 against 6
     EXPECT_EQ(f.credits(1), 1'000 + 200);
     EXPECT_EQ(f.credits(2), 1'000);
-    EXPECT_EQ(scalarOf(f,
-                       "SELECT count(*) FROM record WHERE kind = 'bet.withdrawn' AND "
-                       "json_extract(body, '$.action') = 'not_confirmed'"),
+    EXPECT_EQ(scalar(f,
+                     "SELECT count(*) FROM record WHERE kind = 'bet.withdrawn' AND "
+                     "json_extract(body, '$.action') = 'not_confirmed'"),
               2);
     EXPECT_EQ(scalar(f, "SELECT json_extract(body, '$.wagered.2') IS NULL FROM record WHERE kind = 'round.closed'"), 1);
     const auto told = eventsOf(f, "unconfirmed");
