@@ -214,10 +214,17 @@ ResumeFacts resumeFacts(JournalStore& store) {
     {
         auto last = lastPerStation(store, kind::kDisputeRaised, kind::kDisputeResolved);
         while (last.step()) {
-            if (last.text(1) == kind::kDisputeRaised && !last.isNull(4)) {
-                facts.disputes[last.integer(0)] = DisputeFact{
-                    last.integer(4), readRecordBody(last.integer(3), kind::kDisputeRaised, last.text(2),
-                                                    [](const json& body) { return stringField(body, "text"); })};
+            // Journals before issue 20 noted disputes without holding the table (no "held").
+            const auto held = last.text(1) == kind::kDisputeRaised && !last.isNull(4)
+                                  ? readRecordBody(last.integer(3), kind::kDisputeRaised, last.text(2),
+                                                   [](const json& body) {
+                                                       return body.contains("held") && booleanField(body, "held")
+                                                                  ? std::optional(stringField(body, "text"))
+                                                                  : std::nullopt;
+                                                   })
+                                  : std::nullopt;
+            if (held) {
+                facts.disputes[last.integer(0)] = DisputeFact{last.integer(4), *held};
             } else {
                 facts.disputes.erase(last.integer(0));
             }
@@ -228,7 +235,7 @@ ResumeFacts resumeFacts(JournalStore& store) {
         while (last.step()) {
             const ReservationFact reservation =
                 readRecordBody(last.integer(3), kind::kStationReserved, last.text(2), reservationFact);
-            if (reservation.reserved) {
+            if (reservation.reserved && reservation.untilMs > 0) {  // before issue 20 a reservation locked nothing
                 facts.reservations[last.integer(0)] = reservation;
             } else {
                 facts.reservations.erase(last.integer(0));

@@ -36,6 +36,7 @@ struct Station {
     bool attendantCalled = false;
     // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
     std::optional<journal::ReservationFact> reservation;
+    int wrongPins = 0;  // wrong PINs tried on this reservation (three lock the player's release)
     // Seed 000 "Dispute": the player's open dispute, held until an operator resolves it.
     std::optional<journal::DisputeFact> dispute;
     bool hostDisabled = false;          // the accounting host shut the station down (SAS LP 01)

@@ -312,8 +312,9 @@ private:
     std::optional<platform::Executor::TimerId> timer_;
     std::map<std::int64_t, platform::Executor::TimerId> reservationTimers_;  // by station
     std::optional<platform::Executor::TimerId> readerTimer_;                 // a card is awaited
-    bool burnReported_ = false;                                              // this shoe's
-    std::optional<int> cutCardsBehind_;                                      // this shoe's reported cut
+    std::uint64_t readerArmings_ = 0;    // which arming of the watchdog readerTimer_ belongs to
+    bool burnReported_ = false;          // this shoe's
+    std::optional<int> cutCardsBehind_;  // this shoe's reported cut
     bool running_ = false;
     bool shuttingDown_ = false;
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round

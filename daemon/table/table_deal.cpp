@@ -2,6 +2,8 @@
 // takes bets until a station with bets presses DEAL) and seed 002's multiplayer confirmation
 // (rounds.confirm_bets: a station's bets play only if confirmed after its last change; the rest
 // are returned when bets close, in the close's own transaction, and the station is told).
+#include <algorithm>
+
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/slip_json.h"
 #include "daemon/table/table.h"
@@ -40,9 +42,15 @@ void Table::armAutoDeal() {
     for (const Station& s : stations_) {
         if (s.autoRepeat && !s.bets.empty()) {
             // The player sees the repeated bets for a betting window, and can stop them.
-            timer_ = timers_.after(settings_.betsOpen, [this] {
+            timer_ = timers_.after(settings_.betsOpen, [this, round = roundId_] {
+                // A timer cancelled while already due may still run: only this round's counts.
+                if (roundId_ != round || !bettingOpen(phase_)) {
+                    return;
+                }
                 timer_.reset();
-                if (bettingOpen(phase_)) {
+                // Still wanted: an auto-repeating station still has bets on the layout.
+                if (std::any_of(stations_.begin(), stations_.end(),
+                                [](const Station& s) { return s.autoRepeat && !s.bets.empty(); })) {
                     closeNow({});
                 }
             });
@@ -52,7 +60,7 @@ void Table::armAutoDeal() {
 }
 
 void Table::confirmBets(std::int64_t number, Respond respond) {
-    if (!settings_.confirmBets) {
+    if (!settings_.confirmBets || settings_.startOnDeal) {
         refuse(
             "confirm", number, respond,
             Reply::refused("not_confirming", "this table plays every bet on the layout (rounds.confirm_bets: false)"));
@@ -83,7 +91,9 @@ void Table::confirmBets(std::int64_t number, Respond respond) {
 
 std::vector<BetsUnconfirmed> Table::returnUnconfirmed(journal::JournalTransaction& tx) {
     std::vector<BetsUnconfirmed> returned;
-    if (!settings_.confirmBets) {
+    // With start: deal the DEAL is the confirmation (the loader refuses both; a SIGHUP that sets
+    // confirm_bets on a running deal table changes nothing until the restart makes it an error).
+    if (!settings_.confirmBets || settings_.startOnDeal) {
         return returned;
     }
     for (Station& s : stations_) {

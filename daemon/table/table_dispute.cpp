@@ -43,7 +43,7 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
     }
     s.dispute = journal::DisputeFact{round, text.substr(0, 500)};
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kDisputeRaised, round, number, json{{"text", s.dispute->text}});
+    tx.add(kind::kDisputeRaised, round, number, json{{"text", s.dispute->text}, {"held", true}});
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
            [this, event = DisputeChanged{number, round, true, s.dispute->text, false, false, {}}] { publish(event); });
 }
@@ -94,6 +94,7 @@ void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound
                }
                publish(event);
            });
+    scheduleNextRound();  // an RNG table's cycle waits for no one else (a reader's engine opens rounds)
 }
 
 }  // namespace pitlink::table

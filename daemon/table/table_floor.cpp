@@ -46,6 +46,8 @@ void Table::clearAttendant(std::int64_t number, const std::string& who, Respond 
 
 namespace {
 
+constexpr int kMostWrongPins = 3;
+
 // What a reservation keeps of its PIN: a digest bound to the station (the journal is read by many).
 std::string pinDigest(std::int64_t station, const std::string& pin) {
     return journal::toHex(journal::sha256("pitlink reserve " + std::to_string(station) + " " + pin));
@@ -65,7 +67,17 @@ void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respon
             respond(Reply::accepted(AlreadySo{}));
             return;
         }
+        // A PIN of 4 to 8 digits is guessed in a few thousand tries: after three wrong ones only
+        // the floor or the time-out frees the station (each try journaled).
+        if (s.wrongPins >= kMostWrongPins) {
+            refuse("reserve", number, respond,
+                   Reply::refused("pin_locked", "three wrong PINs: station " + std::to_string(number) +
+                                                    " is freed by an attendant or when its reservation times out"),
+                   detail);
+            return;
+        }
         if (!s.reservation->pinSha256.empty() && pinDigest(number, pin) != s.reservation->pinSha256) {
+            ++s.wrongPins;
             refuse("reserve", number, respond,
                    Reply::refused("wrong_pin", "station " + std::to_string(number) +
                                                    " was reserved with a PIN; releasing it needs the same PIN"),
@@ -104,6 +116,7 @@ void Table::releaseReservation(std::int64_t number, const std::string& who, Resp
 
 void Table::endReservation(std::int64_t number, const std::string& by, Respond respond) {
     stationAt(number).reservation.reset();
+    stationAt(number).wrongPins = 0;
     if (const auto it = reservationTimers_.find(number); it != reservationTimers_.end()) {
         timers_.cancel(it->second);
         reservationTimers_.erase(it);
@@ -121,7 +134,10 @@ void Table::scheduleReservationEnd(std::int64_t number) {
         return;  // journals before issue 20 had no time-out: released by the player or an operator
     }
     const std::int64_t until = reservation->untilMs;
-    const auto delay = std::chrono::milliseconds(std::max<std::int64_t>(0, until - timers_.wallMs()));
+    // At most one time-out from now, whatever the journal says (a damaged until_ms cannot
+    // overflow the timer).
+    const std::int64_t left = until > timers_.wallMs() ? until - timers_.wallMs() : 0;
+    const auto delay = std::chrono::milliseconds(std::min<std::int64_t>(left, settings_.reserveTimeout.count()));
     reservationTimers_[number] = timers_.after(delay, [this, number, until] {
         reservationTimers_.erase(number);
         const auto& still = station(number).reservation;

@@ -120,7 +120,11 @@ void Table::armReaderWatchdog() {
         return;
     }
     const std::int64_t round = roundId_;
-    readerTimer_ = timers_.after(settings_.readerTimeout, [this, round] {
+    const std::uint64_t armed = ++readerArmings_;
+    readerTimer_ = timers_.after(settings_.readerTimeout, [this, round, armed] {
+        if (armed != readerArmings_) {
+            return;  // cancelled while already due: a later arming owns readerTimer_
+        }
         readerTimer_.reset();
         if (roundId_ == round && (phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing)) {
             tiltNow("reader",
@@ -132,6 +136,7 @@ void Table::armReaderWatchdog() {
 }
 
 void Table::disarmReaderWatchdog() {
+    ++readerArmings_;
     if (readerTimer_) {
         timers_.cancel(*readerTimer_);
         readerTimer_.reset();

@@ -59,8 +59,10 @@ struct Segmented : test::JournalFixture {
         add(kind::kStationState, 3, journal::stationStateJson(kept));
         // Station 2's dispute of round 1 is open; station 3's was resolved. Station 4 is reserved
         // with a PIN; station 5 was, and was released.
-        add(kind::kDisputeRaised, 2, json{{"text", "the banker's card was a 9"}}, 1);
-        add(kind::kDisputeRaised, 3, json{{"text", "misdeal"}}, 1);
+        add(kind::kDisputeRaised, 2, json{{"text", "the banker's card was a 9"}, {"held", true}}, 1);
+        add(kind::kDisputeRaised, 3, json{{"text", "misdeal"}, {"held", true}}, 1);
+        // A dispute noted before issue 20 (no "held") holds nothing.
+        add(kind::kDisputeRaised, 1, json{{"text", "an old note"}}, 1);
         add(kind::kDisputeResolved, 3,
             json{{"decision", "rejected"}, {"reason", "video"}, {"by", "carol"}, {"resettled", false}}, 1);
         add(kind::kStationReserved, 4,

@@ -159,6 +159,14 @@ TEST(Reservations, AReservedStationTakesNoBetsOrCashUntilReleasedWithItsPinOrTim
     // The journal keeps a digest of the PIN, never the PIN itself.
     EXPECT_EQ(scalar(f, "SELECT count(*) FROM record WHERE body LIKE '%4711%'"), 0);
 
+    // Three wrong PINs: the player's release is locked; the floor frees it.
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, true, "5555", r); }).ok);
+    for (const char* wrong : {"1111", "2222", "3333"}) {
+        EXPECT_EQ(f.call([&](Respond r) { f.table->reserve(2, false, wrong, r); }).error, "wrong_pin");
+    }
+    EXPECT_EQ(f.call([&](Respond r) { f.table->reserve(2, false, "5555", r); }).error, "pin_locked");
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->releaseReservation(2, "carol", r); }).ok);
+
     // An operator frees a station whatever its PIN.
     ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, true, "99999", r); }).ok);
     ASSERT_TRUE(f.call([&](Respond r) { f.table->releaseReservation(2, "carol", r); }).ok);
