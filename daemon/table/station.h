@@ -26,23 +26,23 @@ struct Station {
     std::vector<std::size_t> placements;
     game::BetSlip lastSlip;  // the previous round's, for "repeat"
     game::LosingStreak streak;
-    int limitLevel = 1;
     game::PersonalLimits personal;
-    bool autoRepeat = false;                  // the last slip placed again at every round's opening
-    bool keepBets = false;                    // the same, without starting the round (start: deal)
-    bool confirmed = false;                   // confirm_bets: this round's bets, as they stand, confirmed
     std::optional<game::Money> denomination;  // chosen (minor units per credit); none: the table's first
     std::optional<PendingHandpay> handpay;    // locked until an attendant resets it
-    bool attendantCalled = false;
     // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
     std::optional<journal::ReservationFact> reservation;
-    int wrongPins = 0;  // wrong PINs tried on this reservation (three lock the player's release)
     // Seed 000 "Dispute": the player's open dispute, held until an operator resolves it.
     std::optional<journal::DisputeFact> dispute;
-    bool hostDisabled = false;          // the accounting host shut the station down (SAS LP 01)
     std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
-    bool cashingOut = false;            // waiting for the host's validation number
-    bool redeeming = false;             // a ticket in escrow, waiting for the host
+    int limitLevel = 1;
+    int wrongPins = 0;        // wrong PINs tried on this reservation (three lock the player's release)
+    bool autoRepeat = false;  // the last slip placed again at every round's opening
+    bool keepBets = false;    // the same, without starting the round (start: deal)
+    bool confirmed = false;   // confirm_bets: this round's bets, as they stand, confirmed
+    bool attendantCalled = false;
+    bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
+    bool cashingOut = false;    // waiting for the host's validation number
+    bool redeeming = false;     // a ticket in escrow, waiting for the host
 
     [[nodiscard]] game::BetSlip slip() const {
         game::BetSlip s;
