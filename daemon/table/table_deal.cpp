@@ -50,7 +50,7 @@ void Table::armAutoDeal() {
                 timer_.reset();
                 // Still wanted: an auto-repeating station still has bets on the layout.
                 if (std::any_of(stations_.begin(), stations_.end(),
-                                [](const Station& s) { return s.autoRepeat && !s.bets.empty(); })) {
+                                [](const Station& other) { return other.autoRepeat && !other.bets.empty(); })) {
                     closeNow({});
                 }
             });
