@@ -121,6 +121,9 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     startControl();
     startRounds();
     checkSealedSegments();
+    if (tableIo_) {
+        tableIo_->tableReady();  // the lamps leave the safe image: the table answers now
+    }
     hooks_.ready(fmt::format("table '{}' running ({} shoe, {} stations)", config_.table.name,
                              config_.table.rngShoe ? "rng" : "reader", config_.table.stations));
 }
@@ -183,10 +186,14 @@ void Daemon::startModbus() {
                      [this](modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
                          modbusWorker_->submit(std::move(request), std::move(done));
                      });
+    tableIo_->holdSafeImage();  // until the whole daemon is up
     tableIo_->start();
-    spdlog::info("modbus: table I/O on {}: {} lamps, {} buttons, polled every {} ms",
+    spdlog::info("modbus: table I/O on {}: {} lamps, {} inputs, polled every {} ms{}",
                  modbus::describe(config_.modbus.connection), config_.modbus.points.outputs.size(),
-                 config_.modbus.points.inputs.size(), config_.modbus.poll.count());
+                 config_.modbus.points.inputs.size(), config_.modbus.poll.count(),
+                 config_.modbus.watchdog.count() > 0
+                     ? fmt::format(", module watchdog {} ms", config_.modbus.watchdog.count())
+                     : std::string(", no module watchdog"));
 }
 
 void Daemon::startSas(sas::SasResume resume) {
@@ -336,9 +343,17 @@ void Daemon::stop() {
         table_->stop();
     }
     if (tableIo_) {
+        // The last cycle leaves the lamps in the safe image: no "bets open" at a stopped table.
+        modbus::CycleRequest safe = tableIo_->safeCycle();
         tableIo_->stop();
-        modbusWorker_.reset();  // waits for the cycle under way
+        modbusWorker_->submit(std::move(safe), [](const modbus::CycleResult& result) {
+            if (!result.ok) {
+                spdlog::warn("modbus: the safe image was not written at stop: {}", result.error);
+            }
+        });
+        modbusWorker_.reset();  // waits for the cycle under way and the safe image
         tableIo_.reset();
+        spdlog::info("modbus: the safe image written to the module at stop");
     }
     if (sas_) {
         if (journal_ && !journal_->failed()) {

@@ -4,10 +4,12 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "protocols/modbus/connection_settings.h"
+#include "protocols/modbus/io_cycle.h"
 #include "protocols/modbus/lamp_rules.h"
 #include "protocols/modbus/point_map.h"
 
@@ -26,16 +28,33 @@ enum class ButtonAction : std::uint8_t {
 
 struct ButtonSettings {
     ButtonAction action = ButtonAction::CloseBets;
-    bool needsConfirm = false;  // armed by the press, done by a confirm press within the window
+    bool needsConfirm = false;                  // armed by the press, done by a confirm press within the window
+    std::chrono::milliseconds maxHold{10'000};  // held longer: a fault (0: never)
     bool operator==(const ButtonSettings&) const = default;
+};
+
+// A switch is a level, not a press: a door switch (active: the door is open) or the card
+// reader's fault output (active: the reader has failed).
+enum class SwitchRole : std::uint8_t { Door, ReaderFault };
+
+struct SwitchSettings {
+    std::string door;  // SwitchRole::Door: the door's name, as in the journal's door.opened
+    SwitchRole role = SwitchRole::Door;
+    bool operator==(const SwitchSettings&) const = default;
 };
 
 struct TableIoSettings {
     bool enabled = false;  // no `modbus.device`: no Modbus
     ConnectionSettings connection;
     PointMap points;
-    std::vector<LampRule> lamps;          // one per points.outputs
-    std::vector<ButtonSettings> buttons;  // one per points.inputs
+    std::vector<LampRule> lamps;                // one per points.outputs
+    std::vector<bool> safeLit;                  // one per points.outputs: the lamp in the safe image
+    std::vector<ButtonSettings> buttons;        // one per points.inputs, from the first
+    std::vector<SwitchSettings> switches;       // one per points.inputs after the buttons
+    std::vector<SetupWrite> atConnect;          // after every connect, before the lamps
+    std::chrono::milliseconds watchdog{0};      // what the at_connect writes arm on the module (0: none)
+    std::chrono::milliseconds readBack{1'000};  // the outputs read back this often (0: after a connect only)
+    bool identify = true;                       // read the module's identity (43/14) after a connect
     std::vector<TableCondition> priority = defaultPriority();
     FlashTiming flash;
     std::chrono::milliseconds poll{50};

@@ -64,6 +64,8 @@ inline constexpr std::string_view kSasRecordRead = "sas.record_read";      // LP
 // Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
 inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
 inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not
+inline constexpr std::string_view kModbusFault = "modbus.fault";  // a stuck output or held button, raised or cleared
+inline constexpr std::string_view kModbusLampTest = "modbus.lamp_test";  // a technician lights each lamp in turn
 
 }  // namespace pitlink::journal::kind
 

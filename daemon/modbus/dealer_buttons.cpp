@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <memory>
+
 #include "daemon/journal/record_kinds.h"
 
 namespace pitlink::modbus {
@@ -10,14 +12,16 @@ namespace {
 
 constexpr const char* kWho = "dealer";
 
-table::Respond logReply(std::string button, std::string_view action) {
-    return [button = std::move(button), action = std::string(action)](const table::Reply& reply) {
-        if (reply.ok) {
-            spdlog::info("button {}: {} done", button, action);
-        } else {
-            spdlog::info("button {}: {} refused by the table: {} ({})", button, action, reply.message, reply.error);
-        }
-    };
+// The press's record once the table has answered: done, or refused with the rule.
+nlohmann::json withAnswer(nlohmann::json body, const table::Reply& reply, const char* doneOutcome) {
+    if (reply.ok) {
+        body["outcome"] = doneOutcome;
+    } else {
+        body["outcome"] = "refused";
+        body["error"] = reply.error;
+        body["message"] = reply.message;
+    }
+    return body;
 }
 
 }  // namespace
@@ -42,66 +46,88 @@ void DealerButtons::pressed(std::size_t input) {
     if (button.action == ButtonAction::Confirm) {
         if (!armed_) {
             body["outcome"] = "nothing to confirm";
-            journalThen(body, {});
+            journal(std::move(body));
             return;
         }
         const Armed armed = *armed_;
         armed_.reset();
-        body["outcome"] = "confirmed";
         body["confirms"] = buttonActionName(armed.action);
-        journalThen(body, [this, armed] { carryOut(armed.action, armed.button); });
+        body["armed_by"] = armed.button;
+        carryOut(armed.action, [this, body = std::move(body)](const table::Reply& reply) {
+            journal(withAnswer(body, reply, "confirmed"));
+        });
         return;
     }
     if (button.needsConfirm) {
         armed_ = Armed{button.action, name, now_() + settings_.confirmWindow.count()};
         body["outcome"] = "armed";
-        journalThen(body, {});
+        journal(std::move(body));
         return;
     }
-    body["outcome"] = "done";
-    journalThen(body, [this, action = button.action, name] { carryOut(action, name); });
+    carryOut(button.action,
+             [this, body = std::move(body)](const table::Reply& reply) { journal(withAnswer(body, reply, "done")); });
 }
 
-void DealerButtons::journalThen(const nlohmann::json& body, std::function<void()> act) {
-    spdlog::info("button {}: pressed ({})", body.value("button", ""), body.value("outcome", ""));
+void DealerButtons::journal(nlohmann::json body) {
+    spdlog::info("button {}: {} {}{}", body.value("button", ""), body.value("action", ""), body.value("outcome", ""),
+                 body.contains("error") ? " (" + body.value("error", "") + ": " + body.value("message", "") + ")" : "");
     if (journal_.failed()) {
-        return;  // the table is tilted: nothing a button asks can be recorded
+        return;  // the table is tilted: nothing can be recorded
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::kind::kButtonPressed, std::nullopt, std::nullopt, body);
-    journal_.submit(std::move(tx), [act = std::move(act)](const journal::CommitResult& result) {
-        if (result.ok && act) {
-            act();
-        }
-    });
+    journal_.submit(std::move(tx));
 }
 
-void DealerButtons::carryOut(ButtonAction action, const std::string& button) {
-    const std::string_view name = buttonActionName(action);
+void DealerButtons::carryOut(ButtonAction action, std::function<void(const table::Reply&)> answered) {
     switch (action) {
         case ButtonAction::CloseBets:
             if (table::bettingOpen(table_.phase())) {
-                table_.closeBets(logReply(button, name));
+                table_.closeBets(std::move(answered));
             } else if (table_.phase() == table::RoundPhase::Idle) {
-                table_.openRound(logReply(button, name));
+                table_.openRound(std::move(answered));
             } else {
-                spdlog::info("button {}: the round is past betting ({})", button,
-                             table::roundPhaseName(table_.phase()));
+                // Nothing for the table to refuse: the button's own rule, journaled with the press.
+                answered(table::Reply::refused("past_betting", "the round is past betting (" +
+                                                                   std::string(table::roundPhaseName(table_.phase())) +
+                                                                   "): nothing to close"));
             }
             return;
         case ButtonAction::NewShoe:
-            table_.newShoe(logReply(button, name));
+            table_.newShoe(std::move(answered));
             return;
         case ButtonAction::VoidRound:
-            table_.voidRound("void button", kWho, logReply(button, name));
+            table_.voidRound("void button", kWho, std::move(answered));
             return;
-        case ButtonAction::AttendantKey:
+        case ButtonAction::AttendantKey: {
+            std::vector<std::int64_t> calling;
             for (std::int64_t n = 1; n <= table_.stationCount(); ++n) {
                 if (table_.station(n).attendantCalled) {
-                    table_.clearAttendant(n, "attendant key", logReply(button, name));
+                    calling.push_back(n);
                 }
             }
+            if (calling.empty()) {
+                answered(table::Reply::refused("no_call", "no station is calling an attendant"));
+                return;
+            }
+            // One answer for the press: done when every call it cleared has committed.
+            auto left = std::make_shared<std::size_t>(calling.size());
+            auto firstRefusal = std::make_shared<std::optional<table::Reply>>();
+            auto cleared = std::make_shared<std::size_t>(0);
+            for (const std::int64_t n : calling) {
+                table_.clearAttendant(n, "attendant key", [=](const table::Reply& reply) {
+                    if (reply.ok) {
+                        ++*cleared;
+                    } else if (!*firstRefusal) {
+                        *firstRefusal = reply;
+                    }
+                    if (--*left == 0) {
+                        answered(*cleared > 0 || !*firstRefusal ? table::Reply::accepted() : **firstRefusal);
+                    }
+                });
+            }
             return;
+        }
         case ButtonAction::Confirm:
             return;  // never armed itself
     }

@@ -1,8 +1,9 @@
 #pragma once
-// What a dealer button press does: journaled first (button.pressed, with what it did), then
-// carried out by the table once that has committed. Buttons that need confirming are armed by
-// their press and carried out by a press of `confirm` within the window; an armed action that is
-// not confirmed in time lapses.
+// What a dealer button press does: the table is asked at once (its decision takes every
+// transaction already submitted into account), and the press is journaled with the table's answer
+// (button.pressed: done, or refused with the rule), so that the journal says what the press did.
+// Buttons that need confirming are armed by their press (journaled as armed) and carried out by a
+// press of `confirm` within the window; an armed action that is not confirmed in time lapses.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -29,8 +30,9 @@ private:
         std::string button;
         std::int64_t until = 0;
     };
-    void journalThen(const nlohmann::json& body, std::function<void()> act);
-    void carryOut(ButtonAction action, const std::string& button);
+    void journal(nlohmann::json body);
+    // Asks the table; `answered` gets its reply (one reply even where the action asks several times).
+    void carryOut(ButtonAction action, std::function<void(const table::Reply&)> answered);
 
     const TableIoSettings& settings_;
     table::Table& table_;

@@ -1,5 +1,9 @@
 #include "protocols/modbus/io_cycle.h"
 
+#include <variant>
+
+#include "protocols/modbus/device_identification.h"
+
 namespace pitlink::modbus {
 
 namespace {
@@ -15,78 +19,172 @@ std::string describe(const char* kind, std::uint16_t address) {
     return std::string(kind) + " " + std::to_string(address);
 }
 
+// Makes one request, trying again up to `retries` times; a failure that a retry mends is kept
+// in the result as a transient error.
+template <typename Request>
+DeviceError attempt(CycleResult& result, int retries, const std::string& what, Request request) {
+    DeviceError e;
+    for (int tried = 0; tried <= retries; ++tried) {
+        ++result.requests;
+        e = request();
+        if (!e) {
+            return e;
+        }
+        if (tried < retries) {
+            result.transientErrors.push_back(what + ": " + *e);
+        }
+    }
+    return e;
+}
+
+void identify(ModbusDevice& device, CycleResult& result) {
+    std::uint8_t next = 0;
+    for (int chunk = 0; chunk < 8; ++chunk) {  // the basic objects come in one or a few answers
+        std::vector<std::uint8_t> pdu;
+        ++result.requests;
+        if (DeviceError e = device.readDeviceIdentification(next, pdu)) {
+            result.identityError = *e;
+            return;
+        }
+        const auto parsed = parseDeviceIdAnswer(pdu);
+        if (const auto* error = std::get_if<DeviceIdError>(&parsed)) {
+            result.identityError = "read device identification (43/14): " + error->message;
+            return;
+        }
+        const auto& answer = std::get<DeviceIdChunk>(parsed);
+        for (const auto& [id, value] : answer.objects) {
+            result.identity[deviceIdObjectName(id)] = value;
+        }
+        if (!answer.moreFollows || answer.nextObjectId <= next) {
+            return;
+        }
+        next = answer.nextObjectId;
+    }
+}
+
 }  // namespace
 
 CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
     CycleResult result;
+    const int retries = request.retries;
     if (!device.connected()) {
         if (DeviceError e = device.connect()) {
             return failed(device, std::move(result), "connect", *e);
         }
         result.connected = true;
+        for (const SetupWrite& w : request.setup) {
+            const std::string what = "set-up write " + describe(w.coils ? "coil" : "holding register", w.address);
+            DeviceError e = attempt(result, retries, what, [&] {
+                if (w.coils) {
+                    return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
+                }
+                return device.writeRegisters(w.address, w.values);
+            });
+            if (e) {
+                return failed(device, std::move(result), what, *e);
+            }
+        }
+        result.setupWritten = true;
+        if (request.identify) {
+            identify(device, result);  // not offered is not a failure
+        }
     }
     const bool full = result.connected || !request.writtenValid;
     result.fullWrite = full;
     const OutputImage writes = changedPart(request.image, full ? nullptr : &request.written);
     for (const CoilRun& run : coilRuns(writes.coils)) {
-        ++result.requests;
-        if (DeviceError e = device.writeCoils(run.start, run.values)) {
-            return failed(device, std::move(result), "write " + describe("coil", run.start), *e);
+        const std::string what = "write " + describe("coil", run.start);
+        if (DeviceError e = attempt(result, retries, what, [&] { return device.writeCoils(run.start, run.values); })) {
+            return failed(device, std::move(result), what, *e);
         }
     }
     for (const RegisterRun& run : registerRuns(writes.registers)) {
-        ++result.requests;
-        if (DeviceError e = device.writeRegisters(run.start, run.values)) {
-            return failed(device, std::move(result), "write " + describe("holding register", run.start), *e);
+        const std::string what = "write " + describe("holding register", run.start);
+        if (DeviceError e =
+                attempt(result, retries, what, [&] { return device.writeRegisters(run.start, run.values); })) {
+            return failed(device, std::move(result), what, *e);
         }
     }
-    if (full) {
-        // Read back: a module that accepted the writes but holds something else (a wrong unit
-        // id behind a gateway, outputs forced locally) must not pass for lamps that are right.
-        for (const CoilRun& run : coilRuns(writes.coils)) {
+    if (full || request.readBack) {
+        // What the module holds of every output: a difference is a fault of that output (stuck,
+        // or overridden on the module), told apart from a link that does not answer.
+        OutputImage held;
+        for (const CoilRun& run : coilRuns(request.image.coils)) {
             std::vector<bool> back;
-            ++result.requests;
-            if (DeviceError e = device.readCoils(run.start, static_cast<std::uint16_t>(run.values.size()), back)) {
-                return failed(device, std::move(result), "read back " + describe("coil", run.start), *e);
+            const std::string what = "read back " + describe("coil", run.start);
+            if (DeviceError e = attempt(result, retries, what, [&] {
+                    return device.readCoils(run.start, static_cast<std::uint16_t>(run.values.size()), back);
+                })) {
+                return failed(device, std::move(result), what, *e);
             }
-            for (std::size_t i = 0; i < run.values.size(); ++i) {
-                if (i >= back.size() || back[i] != run.values[i]) {
-                    return failed(device, std::move(result),
-                                  "read back " + describe("coil", static_cast<std::uint16_t>(run.start + i)),
-                                  std::string("holds ") + (i < back.size() && back[i] ? "on" : "off") + ", written " +
-                                      (run.values[i] ? "on" : "off"));
-                }
+            for (std::size_t i = 0; i < run.values.size() && i < back.size(); ++i) {
+                held.coils[static_cast<std::uint16_t>(run.start + i)] = back[i];
             }
         }
-        for (const RegisterRun& run : registerRuns(writes.registers)) {
+        for (const RegisterRun& run : registerRuns(request.image.registers)) {
             std::vector<std::uint16_t> back;
-            ++result.requests;
-            if (DeviceError e =
-                    device.readHoldingRegisters(run.start, static_cast<std::uint16_t>(run.values.size()), back)) {
-                return failed(device, std::move(result), "read back " + describe("holding register", run.start), *e);
+            const std::string what = "read back " + describe("holding register", run.start);
+            if (DeviceError e = attempt(result, retries, what, [&] {
+                    return device.readHoldingRegisters(run.start, static_cast<std::uint16_t>(run.values.size()), back);
+                })) {
+                return failed(device, std::move(result), what, *e);
             }
-            if (back != run.values) {
-                return failed(device, std::move(result), "read back " + describe("holding register", run.start),
-                              "differs from what was written");
+            for (std::size_t i = 0; i < run.values.size() && i < back.size(); ++i) {
+                held.registers[static_cast<std::uint16_t>(run.start + i)] = back[i];
             }
         }
+        result.readBack = std::move(held);
     }
     const ReadPlan& plan = request.plan;
     if (plan.discreteCount > 0) {
-        ++result.requests;
-        if (DeviceError e = device.readDiscreteInputs(plan.discreteStart, plan.discreteCount, result.discrete)) {
-            return failed(device, std::move(result), "read " + describe("discrete input", plan.discreteStart), *e);
+        const std::string what = "read " + describe("discrete input", plan.discreteStart);
+        if (DeviceError e = attempt(result, retries, what, [&] {
+                return device.readDiscreteInputs(plan.discreteStart, plan.discreteCount, result.discrete);
+            })) {
+            return failed(device, std::move(result), what, *e);
         }
     }
     if (plan.registerCount > 0) {
-        ++result.requests;
-        if (DeviceError e = device.readInputRegisters(plan.registerStart, plan.registerCount, result.registers)) {
-            return failed(device, std::move(result), "read " + describe("input register", plan.registerStart), *e);
+        const std::string what = "read " + describe("input register", plan.registerStart);
+        if (DeviceError e = attempt(result, retries, what, [&] {
+                return device.readInputRegisters(plan.registerStart, plan.registerCount, result.registers);
+            })) {
+            return failed(device, std::move(result), what, *e);
         }
     }
     result.ok = true;
     result.written = request.image;
     return result;
+}
+
+std::vector<Mismatch> mismatches(const PointMap& map, const OutputImage& written, const OutputImage& readBack) {
+    std::vector<Mismatch> found;
+    for (std::size_t n = 0; n < map.outputs.size(); ++n) {
+        const OutputPoint& o = map.outputs[n];
+        bool want = false;
+        bool holds = false;
+        if (o.kind == OutputKind::Coil) {
+            const auto w = written.coils.find(o.address);
+            const auto h = readBack.coils.find(o.address);
+            if (w == written.coils.end() || h == readBack.coils.end()) {
+                continue;
+            }
+            want = w->second;
+            holds = h->second;
+        } else {
+            const auto w = written.registers.find(o.address);
+            const auto h = readBack.registers.find(o.address);
+            if (w == written.registers.end() || h == readBack.registers.end()) {
+                continue;
+            }
+            want = ((w->second >> o.bit) & 1U) != 0;
+            holds = ((h->second >> o.bit) & 1U) != 0;
+        }
+        if (want != holds) {
+            found.push_back({n, holds});
+        }
+    }
+    return found;
 }
 
 }  // namespace pitlink::modbus

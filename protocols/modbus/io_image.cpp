@@ -84,6 +84,11 @@ ReadPlan readPlanOf(const PointMap& map) {
             rLow = std::min<std::uint32_t>(rLow, i.address);
             rHigh = std::max<std::uint32_t>(rHigh, i.address);
         }
+        if (i.counter) {
+            anyR = true;
+            rLow = std::min<std::uint32_t>(rLow, *i.counter);
+            rHigh = std::max<std::uint32_t>(rHigh, *i.counter);
+        }
     }
     if (anyD) {
         plan.discreteStart = static_cast<std::uint16_t>(dLow);
@@ -112,6 +117,23 @@ std::vector<bool> decodeInputs(const PointMap& map, const ReadPlan& plan, const 
         pressed.push_back(level != i.activeLow);
     }
     return pressed;
+}
+
+std::vector<std::optional<std::uint16_t>> decodeCounters(const PointMap& map, const ReadPlan& plan,
+                                                         const std::vector<std::uint16_t>& registers) {
+    std::vector<std::optional<std::uint16_t>> counts;
+    counts.reserve(map.inputs.size());
+    for (const auto& i : map.inputs) {
+        std::optional<std::uint16_t> count;
+        if (i.counter && *i.counter >= plan.registerStart) {
+            const std::size_t at = static_cast<std::size_t>(*i.counter - plan.registerStart);
+            if (at < registers.size()) {
+                count = registers[at];
+            }
+        }
+        counts.push_back(count);
+    }
+    return counts;
 }
 
 }  // namespace pitlink::modbus

@@ -4,6 +4,7 @@
 // write it in as few requests as possible; the read plan of the inputs and their decoding.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "protocols/modbus/point_map.h"
@@ -40,7 +41,8 @@ using RegisterRun = Run<std::uint16_t>;
 [[nodiscard]] std::vector<CoilRun> coilRuns(const std::map<std::uint16_t, bool>& coils);
 [[nodiscard]] std::vector<RegisterRun> registerRuns(const std::map<std::uint16_t, std::uint16_t>& registers);
 
-// One read of the discrete inputs and one of the input registers, spanning every input.
+// One read of the discrete inputs and one of the input registers, spanning every input (and
+// every input's counter register).
 struct ReadPlan {
     std::uint16_t discreteStart = 0;
     std::uint16_t discreteCount = 0;  // 0: no discrete inputs
@@ -54,5 +56,18 @@ struct ReadPlan {
 [[nodiscard]] std::vector<bool> decodeInputs(const PointMap& map, const ReadPlan& plan,
                                              const std::vector<bool>& discrete,
                                              const std::vector<std::uint16_t>& registers);
+
+}  // namespace pitlink::modbus
+
+namespace pitlink::modbus {
+
+// Each input's counter register as read (nullopt: the input has none).
+[[nodiscard]] std::vector<std::optional<std::uint16_t>> decodeCounters(const PointMap& map, const ReadPlan& plan,
+                                                                       const std::vector<std::uint16_t>& registers);
+
+// The presses a counter shows since `before` (a 16-bit counter that wraps).
+[[nodiscard]] constexpr std::uint16_t countedSince(std::uint16_t before, std::uint16_t now) {
+    return static_cast<std::uint16_t>(now - before);
+}
 
 }  // namespace pitlink::modbus

@@ -25,6 +25,14 @@ public:
     virtual DeviceError readDiscreteInputs(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;  // 02
     virtual DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
                                            std::vector<std::uint16_t>& out) = 0;  // 04
+    // 43/14 Read Device Identification, one request: `objectId` is the first object asked for
+    // (basic category, code 01); `pdu` gets the answer from its function code on. Modules that do
+    // not offer it answer with an exception, returned as an error.
+    virtual DeviceError readDeviceIdentification(std::uint8_t objectId, std::vector<std::uint8_t>& pdu) {
+        (void)objectId;
+        pdu.clear();
+        return std::string("read device identification (43/14): not offered");
+    }
 };
 
 }  // namespace pitlink::modbus

@@ -1,5 +1,6 @@
 #include "protocols/modbus/point_map.h"
 
+#include <map>
 #include <set>
 #include <utility>
 
@@ -16,39 +17,63 @@ std::string where(OutputKind kind, std::uint16_t address, std::uint8_t bit) {
 
 }  // namespace
 
-std::vector<std::string> pointMapProblems(const PointMap& map) {
-    std::vector<std::string> problems;
+std::vector<PointProblem> pointMapProblems(const PointMap& map) {
+    using Where = PointProblem::Where;
+    std::vector<PointProblem> problems;
     std::set<std::string> names;
-    std::set<std::pair<int, std::uint32_t>> used;  // (kind, address << 4 | bit)
-    for (const auto& o : map.outputs) {
+    std::map<std::pair<int, std::uint32_t>, std::string> used;  // (kind, address << 4 | bit) -> point
+    for (std::size_t n = 0; n < map.outputs.size(); ++n) {
+        const OutputPoint& o = map.outputs[n];
         if (!names.insert(o.name).second) {
-            problems.push_back("the name '" + o.name + "' is used twice");
+            problems.push_back({Where::Output, n, "the name '" + o.name + "' is used twice"});
         }
         if (o.bit > 15) {
-            problems.push_back(o.name + ": bit " + std::to_string(o.bit) + " (a register has bits 0-15)");
+            problems.push_back(
+                {Where::Output, n, o.name + ": bit " + std::to_string(o.bit) + " (a register has bits 0-15)"});
         }
         const std::uint8_t bit = o.kind == OutputKind::Coil ? 0 : o.bit;
-        if (!used.insert({static_cast<int>(o.kind), (std::uint32_t{o.address} << 4U) | bit}).second) {
-            problems.push_back(o.name + ": " + where(o.kind, o.address, bit) + " drives another lamp too");
+        const auto [it, fresh] =
+            used.emplace(std::pair{static_cast<int>(o.kind), (std::uint32_t{o.address} << 4U) | bit}, o.name);
+        if (!fresh) {
+            problems.push_back(
+                {Where::Output, n,
+                 o.name + ": " + where(o.kind, o.address, bit) + " drives another lamp too (" + it->second + ")"});
         }
     }
-    for (const auto& i : map.inputs) {
+    constexpr int kInputKinds = 2;  // apart from the output kinds in `used`
+    for (std::size_t n = 0; n < map.inputs.size(); ++n) {
+        const InputPoint& i = map.inputs[n];
         if (!names.insert(i.name).second) {
-            problems.push_back("the name '" + i.name + "' is used twice");
+            problems.push_back({Where::Input, n, "the name '" + i.name + "' is used twice"});
         }
         if (i.bit > 15) {
-            problems.push_back(i.name + ": bit " + std::to_string(i.bit) + " (a register has bits 0-15)");
+            problems.push_back(
+                {Where::Input, n, i.name + ": bit " + std::to_string(i.bit) + " (a register has bits 0-15)"});
+        }
+        const std::uint8_t bit = i.kind == InputKind::DiscreteInput ? 0 : i.bit;
+        const auto [it, fresh] = used.emplace(
+            std::pair{kInputKinds + static_cast<int>(i.kind), (std::uint32_t{i.address} << 4U) | bit}, i.name);
+        if (!fresh) {
+            problems.push_back(
+                {Where::Input, n,
+                 i.name + ": " +
+                     (i.kind == InputKind::DiscreteInput
+                          ? "discrete input " + std::to_string(i.address)
+                          : "input register " + std::to_string(i.address) + " bit " + std::to_string(bit)) +
+                     " is read by another input too (" + it->second + ")"});
         }
     }
     // Inputs are read in one request per kind: their addresses must fit in it.
     const ReadPlan plan = readPlanOf(map);
     if (plan.discreteCount > kMaxReadBits) {
-        problems.push_back("discrete inputs span " + std::to_string(plan.discreteCount) + " addresses (at most " +
-                           std::to_string(kMaxReadBits) + " in one read)");
+        problems.push_back({Where::Map, 0,
+                            "discrete inputs span " + std::to_string(plan.discreteCount) + " addresses (at most " +
+                                std::to_string(kMaxReadBits) + " in one read)"});
     }
     if (plan.registerCount > kMaxReadRegisters) {
-        problems.push_back("input registers span " + std::to_string(plan.registerCount) + " addresses (at most " +
-                           std::to_string(kMaxReadRegisters) + " in one read)");
+        problems.push_back({Where::Map, 0,
+                            "input registers (with counters) span " + std::to_string(plan.registerCount) +
+                                " addresses (at most " + std::to_string(kMaxReadRegisters) + " in one read)"});
     }
     return problems;
 }

@@ -59,6 +59,10 @@ struct MemoryDevice : modbus::ModbusDevice {
     }
     modbus::DeviceError readDiscreteInputs(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) override {
         log.push_back("read inputs " + std::to_string(start) + "+" + std::to_string(count));
+        if (failNextReads > 0) {
+            --failNextReads;
+            return std::string("exception 6 (busy)");
+        }
         out.assign(count, false);
         out[0] = firstInput;
         return std::nullopt;
@@ -66,7 +70,15 @@ struct MemoryDevice : modbus::ModbusDevice {
     modbus::DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
                                            std::vector<std::uint16_t>& out) override {
         log.push_back("read input registers " + std::to_string(start) + "+" + std::to_string(count));
-        out.assign(count, 0);
+        out.clear();
+        for (std::uint16_t i = 0; i < count; ++i) {
+            out.push_back(inputRegisters[static_cast<std::uint16_t>(start + i)]);
+        }
+        return std::nullopt;
+    }
+    modbus::DeviceError readDeviceIdentification(std::uint8_t objectId, std::vector<std::uint8_t>& pdu) override {
+        log.push_back("read device identification " + std::to_string(objectId));
+        pdu = identification;
         return std::nullopt;
     }
 
@@ -75,7 +87,10 @@ struct MemoryDevice : modbus::ModbusDevice {
     bool failWrites = false;
     bool stuckOff = false;  // outputs forced off on the module
     bool firstInput = false;
+    int failNextReads = 0;  // discrete input reads answered with an exception
     int connects = 0;
+    std::map<std::uint16_t, std::uint16_t> inputRegisters;
+    std::vector<std::uint8_t> identification;  // the 43/14 answer PDU
     std::map<std::uint16_t, bool> coils;
     std::map<std::uint16_t, std::uint16_t> holding;
     std::vector<std::string> log;

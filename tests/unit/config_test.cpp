@@ -163,12 +163,19 @@ TEST(Config, NoModbusDeviceMeansNoModbus) {
 
 TEST(Config, ModbusPointMapLampRulesAndButtonsAreRead) {
     const Config c = load(
-        "modbus:\n  device: {transport: rtu, serial_port: tty/io, baud: 9600, parity: even, unit_id: 7}\n"
-        "  poll_ms: 40\n  priority: [call_attendant, tilt]\n"
-        "  lamps:\n    - {name: candle, coil: 3, when: {tilt: fast_flash, call_attendant: slow_flash}}\n"
+        "modbus:\n  device: {transport: rtu, serial_port: tty/io, baud: 9600, parity: even, unit_id: 7,\n"
+        "           timeout_ms: 300, byte_timeout_ms: 20, retries: 2, rs485: rts, rts: low, rts_delay_us: 500,\n"
+        "           frame_gap_us: 2000}\n"
+        "  poll_ms: 40\n  priority: [call_attendant, tilt]\n  read_back_ms: 2000\n  identify: false\n"
+        "  at_connect:\n    - {register: 4096, value: 20}\n    - {coil: 260, values: [1, 0]}\n"
+        "  watchdog_ms: 2000\n"
+        "  lamps:\n    - {name: candle, coil: 3, safe: on, when: {tilt: fast_flash, call_attendant: slow_flash}}\n"
         "    - {name: green, register: 100, bit: 15, when: {bets_open: on}}\n"
-        "  buttons:\n    - {name: deal, discrete_input: 8, action: close_bets}\n"
-        "    - {name: void, input_register: 2, bit: 1, active_low: true, action: void_round, confirm: true}\n");
+        "  buttons:\n    - {name: deal, discrete_input: 8, action: close_bets, counter_register: 40}\n"
+        "    - {name: void, input_register: 2, bit: 1, active_low: true, action: void_round, confirm: true}\n"
+        "    - {name: ok, discrete_input: 9, action: confirm, max_hold_ms: 0}\n"
+        "  switches:\n    - {name: cash_door, discrete_input: 10, active_low: true, door: cash_box}\n"
+        "    - {name: reader, discrete_input: 11, reader_fault: true}\n");
     const auto& m = c.modbus;
     ASSERT_TRUE(m.enabled);
     EXPECT_EQ(m.connection.transport, modbus::Transport::Rtu);
@@ -176,13 +183,32 @@ TEST(Config, ModbusPointMapLampRulesAndButtonsAreRead) {
     EXPECT_EQ(m.connection.baud, 9600);
     EXPECT_EQ(m.connection.parity, 'E');
     EXPECT_EQ(m.connection.unitId, 7);
+    EXPECT_EQ(m.connection.byteTimeout, std::chrono::milliseconds(20));
+    EXPECT_EQ(m.connection.retries, 2);
+    EXPECT_EQ(m.connection.rs485, modbus::Rs485::Rts);
+    EXPECT_FALSE(m.connection.rtsActiveHigh);
+    EXPECT_EQ(m.connection.rtsDelay, std::chrono::microseconds(500));
+    EXPECT_EQ(m.connection.frameGap, std::chrono::microseconds(2000));
+    EXPECT_EQ(m.readBack, std::chrono::milliseconds(2000));
+    EXPECT_FALSE(m.identify);
+    EXPECT_EQ(m.atConnect, (std::vector<modbus::SetupWrite>{{false, 4096, {20}}, {true, 260, {1, 0}}}));
+    EXPECT_EQ(m.watchdog, std::chrono::milliseconds(2000));
+    EXPECT_EQ(m.safeLit, (std::vector<bool>{true, false}));
+    EXPECT_EQ(m.points.inputs[0].counter, std::optional<std::uint16_t>(40));
+    EXPECT_EQ(m.buttons[2].maxHold, std::chrono::milliseconds(0));
+    ASSERT_EQ(m.points.inputs.size(), 5U);  // the buttons, then the switches
+    EXPECT_TRUE(m.points.inputs[3].activeLow);
+    EXPECT_EQ(m.switches, (std::vector<modbus::SwitchSettings>{{"cash_box", modbus::SwitchRole::Door},
+                                                               {"", modbus::SwitchRole::ReaderFault}}));
     EXPECT_EQ(m.poll, std::chrono::milliseconds(40));
     ASSERT_EQ(m.points.outputs.size(), 2U);
     EXPECT_EQ(m.points.outputs[1], (modbus::OutputPoint{"green", modbus::OutputKind::HoldingRegisterBit, 100, 15}));
     EXPECT_EQ(m.lamps[0].at(modbus::TableCondition::CallAttendant), modbus::LampState::SlowFlash);
     EXPECT_EQ(m.lamps[0].size(), 2U);
-    EXPECT_EQ(m.points.inputs[1], (modbus::InputPoint{"void", modbus::InputKind::InputRegisterBit, 2, 1, true}));
-    EXPECT_EQ(m.buttons[1], (modbus::ButtonSettings{modbus::ButtonAction::VoidRound, true}));
+    EXPECT_EQ(m.points.inputs[1],
+              (modbus::InputPoint{"void", modbus::InputKind::InputRegisterBit, 2, 1, true, std::nullopt}));
+    EXPECT_EQ(m.buttons[1],
+              (modbus::ButtonSettings{modbus::ButtonAction::VoidRound, true, std::chrono::milliseconds(10000)}));
     // Listed first as given, the rest after in the default order.
     ASSERT_EQ(m.priority.size(), modbus::kConditionCount);
     EXPECT_EQ(m.priority[0], modbus::TableCondition::CallAttendant);
@@ -208,10 +234,46 @@ TEST(Config, ModbusMistakesAreNamed) {
     EXPECT_EQ(errorOf(device + "  priority: [tilt, tilt]\n").key(), "modbus.priority");
     EXPECT_EQ(errorOf(device).key(), "modbus.device");  // no lamps and no buttons
     const ConfigError twice = errorOf(device + "  lamps:\n    - {name: a, coil: 1}\n    - {name: b, coil: 1}\n");
-    EXPECT_EQ(twice.key(), "modbus.lamps");
+    EXPECT_EQ(twice.key(), "modbus.lamps[1]");
     EXPECT_NE(std::string(twice.what()).find("b: coil 1 drives another lamp too"), std::string::npos) << twice.what();
     EXPECT_EQ(errorOf(device + "  lamps: []\n  reconnect_min_ms: 500\n  reconnect_max_ms: 100\n").key(),
               "modbus.reconnect_max_ms");
+}
+
+// Issue 21: what cannot work is refused, each mistake named by its own key.
+TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
+    const std::string device = "modbus:\n  device: {transport: tcp, port: 502}\n";
+    const std::string lamp = "  lamps:\n    - {name: a, coil: 1}\n";
+    const auto key = [&](const std::string& text) { return errorOf(device + text).key(); };
+    EXPECT_EQ(key("  poll_ms: 100\n  fast_flash_ms: 60\n" + lamp), "modbus.fast_flash_ms");
+    EXPECT_EQ(key("  poll_ms: 600\n" + lamp), "modbus.slow_flash_ms");  // the default 500 ms
+    EXPECT_EQ(key("  buttons:\n    - {name: v, discrete_input: 0, action: void_round, confirm: true}\n"),
+              "modbus.buttons[0].confirm");
+    EXPECT_EQ(key("  buttons:\n    - {name: d, discrete_input: 3, action: close_bets}\n"
+                  "    - {name: v, discrete_input: 3, action: new_shoe}\n"),
+              "modbus.buttons[1]");
+    EXPECT_EQ(key("  buttons:\n    - {name: d, discrete_input: 3, action: close_bets}\n"
+                  "  switches:\n    - {name: s, discrete_input: 3, door: main}\n"),
+              "modbus.switches[0]");
+    EXPECT_EQ(key("  switches:\n    - {name: s, discrete_input: 3, door: main, reader_fault: true}\n"),
+              "modbus.switches[0]");
+    EXPECT_EQ(key("  buttons:\n    - {name: d, discrete_input: 3, action: close_bets, max_hold_ms: 40}\n"),
+              "modbus.buttons[0].max_hold_ms");
+    EXPECT_EQ(key("  lamps:\n    - {name: a, coil: 1, safe: blink}\n"), "modbus.lamps[0].safe");
+    EXPECT_EQ(errorOf("modbus:\n  device: {transport: tcp, timeout_ms: 100, byte_timeout_ms: 200}\n" + lamp).key(),
+              "modbus.device.byte_timeout_ms");
+    EXPECT_EQ(errorOf("modbus:\n  device: {transport: tcp, rs485: rts}\n" + lamp).key(), "modbus.device.rs485");
+    EXPECT_EQ(errorOf("modbus:\n  device: {transport: rtu, serial_port: /dev/ttyS1, rts: high}\n" + lamp).key(),
+              "modbus.device.rts");
+    EXPECT_EQ(key("  watchdog_ms: 1000\n" + lamp), "modbus.watchdog_ms");  // no at_connect writes arm it
+    // Two 50 ms polls and two tries of 200 ms: 500 ms at least.
+    EXPECT_EQ(key("  at_connect:\n    - {register: 4096, value: 4}\n  watchdog_ms: 400\n" + lamp),
+              "modbus.watchdog_ms");
+    EXPECT_EQ(
+        load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp).modbus.watchdog,
+        std::chrono::milliseconds(500));
+    EXPECT_EQ(key("  at_connect:\n    - {register: 4096}\n" + lamp), "modbus.at_connect[0]");
+    EXPECT_EQ(key("  at_connect:\n    - {coil: 4, value: 2}\n" + lamp), "modbus.at_connect[0].value");
 }
 
 }  // namespace

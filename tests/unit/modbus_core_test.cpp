@@ -4,6 +4,7 @@
 // after a connect, only changes after, a failure closes the link).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -147,9 +148,9 @@ PointMap sampleMap() {
                  {"red", OutputKind::Coil, 5, 0},
                  {"status_a", OutputKind::HoldingRegisterBit, 10, 0},
                  {"status_b", OutputKind::HoldingRegisterBit, 10, 3}};
-    m.inputs = {{"deal", InputKind::DiscreteInput, 4, 0, false},
-                {"void", InputKind::DiscreteInput, 6, 0, true},
-                {"key", InputKind::InputRegisterBit, 20, 2, false}};
+    m.inputs = {{"deal", InputKind::DiscreteInput, 4, 0, false, std::nullopt},
+                {"void", InputKind::DiscreteInput, 6, 0, true, std::nullopt},
+                {"key", InputKind::InputRegisterBit, 20, 2, false, std::nullopt}};
     return m;
 }
 
@@ -185,19 +186,38 @@ TEST(PointMap, ProblemsAreNamed) {
     PointMap m = sampleMap();
     m.outputs.push_back({"green", OutputKind::Coil, 9, 0});
     m.outputs.push_back({"other", OutputKind::HoldingRegisterBit, 10, 3});
-    m.inputs.push_back({"far", InputKind::DiscreteInput, 3'000, 0, false});
+    m.inputs.push_back({"far", InputKind::DiscreteInput, 3'000, 0, false, std::nullopt});
+    m.inputs.push_back({"deal_too", InputKind::DiscreteInput, 4, 0, false, std::nullopt});
     const auto problems = pointMapProblems(m);
-    ASSERT_EQ(problems.size(), 3U);
-    EXPECT_NE(problems[0].find("'green' is used twice"), std::string::npos);
-    EXPECT_NE(problems[1].find("holding register 10 bit 3 drives another lamp"), std::string::npos);
-    EXPECT_NE(problems[2].find("discrete inputs span 2997"), std::string::npos);
+    ASSERT_EQ(problems.size(), 4U);
+    EXPECT_NE(problems[0].message.find("'green' is used twice"), std::string::npos);
+    EXPECT_EQ(problems[0].where, PointProblem::Where::Output);
+    EXPECT_EQ(problems[0].index, 5U);
+    EXPECT_NE(problems[1].message.find("holding register 10 bit 3 drives another lamp too (status_b)"),
+              std::string::npos);
+    EXPECT_EQ(problems[1].index, 6U);
+    // Two buttons on one input, told against the second button.
+    EXPECT_EQ(problems[2].message, "deal_too: discrete input 4 is read by another input too (deal)");
+    EXPECT_EQ(problems[2].where, PointProblem::Where::Input);
+    EXPECT_EQ(problems[2].index, 4U);
+    EXPECT_NE(problems[3].message.find("discrete inputs span 2997"), std::string::npos);
+    EXPECT_EQ(problems[3].where, PointProblem::Where::Map);
+}
+
+CycleRequest cycleOf(OutputImage image, OutputImage written, bool valid, ReadPlan plan) {
+    CycleRequest request;
+    request.image = std::move(image);
+    request.written = std::move(written);
+    request.writtenValid = valid;
+    request.plan = plan;
+    return request;
 }
 
 TEST(IoCycle, AfterAConnectEverythingIsWrittenAndReadBack) {
     MemoryDevice device;
     device.firstInput = true;
     const PointMap m = sampleMap();
-    const CycleRequest request{outputImageOf(m, {true, false, true, false, true}), {}, false, readPlanOf(m)};
+    const CycleRequest request = cycleOf(outputImageOf(m, {true, false, true, false, true}), {}, false, readPlanOf(m));
     const CycleResult r = runCycle(device, request);
     ASSERT_TRUE(r.ok) << r.error;
     EXPECT_TRUE(r.connected);
@@ -214,10 +234,10 @@ TEST(IoCycle, AfterAConnectEverythingIsWrittenAndReadBack) {
 TEST(IoCycle, OnceWrittenOnlyChangesGoOut) {
     MemoryDevice device;
     const PointMap m = sampleMap();
-    CycleRequest request{outputImageOf(m, {true, false, true, false, true}), {}, false, readPlanOf(m)};
+    CycleRequest request = cycleOf(outputImageOf(m, {true, false, true, false, true}), {}, false, readPlanOf(m));
     const CycleResult first = runCycle(device, request);
     device.log.clear();
-    request = CycleRequest{outputImageOf(m, {true, true, true, false, true}), first.written, true, readPlanOf(m)};
+    request = cycleOf(outputImageOf(m, {true, true, true, false, true}), first.written, true, readPlanOf(m));
     const CycleResult second = runCycle(device, request);
     ASSERT_TRUE(second.ok);
     EXPECT_FALSE(second.fullWrite);
@@ -229,10 +249,11 @@ TEST(IoCycle, OnceWrittenOnlyChangesGoOut) {
 TEST(IoCycle, AFailureClosesTheLinkAndTheNextCycleStartsOver) {
     MemoryDevice device;
     const PointMap m = sampleMap();
-    const CycleRequest request{outputImageOf(m, {true, true, true, true, true}), {}, false, readPlanOf(m)};
+    const CycleRequest request = cycleOf(outputImageOf(m, {true, true, true, true, true}), {}, false, readPlanOf(m));
     ASSERT_TRUE(runCycle(device, request).ok);
     device.failWrites = true;
-    const CycleRequest change{outputImageOf(m, {false, true, true, true, true}), request.image, true, readPlanOf(m)};
+    const CycleRequest change =
+        cycleOf(outputImageOf(m, {false, true, true, true, true}), request.image, true, readPlanOf(m));
     const CycleResult failed = runCycle(device, change);
     EXPECT_FALSE(failed.ok);
     EXPECT_EQ(failed.error, "write coil 0: timed out");
@@ -247,22 +268,101 @@ TEST(IoCycle, AFailureClosesTheLinkAndTheNextCycleStartsOver) {
     EXPECT_EQ(device.connects, 2);
 }
 
-TEST(IoCycle, AReadBackThatDiffersFails) {
+TEST(IoCycle, AReadBackThatDiffersIsAFaultOfThatOutputNotAnOutage) {
     MemoryDevice device;
     device.stuckOff = true;
     const PointMap m = sampleMap();
     const CycleResult r =
-        runCycle(device, CycleRequest{outputImageOf(m, {false, true, false, false, false}), {}, false, readPlanOf(m)});
-    EXPECT_FALSE(r.ok);
-    EXPECT_EQ(r.error, "read back coil 1: holds off, written on");
+        runCycle(device, cycleOf(outputImageOf(m, {false, true, false, false, false}), {}, false, readPlanOf(m)));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_TRUE(device.open);
+    ASSERT_TRUE(r.readBack.has_value());
+    const auto stuck = mismatches(m, r.written, *r.readBack);
+    ASSERT_EQ(stuck.size(), 1U);
+    EXPECT_EQ(m.outputs[stuck[0].output].name, "green");
+    EXPECT_FALSE(stuck[0].holds);
+}
+
+TEST(IoCycle, ReadBackOnlyWhenAskedOnceWritten) {
+    MemoryDevice device;
+    const PointMap m = sampleMap();
+    const CycleResult first =
+        runCycle(device, cycleOf(outputImageOf(m, {true, false, false, false, true}), {}, false, readPlanOf(m)));
+    device.log.clear();
+    CycleRequest again = cycleOf(first.written, first.written, true, readPlanOf(m));
+    EXPECT_FALSE(runCycle(device, again).readBack.has_value());
+    again.readBack = true;
+    device.coils[5] = true;  // changed on the module behind pitlink's back
+    const CycleResult checked = runCycle(device, again);
+    ASSERT_TRUE(checked.readBack.has_value());
+    const auto stuck = mismatches(m, checked.written, *checked.readBack);
+    ASSERT_EQ(stuck.size(), 1U);
+    EXPECT_EQ(m.outputs[stuck[0].output].name, "red");
+    EXPECT_TRUE(stuck[0].holds);
+}
+
+TEST(IoCycle, OneFailedRequestIsTriedAgainAndIsNotAnOutage) {
+    MemoryDevice device;
+    const PointMap m = sampleMap();
+    const CycleRequest request = cycleOf(outputImageOf(m, {true, true, true, true, true}), {}, false, readPlanOf(m));
+    ASSERT_TRUE(runCycle(device, request).ok);
+    device.failNextReads = 1;
+    const CycleResult r = runCycle(device, cycleOf(request.image, request.image, true, readPlanOf(m)));
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.transientErrors, (std::vector<std::string>{"read discrete input 4: exception 6 (busy)"}));
+    EXPECT_EQ(r.requests, 3U);  // discrete inputs twice, input registers once
+    EXPECT_TRUE(device.open);
+    device.failNextReads = 2;  // the retry fails too: now it is a failed cycle
+    const CycleResult failed = runCycle(device, cycleOf(request.image, request.image, true, readPlanOf(m)));
+    EXPECT_FALSE(failed.ok);
+    EXPECT_EQ(failed.error, "read discrete input 4: exception 6 (busy)");
     EXPECT_FALSE(device.open);
+}
+
+TEST(IoCycle, SetUpWritesComeAfterEachConnectBeforeTheLamps) {
+    MemoryDevice device;
+    const PointMap m = sampleMap();
+    CycleRequest request = cycleOf(outputImageOf(m, {true, false, false, false, false}), {}, false, readPlanOf(m));
+    request.setup = {SetupWrite{false, 4096, {10}}, SetupWrite{false, 4106, {1}}};
+    const CycleResult r = runCycle(device, request);
+    ASSERT_TRUE(r.ok);
+    EXPECT_TRUE(r.setupWritten);
+    ASSERT_GE(device.log.size(), 3U);
+    EXPECT_EQ(device.log[0], "write registers 4096+1");
+    EXPECT_EQ(device.log[1], "write registers 4106+1");
+    EXPECT_EQ(device.log[2], "write coils 0+2");
+    EXPECT_EQ(device.holding[4096], 10);
+    device.log.clear();
+    const CycleResult next = runCycle(device, cycleOf(r.written, r.written, true, readPlanOf(m)));
+    EXPECT_FALSE(next.setupWritten);
+    EXPECT_EQ(std::count(device.log.begin(), device.log.end(), "write registers 4096+1"), 0);
+}
+
+TEST(IoCycle, TheModulesIdentityIsReadAfterAConnectWhereAsked) {
+    MemoryDevice device;
+    // 2B 0E 01 conformity 01, no more, next 0, 3 objects: vendor "ACME", product "IO-8", revision "1.2"
+    device.identification = {0x2B, 0x0E, 0x01, 0x01, 0x00, 0x00, 0x03, 0x00, 4, 'A', 'C', 'M',
+                             'E',  0x01, 4,    'I',  'O',  '-',  '8',  0x02, 3, '1', '.', '2'};
+    const PointMap m = sampleMap();
+    CycleRequest request = cycleOf(outputImageOf(m, {}), {}, false, readPlanOf(m));
+    request.identify = true;
+    const CycleResult r = runCycle(device, request);
+    ASSERT_TRUE(r.ok);
+    EXPECT_EQ(r.identity,
+              (std::map<std::string, std::string>{{"vendor", "ACME"}, {"product_code", "IO-8"}, {"revision", "1.2"}}));
+    device.identification = {0xAB, 0x01};  // an exception: not offered, and not a failure
+    device.close();
+    const CycleResult without = runCycle(device, request);
+    ASSERT_TRUE(without.ok);
+    EXPECT_TRUE(without.identity.empty());
+    EXPECT_EQ(without.identityError, "read device identification (43/14): exception 1 (function 43/14 not offered)");
 }
 
 TEST(IoCycle, ARefusedConnectionSaysSo) {
     MemoryDevice device;
     device.refuseConnect = true;
     const PointMap m = sampleMap();
-    const CycleResult r = runCycle(device, CycleRequest{outputImageOf(m, {}), {}, false, readPlanOf(m)});
+    const CycleResult r = runCycle(device, cycleOf(outputImageOf(m, {}), {}, false, readPlanOf(m)));
     EXPECT_FALSE(r.ok);
     EXPECT_EQ(r.error, "connect: connection refused");
     EXPECT_EQ(r.requests, 0U);

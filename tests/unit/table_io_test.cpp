@@ -39,8 +39,8 @@ TableIoSettings settings() {
     s.lamps = {{{TableCondition::Tilt, LampState::FastFlash}, {TableCondition::CallAttendant, LampState::On}},
                {{TableCondition::BetsOpen, LampState::On}},
                {{TableCondition::Idle, LampState::On}}};
-    s.points.inputs = {{"attendant_key", InputKind::DiscreteInput, 0, 0, false}};
-    s.buttons = {{ButtonAction::AttendantKey, false}};
+    s.points.inputs = {{"attendant_key", InputKind::DiscreteInput, 0, 0, false, std::nullopt}};
+    s.buttons = {{ButtonAction::AttendantKey, false, milliseconds(10'000)}};
     return s;
 }
 
