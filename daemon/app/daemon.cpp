@@ -231,6 +231,13 @@ void Daemon::startEngineLink() {
 
 void Daemon::startControl() {
     control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
+    if (tableIo_) {
+        control_->setTableIo(control::TableIoControl{
+            [this](std::chrono::milliseconds step, const std::string& by, table::Respond respond) {
+                tableIo_->lampTest(step, by, std::move(respond));
+            },
+            [this](std::function<void(nlohmann::json)> answer) { tableIo_->readIo(std::move(answer)); }});
+    }
     if (world_.io != nullptr && !config_.control.socket.empty()) {
         controlServer_ = std::make_unique<control::ControlServer>(
             *world_.io, config_.control.socket,

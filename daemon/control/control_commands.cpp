@@ -157,6 +157,20 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
         case Command::TiltClear:
             table_.clearTilt(request.cause, user, answer);
             return;
+        case Command::Io:
+            if (!tableIo_) {
+                answer(Reply::refused("no_module", "pitlink.yaml configures no Modbus I/O module"));
+                return;
+            }
+            tableIo_->readIo([answer](const json& io) { answer.data(io); });
+            return;
+        case Command::LampsTest:
+            if (!tableIo_) {
+                answer(Reply::refused("no_module", "pitlink.yaml configures no Modbus I/O module"));
+                return;
+            }
+            tableIo_->lampTest(std::chrono::milliseconds(request.stepMs), user, answer);
+            return;
     }
 }
 

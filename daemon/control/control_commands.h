@@ -5,7 +5,9 @@
 // the user who asked for it. Reads of the journal file run on the journal reader.
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <deque>
+#include <optional>
 #include <functional>
 #include <set>
 #include <string>
@@ -41,6 +43,12 @@ private:
 // Scoreboard marks as the control socket sends them (pitlinkctl roads draws from them).
 [[nodiscard]] nlohmann::json beadsJson(const std::vector<game::RoundMarks>& marks);
 
+// What the control socket asks of the table's Modbus I/O (absent without a module).
+struct TableIoControl {
+    std::function<void(std::chrono::milliseconds step, const std::string& by, table::Respond respond)> lampTest;
+    std::function<void(std::function<void(nlohmann::json)>)> readIo;
+};
+
 class ControlCommands {
 public:
     // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
@@ -55,6 +63,7 @@ public:
     // Keeps the last events for `pitlinkctl events`.
     void remember(const table::TableEvent& event);
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
+    void setTableIo(TableIoControl io) { tableIo_ = std::move(io); }
 
 private:
     void run(const ControlRequest& request, Role role, const std::string& user, const Answer& answer);
@@ -72,6 +81,7 @@ private:
     std::function<nlohmann::json()> info_;
     std::deque<table::TableEvent> events_;
     ControlStats stats_;
+    std::optional<TableIoControl> tableIo_;
 };
 
 }  // namespace pitlink::control

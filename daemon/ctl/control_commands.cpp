@@ -75,7 +75,52 @@ void printModbus(const nlohmann::json& m, std::ostream& out) {
         out << "DOWN for " << m.value("down_ms", 0) / 1000 << " s (" << m.value("error", "") << ")";
     }
     out << ", " << m.value("cycles", 0) << " cycles, " << m.value("failures", 0) << " failed, "
-        << m.value("connects", 0) << " connects, " << m.value("presses", 0) << " presses\n";
+        << m.value("transient_errors", 0) << " transient errors, " << m.value("connects", 0) << " connects, "
+        << m.value("presses", 0) << " presses\n";
+    const nlohmann::json watchdog = m.value("watchdog", nlohmann::json::object());
+    out << "         watchdog: ";
+    if (watchdog.value("ms", 0) == 0) {
+        out << "none configured";
+    } else {
+        out << (watchdog.value("armed", false) ? "armed" : "NOT armed") << " (" << watchdog.value("ms", 0) << " ms)";
+    }
+    if (const nlohmann::json identity = m.value("identity", nlohmann::json()); identity.is_object()) {
+        out << "; module: " << identity.value("vendor", "?") << " " << identity.value("product_code", "?") << " "
+            << identity.value("revision", "");
+    } else if (m.contains("identity_error")) {
+        out << "; module identity: " << m.value("identity_error", "");
+    }
+    out << "\n";
+    const nlohmann::json faults = m.value("faults", nlohmann::json::object());
+    for (const auto& [point, fault] : faults.items()) {
+        out << "         FAULT " << fault.get<std::string>() << ": " << point << "\n";
+    }
+}
+
+// `pitlinkctl io`: each input and output as the module reports it.
+void printIo(const nlohmann::json& io, std::ostream& out) {
+    out << io.value("device", "") << ": " << (io.value("up", false) ? "answering" : "NOT answering");
+    if (io.contains("error")) {
+        out << " (" << io.value("error", "") << ")";
+    }
+    out << "\n";
+    const nlohmann::json inputs = io.value("inputs", nlohmann::json::array());
+    const nlohmann::json outputs = io.value("outputs", nlohmann::json::array());
+    for (const auto& in : inputs) {
+        out << "  in   " << std::left << std::setw(16) << in.value("name", "") << std::setw(28) << in.value("where", "")
+            << (in.value("level", false) ? "1" : "0") << (in.value("active", false) ? " active" : "");
+        if (in.contains("count")) {
+            out << ", count " << in["count"];
+        }
+        out << "\n";
+    }
+    for (const auto& o : outputs) {
+        const bool written = o.value("written", false);
+        const bool holds = o.value("holds", false);
+        out << "  out  " << std::left << std::setw(16) << o.value("name", "") << std::setw(28) << o.value("where", "")
+            << (holds ? "1" : "0") << (written != holds ? std::string(" STUCK (written ") + (written ? "1" : "0") + ")" : "")
+            << "\n";
+    }
 }
 
 void printStations(const json& stations, std::ostream& out) {
@@ -174,6 +219,10 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
                     << std::noshowpos << " -> " << credit.value("balance", 0) << "\n";
             }
         }
+    } else if (command == "io") {
+        printIo(data, out);
+    } else if (command == "lamps") {
+        out << "lamp test started: each lamp alone in turn\n";
     } else if (command == "events") {
         for (const auto& e : data["events"]) {
             out << e.dump() << "\n";
@@ -219,6 +268,9 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     } else if (command == "tilt") {
         sub("clear");
         request.command = control::Command::TiltClear;
+    } else if (command == "lamps") {
+        sub("test");
+        request.command = control::Command::LampsTest;
     } else if (command == "void") {
         if (!args.empty() && !args.front().starts_with("--")) {
             args.insert(args.begin(), "--round");
@@ -229,7 +281,8 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         request.name = command;
     }
     const Arguments a(
-        args, {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards", "--level"},
+        args,
+        {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards", "--level", "--step-ms"},
         {"--json", "--upheld", "--rejected"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
@@ -245,6 +298,9 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
                           : command == "dispute" ? "resolve"
                                                  : "reset") +
                          " N)");
+    }
+    if (a.value("--step-ms")) {
+        request.stepMs = a.integer("--step-ms", 0, 100, 10'000);
     }
     if (request.command == control::Command::StationLevel) {
         if (!a.value("--level")) {

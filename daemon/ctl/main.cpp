@@ -47,6 +47,8 @@ constexpr std::string_view kUsage =
     "  station limits N [--min X] [--max Y]           (operator) a player's own bet limits (none: cleared)\n"
     "  station release N                              (operator) free a station its player reserved\n"
     "  station level N --level L                      (operator) the limit level station N plays at\n"
+    "  io                                             the I/O module's inputs and outputs as it reports them now\n"
+    "  lamps test [--step-ms MS]                      (operator) each lamp alone in turn, MS each (default 1000)\n"
     "  dispute resolve N --upheld|--rejected --reason TEXT [--round R] [--cards \"P1 B1 P2 B2 [P3] [B3]\"]\n"
     "                                                 (operator) decide station N's open dispute; --cards\n"
     "                                                 re-settles the disputed round with the corrected coup\n"
@@ -115,7 +117,8 @@ int main(int argc, char** argv) {
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||
             command == "attendant" || command == "handpay" || command == "void" || command == "shoe" ||
-            command == "tilt" || command == "station" || command == "dispute") {
+            command == "tilt" || command == "station" || command == "dispute" || command == "io" ||
+            command == "lamps") {
             return ctl::runControl(command, args, std::cout);
         }
         throw ctl::UsageError("unknown command '" + command + "'");

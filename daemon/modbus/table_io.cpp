@@ -379,26 +379,36 @@ void TableIo::checkOfflineTilt(std::int64_t now) {
                      "the table's I/O module (" + describe(settings_.connection) + ") does not answer: " + lastError_);
 }
 
-table::Reply TableIo::lampTest(std::chrono::milliseconds step, const std::string& by) {
-    if (table_.phase() != table::RoundPhase::Idle) {
-        return table::Reply::refused("round_in_progress", "a lamp test runs between rounds (players read the lamps)");
-    }
-    if (settings_.lamps.empty()) {
-        return table::Reply::refused("no_lamps", "pitlink.yaml names no lamps");
-    }
-    lampTest_ = LampTest{now_(), step.count()};
+void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
     nlohmann::json lamps = nlohmann::json::array();
     for (const OutputPoint& o : settings_.points.outputs) {
         lamps.push_back(o.name);
     }
-    spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
-    if (!journal_.failed()) {
-        journal::JournalTransaction tx = journal_.begin();
-        tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt,
-               {{"by", by}, {"step_ms", step.count()}, {"lamps", lamps}, {"module_up", up_}});
-        journal_.submit(std::move(tx));
+    nlohmann::json body{{"by", by}, {"step_ms", step.count()}, {"lamps", lamps}, {"module_up", up_}};
+    table::Reply reply = table::Reply::accepted();
+    if (table_.phase() != table::RoundPhase::Idle) {
+        reply = table::Reply::refused("round_in_progress", "a lamp test runs between rounds (players read the lamps)");
+    } else if (lamps.empty()) {
+        reply = table::Reply::refused("no_lamps", "pitlink.yaml names no lamps");
+    } else if (lampTest_) {
+        reply = table::Reply::refused("already_testing", "a lamp test is under way");
     }
-    return table::Reply::accepted();
+    body["outcome"] = reply.ok ? "started" : "refused";
+    if (!reply.ok) {
+        body["error"] = reply.error;
+    } else {
+        lampTest_ = LampTest{now_(), step.count()};
+        spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
+    }
+    if (journal_.failed()) {
+        respond(table::Reply::refused("journal_failed", "the journal cannot record the lamp test"));
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt, body);
+    journal_.submit(std::move(tx), [respond, reply](const journal::CommitResult& result) {
+        respond(result.ok ? reply : table::Reply::refused("journal_failed", result.error));
+    });
 }
 
 void TableIo::readIo(std::function<void(nlohmann::json)> answer) {

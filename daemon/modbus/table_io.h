@@ -56,8 +56,9 @@ public:
     [[nodiscard]] CycleRequest safeCycle() const;
 
     // `pitlinkctl lamps test`: each lamp alone for `step`, in the configured order, then the
-    // table's lamps again. Refused while a round is in progress (players read the lamps).
-    [[nodiscard]] table::Reply lampTest(std::chrono::milliseconds step, const std::string& by);
+    // table's lamps again. Refused while a round is in progress (players read the lamps). Either
+    // way journaled (modbus.lamp_test), and answered once that has committed.
+    void lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond);
     // `pitlinkctl io`: the inputs and outputs as the module reports them at the next cycle
     // (outputs read back); answered at once when the module does not answer.
     void readIo(std::function<void(nlohmann::json)> answer);

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 17> kNames{{
+constexpr std::array<std::pair<Command, std::string_view>, 19> kNames{{
     {Command::Status, "status"},
     {Command::Stations, "stations"},
     {Command::Meters, "meters"},
@@ -19,6 +19,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 17> kNames{{
     {Command::Roads, "roads"},
     {Command::Recall, "recall"},
     {Command::Audit, "audit"},
+    {Command::Io, "io"},
     {Command::Resettle, "resettle"},
     {Command::AttendantClear, "attendant_clear"},
     {Command::HandpayReset, "handpay_reset"},
@@ -29,6 +30,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 17> kNames{{
     {Command::DisputeResolve, "dispute_resolve"},
     {Command::ReserveRelease, "reserve_release"},
     {Command::StationLevel, "station_level"},
+    {Command::LampsTest, "lamps_test"},
 }};
 
 // An integer field, or nullopt when absent or not an integer.
@@ -61,6 +63,7 @@ void readFields(const json& in, ControlRequest& r) {
         case Command::Meters:
         case Command::Events:
         case Command::Audit:
+        case Command::Io:
         case Command::ShoeNew:
             break;
         case Command::Roads:
@@ -103,6 +106,16 @@ void readFields(const json& in, ControlRequest& r) {
         }
         case Command::TiltClear:
             r.cause = textField(in, "cause");
+            break;
+        case Command::LampsTest:
+            if (in.contains("step_ms")) {
+                const auto step = integerField(in, "step_ms");
+                if (!step || *step < 100 || *step > 10'000) {
+                    r.invalid = Refusal{"bad_request", "lamps_test's \"step_ms\" is 100 to 10000"};
+                    break;
+                }
+                r.stepMs = *step;
+            }
             break;
         case Command::StationLevel:
             r.station = positiveField(in, "station");
@@ -171,7 +184,7 @@ std::optional<Command> parseCommand(std::string_view name) {
 }
 
 bool isReadOnly(Command command) {
-    return command <= Command::Audit;
+    return command <= Command::Io;
 }
 
 std::optional<std::vector<game::Card>> parseCoupCards(const std::string& text, std::string& problem) {
@@ -251,6 +264,9 @@ json requestJson(const ControlRequest& r) {
     }
     if (r.level) {
         out["level"] = *r.level;
+    }
+    if (r.command == Command::LampsTest) {
+        out["step_ms"] = r.stepMs;
     }
     return out;
 }

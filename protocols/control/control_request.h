@@ -31,6 +31,7 @@ enum class Command : std::uint8_t {
     Roads,
     Recall,
     Audit,
+    Io,  // the I/O module's inputs and outputs as it reports them now
     // operator actions: the operator role
     Resettle,
     AttendantClear,
@@ -42,6 +43,7 @@ enum class Command : std::uint8_t {
     DisputeResolve,
     ReserveRelease,
     StationLevel,
+    LampsTest,  // each lamp alone in turn (a technician's check of the wiring)
 };
 
 [[nodiscard]] std::string_view commandName(Command command);
@@ -73,6 +75,7 @@ struct ControlRequest {
     std::optional<std::int64_t> max;      // station_limits: the player's own maximum (absent: none)
     std::optional<bool> upheld;           // dispute_resolve: "decision" upheld (true) or rejected
     std::optional<std::int64_t> level;    // station_level: the limit level (1..20)
+    std::int64_t stepMs = 1'000;          // lamps_test: how long each lamp is lit alone (100..10000)
     // Set when a field the command needs is missing or out of range (or the command is unknown):
     // the request is refused with it, after the caller's role has been checked.
     std::optional<Refusal> invalid;
