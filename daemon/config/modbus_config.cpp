@@ -171,8 +171,9 @@ void readSwitch(YamlMap map, Config& c) {
     c.modbus.switches.push_back(sw);
 }
 
-// `at_connect`: writes made after every connect, before the lamps (a module's watchdog).
-void readSetupWrite(YamlMap map, Config& c) {
+// `at_connect`: writes made after every connect, before the lamps (a module's watchdog);
+// `at_stop`: after the safe image at a clean stop (the watchdog stopped, so the image stays).
+void readSetupWrite(YamlMap map, std::vector<modbus::SetupWrite>& writes) {
     modbus::SetupWrite w;
     const bool coil = map.has("coil");
     if (coil == map.has("register")) {
@@ -207,7 +208,7 @@ void readSetupWrite(YamlMap map, Config& c) {
         throw map.error("values", "run past address 65535");
     }
     map.rejectUnknownKeys();
-    c.modbus.atConnect.push_back(w);
+    writes.push_back(w);
 }
 
 void readPriority(YamlMap& map, Config& c) {
@@ -290,7 +291,8 @@ void readModbus(YamlMap map, Config& c) {
     readList(map, "buttons", c, readButton);
     const std::size_t buttons = m.points.inputs.size();
     readList(map, "switches", c, readSwitch);
-    readList(map, "at_connect", c, readSetupWrite);
+    readList(map, "at_connect", c, [](YamlMap item, Config& config) { readSetupWrite(item, config.modbus.atConnect); });
+    readList(map, "at_stop", c, [](YamlMap item, Config& config) { readSetupWrite(item, config.modbus.atStop); });
     m.watchdog = std::chrono::milliseconds(map.integer("watchdog_ms", 0, 0, 600'000));
     if (m.watchdog.count() > 0) {
         if (m.atConnect.empty()) {
@@ -314,6 +316,19 @@ void readModbus(YamlMap map, Config& c) {
         }
         const std::size_t index = isSwitch ? problem.index - buttons : problem.index;
         throw map.error(list + "[" + std::to_string(index) + "]", problem.message);
+    }
+    // An open door is a tilt too: a lamp that names both shows door_open only if it ranks higher.
+    const auto rank = [&](modbus::TableCondition condition) {
+        return std::find(m.priority.begin(), m.priority.end(), condition) - m.priority.begin();
+    };
+    for (std::size_t i = 0; i < m.lamps.size(); ++i) {
+        const modbus::LampRule& rule = m.lamps[i];
+        if (rule.contains(modbus::TableCondition::DoorOpen) && rule.contains(modbus::TableCondition::Tilt) &&
+            rank(modbus::TableCondition::Tilt) < rank(modbus::TableCondition::DoorOpen)) {
+            throw map.error("lamps[" + std::to_string(i) + "].when.door_open",
+                            "can never show: an open door tilts the table, and tilt ranks above door_open (list "
+                            "door_open before tilt in priority, or leave tilt out of this lamp)");
+        }
     }
     const bool hasConfirm = std::any_of(m.buttons.begin(), m.buttons.end(),
                                         [](const auto& b) { return b.action == modbus::ButtonAction::Confirm; });

@@ -52,6 +52,7 @@ struct TableIoSettings {
     std::vector<ButtonSettings> buttons;        // one per points.inputs, from the first
     std::vector<SwitchSettings> switches;       // one per points.inputs after the buttons
     std::vector<SetupWrite> atConnect;          // after every connect, before the lamps
+    std::vector<SetupWrite> atStop;             // at a clean stop, after the safe image (e.g. the watchdog stopped)
     std::chrono::milliseconds watchdog{0};      // what the at_connect writes arm on the module (0: none)
     std::chrono::milliseconds readBack{1'000};  // the outputs read back this often (0: after a connect only)
     bool identify = true;                       // read the module's identity (43/14) after a connect

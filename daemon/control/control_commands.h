@@ -7,8 +7,8 @@
 
 #include <chrono>
 #include <deque>
-#include <optional>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 

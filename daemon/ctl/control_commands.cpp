@@ -118,8 +118,8 @@ void printIo(const nlohmann::json& io, std::ostream& out) {
         const bool written = o.value("written", false);
         const bool holds = o.value("holds", false);
         out << "  out  " << std::left << std::setw(16) << o.value("name", "") << std::setw(28) << o.value("where", "")
-            << (holds ? "1" : "0") << (written != holds ? std::string(" STUCK (written ") + (written ? "1" : "0") + ")" : "")
-            << "\n";
+            << (holds ? "1" : "0")
+            << (written != holds ? std::string(" STUCK (written ") + (written ? "1" : "0") + ")" : "") << "\n";
     }
 }
 
@@ -280,10 +280,10 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
         request.command = control::parseCommand(command);
         request.name = command;
     }
-    const Arguments a(
-        args,
-        {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards", "--level", "--step-ms"},
-        {"--json", "--upheld", "--rejected"});
+    const Arguments a(args,
+                      {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards",
+                       "--level", "--step-ms"},
+                      {"--json", "--upheld", "--rejected"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
     } else if (request.command == control::Command::AttendantClear ||

@@ -37,8 +37,7 @@ bool& flag(TableConditions& c, TableCondition which) {
 
 TableConditions conditionsOf(const table::Table& table) {
     TableConditions c{};
-    flag(c, TableCondition::Tilt) = std::any_of(table.tilts().begin(), table.tilts().end(),
-                                                [](const auto& tilt) { return !tilt.first.starts_with("door:"); });
+    flag(c, TableCondition::Tilt) = table.tilted();
     flag(c, TableCondition::DoorOpen) = table.doorOpen();
     for (std::int64_t n = 1; n <= table.stationCount(); ++n) {
         const table::Station& s = table.station(n);
@@ -128,6 +127,7 @@ CycleRequest TableIo::safeCycle() const {
     request.writtenValid = false;  // all of it
     request.retries = settings_.connection.retries;
     request.setup = settings_.atConnect;
+    request.final = settings_.atStop;
     return request;
 }
 
@@ -200,7 +200,7 @@ void TableIo::onResult(CycleResult result) {
         answerIo(nullptr);
         return;
     }
-    written_ = std::move(result.written);
+    written_ = result.written;  // (kept in the result too: answerIo reads it)
     writtenValid_ = true;
     if (!up_) {
         up_ = true;
@@ -285,22 +285,29 @@ void TableIo::checkHeld(std::size_t input, std::int64_t now) {
 }
 
 void TableIo::switchLevel(std::size_t input, bool active) {
+    // A change is told to the table; the first reading only when active (an inactive reader
+    // switch must not clear a fault the engine link reported).
+    const bool first = !switchTold_[input].has_value();
     if (switchTold_[input] == active) {
         return;
     }
     switchTold_[input] = active;
+    if (first && !active) {
+        return;
+    }
     const SwitchSettings& sw = settings_.switches.at(input - settings_.buttons.size());
     const std::string& name = settings_.points.inputs[input].name;
     spdlog::info("modbus: switch {} {}", name, active ? "active" : "inactive");
     if (sw.role == SwitchRole::Door) {
         if (active) {
-            table_.doorOpened(sw.door);
+            table_.doorOpened(sw.door, [](const table::Reply&) {});
         } else {
-            table_.doorClosed(sw.door);
+            table_.doorClosed(sw.door, [](const table::Reply&) {});
         }
         return;
     }
-    table_.readerStatus(!active, active ? "the card reader's fault output (" + name + ") is on" : "", {});
+    table_.readerStatus(!active, active ? "the card reader's fault output (" + name + ") is on" : "",
+                        [](const table::Reply&) {});
 }
 
 void TableIo::checkReadBack(const OutputImage& held) {

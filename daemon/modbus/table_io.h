@@ -33,8 +33,8 @@
 
 namespace pitlink::modbus {
 
-// What the lamps see of the table: an open door is `door_open`, not `tilt` (a door's own tilt
-// would otherwise always hide it); every other tilt cause is `tilt`.
+// What the lamps see of the table. An open door is `door_open` and a tilt too (the table stops):
+// a lamp shows door_open only where it ranks above tilt or the lamp leaves tilt out.
 [[nodiscard]] TableConditions conditionsOf(const table::Table& table);
 
 class TableIo {

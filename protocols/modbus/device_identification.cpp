@@ -40,8 +40,9 @@ std::variant<DeviceIdChunk, DeviceIdError> parseDeviceIdAnswer(std::span<const s
         if (at + length > pdu.size()) {
             return DeviceIdError{"object " + std::to_string(id) + " is cut short"};
         }
-        if (!chunk.objects.emplace(id, std::string(pdu.begin() + static_cast<std::ptrdiff_t>(at),
-                                                   pdu.begin() + static_cast<std::ptrdiff_t>(at + length)))
+        if (!chunk.objects
+                 .emplace(id, std::string(pdu.begin() + static_cast<std::ptrdiff_t>(at),
+                                          pdu.begin() + static_cast<std::ptrdiff_t>(at + length)))
                  .second) {
             return DeviceIdError{"object " + std::to_string(id) + " given twice"};
         }
@@ -61,7 +62,8 @@ std::uint16_t modbusCrc(std::span<const std::uint8_t> bytes) {
     for (const std::uint8_t b : bytes) {
         crc ^= b;
         for (int bit = 0; bit < 8; ++bit) {
-            crc = (crc & 1U) != 0 ? static_cast<std::uint16_t>((crc >> 1U) ^ 0xA001U) : static_cast<std::uint16_t>(crc >> 1U);
+            crc = (crc & 1U) != 0 ? static_cast<std::uint16_t>((crc >> 1U) ^ 0xA001U)
+                                  : static_cast<std::uint16_t>(crc >> 1U);
         }
     }
     return crc;
@@ -69,9 +71,9 @@ std::uint16_t modbusCrc(std::span<const std::uint8_t> bytes) {
 
 std::vector<std::uint8_t> tcpFrame(std::uint16_t transaction, std::uint8_t unit, std::span<const std::uint8_t> pdu) {
     const auto length = static_cast<std::uint16_t>(pdu.size() + 1);
-    std::vector<std::uint8_t> frame{static_cast<std::uint8_t>(transaction >> 8U), static_cast<std::uint8_t>(transaction),
-                                    0, 0, static_cast<std::uint8_t>(length >> 8U), static_cast<std::uint8_t>(length),
-                                    unit};
+    std::vector<std::uint8_t> frame{
+        static_cast<std::uint8_t>(transaction >> 8U), static_cast<std::uint8_t>(transaction), 0,   0,
+        static_cast<std::uint8_t>(length >> 8U),      static_cast<std::uint8_t>(length),      unit};
     frame.insert(frame.end(), pdu.begin(), pdu.end());
     return frame;
 }
@@ -86,7 +88,7 @@ std::vector<std::uint8_t> rtuFrame(std::uint8_t unit, std::span<const std::uint8
 }
 
 std::optional<std::vector<std::uint8_t>> tcpPdu(std::span<const std::uint8_t> frame, std::uint16_t transaction,
-                                               std::uint8_t unit) {
+                                                std::uint8_t unit) {
     constexpr std::size_t kMbap = 7;
     if (frame.size() < kMbap + 1) {
         return std::nullopt;
@@ -112,8 +114,8 @@ std::optional<std::vector<std::uint8_t>> rtuPdu(std::span<const std::uint8_t> fr
 }
 
 std::string deviceIdObjectName(std::uint8_t id) {
-    static constexpr std::array<const char*, 7> kNames{"vendor",     "product_code", "revision",   "vendor_url",
-                                                       "product_name", "model_name", "application"};
+    static constexpr std::array<const char*, 7> kNames{"vendor",       "product_code", "revision",   "vendor_url",
+                                                       "product_name", "model_name",   "application"};
     return id < kNames.size() ? kNames.at(id) : "object " + std::to_string(id);
 }
 

@@ -43,7 +43,7 @@ struct DeviceIdError {
 [[nodiscard]] std::vector<std::uint8_t> rtuFrame(std::uint8_t unit, std::span<const std::uint8_t> pdu);
 // The PDU of an answer frame from `unit` (TCP: `transaction`), or nullopt when it is not one.
 [[nodiscard]] std::optional<std::vector<std::uint8_t>> tcpPdu(std::span<const std::uint8_t> frame,
-                                                             std::uint16_t transaction, std::uint8_t unit);
+                                                              std::uint16_t transaction, std::uint8_t unit);
 [[nodiscard]] std::optional<std::vector<std::uint8_t>> rtuPdu(std::span<const std::uint8_t> frame, std::uint8_t unit);
 [[nodiscard]] std::uint16_t modbusCrc(std::span<const std::uint8_t> bytes);  // CRC-16/MODBUS
 

@@ -135,6 +135,17 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         }
         result.readBack = std::move(held);
     }
+    for (const SetupWrite& w : request.final) {
+        const std::string what = "stop write " + describe(w.coils ? "coil" : "holding register", w.address);
+        if (DeviceError e = attempt(result, retries, what, [&] {
+                if (w.coils) {
+                    return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
+                }
+                return device.writeRegisters(w.address, w.values);
+            })) {
+            return failed(device, std::move(result), what, *e);
+        }
+    }
     const ReadPlan& plan = request.plan;
     if (plan.discreteCount > 0) {
         const std::string what = "read " + describe("discrete input", plan.discreteStart);

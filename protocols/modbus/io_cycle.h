@@ -35,6 +35,7 @@ struct CycleRequest {
     bool identify = false;  // after a connect: read the device identification (43/14)
     int retries = 1;
     std::vector<SetupWrite> setup;  // after a connect
+    std::vector<SetupWrite> final;  // at the end of this cycle (the last one, at a clean stop)
 };
 
 struct CycleResult {

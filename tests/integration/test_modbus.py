@@ -25,26 +25,41 @@ from test_table import BANKER_WINS, CTL, DAEMON, Daemon, ok, play_round  # noqa:
 PEER = os.path.join(HERE, "modbus_peer.py")
 PYTHON = "/usr/bin/python3"  # python3-pymodbus is installed for Debian's interpreter
 
-# Coils: 0 candle, 1 bets open, 2 no more bets, 3 idle; holding register 10 bit 2 mirrors bets open.
-CANDLE, BETS_OPEN, NO_MORE_BETS, IDLE = 0, 1, 2, 3
-# Discrete inputs: 0 deal, 2 void (needs confirming), 3 attendant key, 4 confirm.
-DEAL, VOID, ATTENDANT_KEY, CONFIRM = 0, 2, 3, 4
+# Coils: 0 candle, 1 bets open, 2 no more bets, 3 idle, 4 "table closed" (lit only in the safe
+# image); holding register 10 bit 2 mirrors bets open.
+CANDLE, BETS_OPEN, NO_MORE_BETS, IDLE, CLOSED = 0, 1, 2, 3, 4
+# Discrete inputs: 0 deal, 2 void (needs confirming), 3 attendant key, 4 confirm, 5 new shoe,
+# 6 the main door's switch, 7 the card reader's fault output, 8 a key whose edges the module counts
+# in input register 30.
+DEAL, VOID, ATTENDANT_KEY, CONFIRM, SHOE, DOOR, READER_FAULT, COUNTED = 0, 2, 3, 4, 5, 6, 7, 8
+COUNTER = 30
+# The WAGO 750-352 "alternative" watchdog the peer plays: 0x1000 its time (100 ms steps), 0x100A
+# = 1 starts it, 0xAA55 to 0x1008 stops it.
+WATCHDOG = ("  at_connect:\n    - {register: 4096, value: 10}\n    - {register: 4106, value: 1}\n"
+            "  at_stop:\n    - {register: 4104, value: 43605}\n  watchdog_ms: 1000\n")
 
 
-def modbus_config(device, extra=""):
-    return ("modbus:\n  device: %s\n  poll_ms: 20\n  debounce_ms: 20\n  reconnect_min_ms: 100\n"
-            "  reconnect_max_ms: 400\n%s"
+def modbus_config(device, extra="", poll_ms=20):
+    return ("modbus:\n  device: %s\n  poll_ms: %d\n  debounce_ms: 20\n  reconnect_min_ms: 100\n"
+            "  reconnect_max_ms: 400\n  fast_flash_ms: %d\n%s"
             "  lamps:\n"
             "    - {name: candle, coil: 0, when: {tilt: fast_flash, handpay: slow_flash, call_attendant: on}}\n"
             "    - {name: bets_open, coil: 1, when: {tilt: off, bets_open: on, last_bets: on}}\n"
             "    - {name: no_more_bets, coil: 2, when: {no_more_bets: on, dealing: on}}\n"
             "    - {name: idle, coil: 3, when: {idle: on}}\n"
+            "    - {name: closed, coil: 4, safe: on, when: {}}\n"
             "    - {name: status_bets, register: 10, bit: 2, when: {bets_open: on}}\n"
             "  buttons:\n"
             "    - {name: deal, discrete_input: 0, action: close_bets}\n"
             "    - {name: void, discrete_input: 2, action: void_round, confirm: true}\n"
             "    - {name: attendant_key, discrete_input: 3, action: attendant_key}\n"
-            "    - {name: confirm, discrete_input: 4, action: confirm}\n" % (device, extra))
+            "    - {name: confirm, discrete_input: 4, action: confirm}\n"
+            "    - {name: shoe, discrete_input: 5, action: new_shoe}\n"
+            "    - {name: counted, discrete_input: 8, action: attendant_key, counter_register: %d, max_hold_ms: 600}\n"
+            "  switches:\n"
+            "    - {name: door, discrete_input: 6, door: main}\n"
+            "    - {name: reader, discrete_input: 7, reader_fault: true}\n"
+            % (device, poll_ms, max(125, poll_ms), extra, COUNTER))
 
 
 def free_port():
@@ -91,7 +106,7 @@ class Peer:
         deadline = time.time() + timeout
         coils = None
         while time.time() < deadline:
-            coils = self.coils()
+            coils = self.coils(max(expected) + 1)
             if all(coils[a] == v for a, v in expected.items()):
                 return coils
             time.sleep(0.02)
@@ -123,11 +138,12 @@ class ModbusTable(unittest.TestCase):
             p.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def start_tcp(self, extra="", peer=True, table_extra=""):
+    def start_tcp(self, extra="", peer=True, table_extra="", poll_ms=20):
         self.port = free_port()
         if peer:
             self.peer = Peer("--tcp", str(self.port))
-        self.daemon = Daemon(self.dir, extra=table_extra + modbus_config("{transport: tcp, port: %d}" % self.port, extra))
+        self.daemon = Daemon(self.dir, extra=table_extra + modbus_config("{transport: tcp, port: %d}" % self.port, extra,
+                                                                         poll_ms))
         engine = self.daemon.start()
         ok(self, engine.request("new_shoe"))
         return engine
@@ -141,6 +157,31 @@ class ModbusTable(unittest.TestCase):
         return self.daemon.rows("SELECT json_extract(body, '$.outcome') FROM record "
                                 "WHERE kind = 'button.pressed' AND json_extract(body, '$.button') = ? ORDER BY seq",
                                 button)
+
+    def refusals(self, button):
+        return self.daemon.rows("SELECT json_extract(body, '$.error') FROM record WHERE kind = 'button.pressed' "
+                                "AND json_extract(body, '$.button') = ? AND json_extract(body, '$.outcome') = 'refused' "
+                                "ORDER BY seq", button)
+
+    def records(self, kind):
+        return [json.loads(body) for (body,) in
+                self.daemon.rows("SELECT body FROM record WHERE kind = ? ORDER BY seq", kind)]
+
+    def wait_for(self, what, check, timeout=5.0):
+        deadline = time.time() + timeout
+        value = None
+        while time.time() < deadline:
+            value = check()
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError("%s: not within %.1f s (last: %r)" % (what, timeout, value))
+
+    def ctl(self, *args, check=True):
+        run = subprocess.run([CTL, *args, "--socket", self.daemon.control], capture_output=True, text=True)
+        if check and run.returncode != 0:
+            raise AssertionError("pitlinkctl %s: %d %s" % (" ".join(args), run.returncode, run.stderr))
+        return run
 
     def test_lamps_follow_the_table_and_each_press_is_journaled_once_then_acted_on(self):
         engine = self.start_tcp()
@@ -204,7 +245,9 @@ class ModbusTable(unittest.TestCase):
         for hold in holds:
             self.peer.press(ATTENDANT_KEY, hold=hold)
         time.sleep(0.3)
-        self.assertEqual(self.presses("attendant_key"), [("done",)] * len(holds))
+        # No station calls an attendant: each press is journaled, refused by the button's own rule.
+        self.assertEqual(self.presses("attendant_key"), [("refused",)] * len(holds))
+        self.assertEqual(self.refusals("attendant_key"), [("no_call",)] * len(holds))
         self.assertEqual(self.status()["daemon"]["modbus"]["presses"], len(holds))
 
     def test_the_candle_flashes_on_pitlinks_timer(self):
@@ -341,14 +384,184 @@ class ModbusTable(unittest.TestCase):
         self.assertEqual(json.loads(rows[0][0])["restart_needed"], ["modbus"])
         self.assertTrue(self.status()["daemon"]["modbus"]["up"])
 
+    def test_sigterm_leaves_the_safe_image_and_sigkill_the_modules_own(self):
+        engine = self.start_tcp(extra=WATCHDOG)
+        peer = self.peer
+        peer.wait_coils({IDLE: 1, CLOSED: 0}, timeout=5)
+        # The at_connect writes armed the module's watchdog; status says so.
+        self.assertEqual(peer.register(4096), 10)
+        self.assertEqual(peer.register(4106), 1)
+        self.wait_for("watchdog armed", lambda: self.status()["daemon"]["modbus"]["watchdog"]["armed"])
+        self.assertIn("watchdog: armed (1000 ms)", self.ctl("status").stdout)
+        self.wait_for("peer watchdog running", lambda: peer.request("watchdog")["running"])
+        ok(self, engine.request("open_round"))
+        peer.wait_coils({BETS_OPEN: 1, IDLE: 0})
+
+        # A clean stop: the safe image ("closed" on, the rest off), and the watchdog stopped so
+        # that it stays.
+        code, out = self.daemon.terminate()
+        self.assertEqual(code, 0, out)
+        self.assertEqual(peer.coils(5), [0, 0, 0, 0, 1])
+        self.assertEqual(peer.register(10), 0)
+        time.sleep(1.5)  # longer than the watchdog's time
+        self.assertEqual(peer.coils(5), [0, 0, 0, 0, 1])
+        self.assertEqual(peer.request("watchdog")["expired"], 0)
+
+        # Started again: the lamps leave the safe image, the watchdog is armed again.
+        engine = self.daemon.start()
+        ok(self, engine.request("new_shoe"))
+        peer.wait_coils({IDLE: 1, CLOSED: 0}, timeout=5)
+        self.wait_for("peer watchdog running again", lambda: peer.request("watchdog")["running"])
+        ok(self, engine.request("open_round"))
+        peer.wait_coils({BETS_OPEN: 1})
+        # Killed: nothing writes a safe image; the module's own watchdog drops every output.
+        self.daemon.kill()
+        killed = time.time()
+        peer.wait_coils({BETS_OPEN: 0, CANDLE: 0, IDLE: 0}, timeout=3)
+        self.assertGreater(time.time() - killed, 0.7)  # the watchdog's time (1 s), not pitlinkd
+        self.assertEqual(peer.request("watchdog")["expired"], 1)
+
+    def test_one_bad_frame_is_a_transient_error_not_an_outage(self):
+        self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        self.wait_for("up", lambda: self.status()["daemon"]["modbus"]["up"])
+        self.peer.request("fail_next", count=1)
+        modbus = self.wait_for("a transient error", lambda: (lambda m: m if m["transient_errors"] >= 1 else None)(
+            self.status()["daemon"]["modbus"]))
+        self.assertTrue(modbus["up"])
+        self.assertEqual(modbus["failures"], 0)
+        self.assertEqual(modbus["connects"], 1)
+        self.assertIn("Illegal data address", modbus["last_transient_error"])  # the exception the peer answers
+        self.assertEqual([r["up"] for r in self.records("modbus.link")], [True])
+
+        # Several bad answers in a row outlast the retry: an outage, journaled once, and its end
+        # with how long it lasted and what was seen.
+        self.peer.request("fail_next", count=6)
+        self.wait_for("the outage's end", lambda: len(self.records("modbus.link")) >= 3)
+        links = self.records("modbus.link")
+        self.assertEqual([r["up"] for r in links], [True, False, True])
+        self.assertIn("Illegal data address", links[1]["error"])
+        self.assertGreater(links[2]["down_ms"], 0)
+        self.assertGreaterEqual(links[2]["failed_cycles"], 1)
+        self.assertTrue(any("Illegal data address" in e for e in links[2]["errors"]), links[2])
+
+    def test_a_stuck_coil_is_a_fault_found_by_the_periodic_read_back(self):
+        engine = self.start_tcp(extra="  read_back_ms: 100\n")
+        self.peer.wait_coils({IDLE: 1})
+        self.peer.request("stick", address=BETS_OPEN, value=0)
+        ok(self, engine.request("open_round"))
+        faults = self.wait_for("a stuck_output fault", lambda: [
+            r for r in self.records("modbus.fault") if r["fault"] == "stuck_output" and r["active"]])
+        self.assertEqual(faults[0]["point"], "bets_open")
+        self.assertEqual((faults[0]["written"], faults[0]["holds"]), ("on", "off"))
+        modbus = self.status()["daemon"]["modbus"]
+        self.assertEqual(modbus["faults"], {"bets_open": "stuck_output"})
+        self.assertTrue(modbus["up"])  # a fault of one output, not an outage
+        io = json.loads(self.ctl("io", "--json").stdout)
+        bets = [o for o in io["outputs"] if o["name"] == "bets_open"][0]
+        self.assertEqual((bets["written"], bets["holds"]), (True, False))
+        self.assertIn("STUCK", self.ctl("io").stdout)
+        self.peer.request("stick", address=BETS_OPEN, value=None)
+        self.wait_for("the fault cleared", lambda: [r for r in self.records("modbus.fault") if not r["active"]])
+        self.peer.wait_coils({BETS_OPEN: 1})
+        self.assertEqual(self.status()["daemon"]["modbus"]["faults"], {})
+
+    def test_a_20ms_tap_on_a_counted_input_counts_once_and_a_held_key_is_a_fault(self):
+        self.start_tcp(poll_ms=100)
+        self.peer.wait_coils({IDLE: 1})
+        self.wait_for("up", lambda: self.status()["daemon"]["modbus"]["up"])
+        taps = 6
+        for _ in range(taps):
+            self.peer.request("tap", address=COUNTED, ms=20, counter=COUNTER)  # a fifth of a poll period
+            time.sleep(0.25)
+        self.wait_for("every tap", lambda: len(self.presses("counted")) >= taps)
+        time.sleep(0.3)
+        self.assertEqual(len(self.presses("counted")), taps)
+        self.assertEqual(self.status()["daemon"]["modbus"]["counted_presses"], taps)
+        # Held past max_hold_ms (600): a fault, cleared when let go.
+        self.peer.request("press", address=COUNTED, value=1)
+        held = self.wait_for("a button_held fault", lambda: [
+            r for r in self.records("modbus.fault") if r["fault"] == "button_held" and r["active"]], timeout=3)
+        self.assertEqual(held[0]["point"], "counted")
+        self.assertGreater(held[0]["held_ms"], 600)
+        self.assertEqual(self.status()["daemon"]["modbus"]["faults"], {"counted": "button_held"})
+        self.peer.request("press", address=COUNTED, value=0)
+        self.wait_for("the fault cleared", lambda: [
+            r for r in self.records("modbus.fault") if r["fault"] == "button_held" and not r["active"]])
+
+    def test_refused_button_actions_are_journaled_as_refused_with_the_rule(self):
+        engine = self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        self.peer.press(VOID)  # armed ...
+        self.peer.press(CONFIRM)  # ... and confirmed, with no round to void
+        self.wait_for("the confirm's record", lambda: self.presses("confirm"))
+        self.assertEqual(self.presses("void"), [("armed",)])
+        self.assertEqual(self.presses("confirm"), [("refused",)])
+        self.assertEqual(self.refusals("confirm"), [("no_round",)])
+        ok(self, engine.request("open_round"))
+        self.peer.press(SHOE)  # a new shoe mid-round
+        self.peer.press(DEAL)  # closes betting: done
+        engine.wait_event(lambda e: e["event"] == "round" and e.get("phase") == "closed")
+        self.peer.press(DEAL)  # nothing left to close
+        self.wait_for("the second deal's record", lambda: len(self.presses("deal")) == 2)
+        self.assertEqual(self.refusals("shoe"), [("round_in_progress",)])
+        self.assertEqual(self.presses("deal"), [("done",), ("refused",)])
+        self.assertEqual(self.refusals("deal"), [("past_betting",)])
+
+    def test_door_and_card_reader_switches_tilt_the_table_until_they_clear(self):
+        self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        self.peer.request("press", address=DOOR, value=1)
+        self.wait_for("the door's tilt", lambda: "door:main" in self.status()["tilts"])
+        self.assertEqual([r["door"] for r in self.records("door.opened")], ["main"])
+        self.peer.wait_coils({CANDLE: 1})  # a tilt flashes the candle
+        self.peer.request("press", address=READER_FAULT, value=1)
+        self.wait_for("the reader's tilt", lambda: "reader" in self.status()["tilts"])
+        self.peer.request("press", address=DOOR, value=0)
+        self.peer.request("press", address=READER_FAULT, value=0)
+        self.wait_for("both cleared", lambda: not self.status()["tilts"])
+        self.assertEqual([r["door"] for r in self.records("door.closed")], ["main"])
+        self.assertEqual(self.status()["daemon"]["modbus"]["switches"], {"door": False, "reader": False})
+
+    def test_lamp_test_io_and_the_modules_identity_for_technicians(self):
+        engine = self.start_tcp()
+        self.peer.wait_coils({IDLE: 1})
+        modbus = self.wait_for("identity", lambda: self.status()["daemon"]["modbus"].get("identity"))
+        self.assertEqual(modbus, {"vendor": "pitlink test peer", "product_code": "PEER-0", "revision": "3.0"})
+        self.assertIn("module: pitlink test peer PEER-0 3.0", self.ctl("status").stdout)
+        # io: the inputs as the module reports them now.
+        self.peer.request("press", address=SHOE, value=1)
+        io = json.loads(self.ctl("io", "--json").stdout)
+        levels = {i["name"]: i["level"] for i in io["inputs"]}
+        self.assertTrue(levels["shoe"])
+        self.assertFalse(levels["deal"])
+        self.assertEqual([o["name"] for o in io["outputs"]][:5], ["candle", "bets_open", "no_more_bets", "idle", "closed"])
+        self.peer.request("press", address=SHOE, value=0)
+        # The lamp test: each lamp alone, in order, then the table's lamps again.
+        writes_before = len(self.peer.request("writes")["changes"])
+        self.ctl("lamps", "test", "--step-ms", "200")
+        time.sleep(0.2 * 6 + 0.5)
+        self.peer.wait_coils({IDLE: 1, CLOSED: 0})
+        changes = self.peer.request("writes")["changes"][writes_before:]
+        lit = [address for (_, address, value) in changes if value == 1]
+        self.assertEqual(lit[:5], [CANDLE, BETS_OPEN, NO_MORE_BETS, IDLE, CLOSED])
+        tests = self.records("modbus.lamp_test")
+        self.assertEqual((tests[0]["outcome"], tests[0]["step_ms"]), ("started", 200))
+        # Not during a round: refused, and journaled as refused.
+        ok(self, engine.request("open_round"))
+        run = self.ctl("lamps", "test", check=False)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("round_in_progress", run.stderr)
+        self.assertEqual(self.records("modbus.lamp_test")[-1]["error"], "round_in_progress")
+
     def test_a_bad_point_map_stops_the_daemon_with_the_key_named(self):
         daemon = Daemon(self.dir, extra="modbus:\n  device: {transport: tcp, port: 1502}\n  lamps:\n"
                         "    - {name: a, coil: 0}\n    - {name: b, coil: 0}\n")
         run = subprocess.run([DAEMON, "--config", daemon.config], capture_output=True, text=True, timeout=10)
         out = run.stdout + run.stderr
         self.assertEqual(run.returncode, 78, out)
-        self.assertIn("modbus.lamps", out)
-        self.assertIn("coil 0 drives another lamp too", out)
+        self.assertIn("modbus.lamps[1]", out)
+        self.assertIn("coil 0 drives another lamp too (a)", out)
 
 
 if __name__ == "__main__":

@@ -273,6 +273,11 @@ TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
         load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp).modbus.watchdog,
         std::chrono::milliseconds(500));
     EXPECT_EQ(key("  at_connect:\n    - {register: 4096}\n" + lamp), "modbus.at_connect[0]");
+    EXPECT_EQ(key("  at_stop:\n    - {register: 4104, values: []}\n" + lamp), "modbus.at_stop[0].values");
+    // An open door tilts the table: a lamp naming both shows door_open only if it ranks higher.
+    const std::string candle = "  lamps:\n    - {name: c, coil: 0, when: {tilt: fast_flash, door_open: on}}\n";
+    EXPECT_EQ(key(candle), "modbus.lamps[0].when.door_open");
+    EXPECT_EQ(load(device + "  priority: [door_open, tilt]\n" + candle).modbus.lamps.size(), 1U);
     EXPECT_EQ(key("  at_connect:\n    - {coil: 4, value: 2}\n" + lamp), "modbus.at_connect[0].value");
 }
 
