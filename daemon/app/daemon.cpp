@@ -180,20 +180,27 @@ void Daemon::startModbus() {
         return;
     }
     // The module need not answer yet: the table runs without it.
-    modbusWorker_.emplace(world_.modbusDevice(), world_.worker(),
-                          [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    // A worker thread per module: one that does not answer delays only its own lamps and inputs.
+    for (const modbus::ModuleSettings& module : config_.modbus.modules) {
+        modbusWorkers_.push_back(std::make_unique<modbus::ModbusWorker>(
+            world_.modbusDevice(module), world_.worker(),
+            [this](std::function<void()> done) { world_.executor.post(std::move(done)); }));
+    }
     tableIo_.emplace(config_.modbus, *table_, *journal_, world_.executor,
-                     [this](modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
-                         modbusWorker_->submit(std::move(request), std::move(done));
+                     [this](std::size_t module, modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
+                         modbusWorkers_.at(module)->submit(std::move(request), std::move(done));
                      });
     tableIo_->holdSafeImage();  // until the whole daemon is up
     tableIo_->start();
-    spdlog::info("modbus: table I/O on {}: {} lamps, {} inputs, polled every {} ms{}",
-                 modbus::describe(config_.modbus.connection), config_.modbus.points.outputs.size(),
-                 config_.modbus.points.inputs.size(), config_.modbus.poll.count(),
-                 config_.modbus.watchdog.count() > 0
-                     ? fmt::format(", module watchdog {} ms", config_.modbus.watchdog.count())
-                     : std::string(", no module watchdog"));
+    for (std::size_t i = 0; i < config_.modbus.modules.size(); ++i) {
+        const modbus::ModuleSettings& module = config_.modbus.modules[i];
+        const modbus::ModulePoints points = modbus::pointsOf(config_.modbus, i);
+        spdlog::info("modbus: module {} on {}: {} lamps, {} inputs, polled every {} ms, {}", module.name,
+                     modbus::describe(module.connection), points.map.outputs.size(), points.map.inputs.size(),
+                     config_.modbus.poll.count(),
+                     module.watchdog.count() > 0 ? fmt::format("its watchdog {} ms", module.watchdog.count())
+                                                 : std::string("no watchdog"));
+    }
 }
 
 void Daemon::startSas(sas::SasResume resume) {
@@ -351,14 +358,19 @@ void Daemon::stop() {
     }
     if (tableIo_) {
         // The last cycle leaves the lamps in the safe image: no "bets open" at a stopped table.
-        modbus::CycleRequest safe = tableIo_->safeCycle();
+        std::vector<modbus::CycleRequest> safe;
+        for (std::size_t i = 0; i < modbusWorkers_.size(); ++i) {
+            safe.push_back(tableIo_->safeCycle(i));
+        }
         tableIo_->stop();
-        modbusWorker_->submit(std::move(safe), [](const modbus::CycleResult& result) {
-            if (!result.ok) {
-                spdlog::warn("modbus: the safe image was not written at stop: {}", result.error);
-            }
-        });
-        modbusWorker_.reset();  // waits for the cycle under way and the safe image
+        for (std::size_t i = 0; i < modbusWorkers_.size(); ++i) {
+            modbusWorkers_[i]->submit(std::move(safe[i]), [](const modbus::CycleResult& result) {
+                if (!result.ok) {
+                    spdlog::warn("modbus: the safe image was not written at stop: {}", result.error);
+                }
+            });
+        }
+        modbusWorkers_.clear();  // each waits for its cycle under way and the safe image
         tableIo_.reset();
         spdlog::info("modbus: the safe image written to the module at stop");
     }

@@ -54,7 +54,8 @@ struct DaemonWorld {
     game::RandomSource& random;                                 // the RNG shoe's (getrandom in pitlinkd)
     boost::asio::io_context* io = nullptr;                      // sockets and SAS ports; null: none (simulation)
     std::function<std::unique_ptr<platform::Worker>()> worker;  // for blocking work: a thread each
-    std::function<std::unique_ptr<modbus::ModbusDevice>()> modbusDevice;  // the table's I/O module
+    // Each of the table's I/O modules (modules on one serial port share it).
+    std::function<std::unique_ptr<modbus::ModbusDevice>(const modbus::ModuleSettings&)> modbusDevice;
     std::vector<sas::LinkOutput*> sasOutputs;  // one per configured link instead of its port (simulation)
     const char* journalVfs = nullptr;          // SQLite VFS of every journal connection (simulation)
     bool idleBackground = false;               // background checks at the idle CPU and I/O class (pitlinkd)
@@ -144,7 +145,7 @@ private:
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;
     std::optional<table::Table> table_;
-    std::optional<modbus::ModbusWorker> modbusWorker_;
+    std::vector<std::unique_ptr<modbus::ModbusWorker>> modbusWorkers_;  // one per module
     std::optional<modbus::TableIo> tableIo_;
     std::optional<sas::SasFloor> sas_;
     std::optional<engine::EngineRequests> engine_;

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
         io::AsioExecutor executor(io);  // the one executor and clock of the logic thread
         platform::OsRandomSource random;
         io::ServiceNotifier notifier(io);
-        const auto modbusConnection = config.modbus.connection;
+        modbus::LibmodbusBuses modbusBuses;  // modules on one serial port share it
         std::optional<app::Daemon> daemon;
         std::uint64_t roundsSeen = 0;
         app::DaemonHooks hooks{[&notifier](const std::string& why) { notifier.status("TILT: " + why); },
@@ -111,7 +111,9 @@ int main(int argc, char** argv) {
                                random,
                                &io,
                                [] { return std::make_unique<platform::WorkerThread>(); },
-                               [&modbusConnection] { return modbus::makeLibmodbusDevice(modbusConnection); },
+                               [&modbusBuses](const modbus::ModuleSettings& module) {
+                                   return modbusBuses.device(module.connection);
+                               },
                                {},
                                nullptr,
                                true};

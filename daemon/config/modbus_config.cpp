@@ -1,5 +1,7 @@
 #include "daemon/config/modbus_config.h"
 
+#include "daemon/config/modbus_module_config.h"
+
 #include <algorithm>
 #include <set>
 
@@ -9,62 +11,6 @@ namespace {
 
 using modbus::InputKind;
 using modbus::OutputKind;
-
-void readDevice(YamlMap map, Config& c) {
-    auto& d = c.modbus.connection;
-    const std::string transport = map.string("transport", "tcp");
-    if (transport != "tcp" && transport != "rtu") {
-        throw map.error("transport", "expected tcp or rtu");
-    }
-    d.transport = transport == "tcp" ? modbus::Transport::Tcp : modbus::Transport::Rtu;
-    if (d.transport == modbus::Transport::Tcp) {
-        d.host = map.string("host", d.host);
-        d.port = static_cast<std::uint16_t>(map.integer("port", d.port, 1, 65'535));
-        d.unitId = static_cast<int>(map.integer("unit_id", d.unitId, 0, 255));
-    } else {
-        d.device = resolved(c, map.requiredString("serial_port")).string();
-        d.baud = static_cast<int>(map.integer("baud", d.baud, 1'200, 230'400));
-        const std::string parity = map.string("parity", "none");
-        if (parity != "none" && parity != "even" && parity != "odd") {
-            throw map.error("parity", "expected none, even or odd");
-        }
-        d.parity = parity == "none" ? 'N' : parity == "even" ? 'E' : 'O';
-        d.dataBits = static_cast<int>(map.integer("data_bits", d.dataBits, 7, 8));
-        d.stopBits = static_cast<int>(map.integer("stop_bits", d.stopBits, 1, 2));
-        d.unitId = static_cast<int>(map.integer("unit_id", d.unitId, 1, 247));
-    }
-    d.responseTimeout = std::chrono::milliseconds(map.integer("timeout_ms", d.responseTimeout.count(), 10, 5'000));
-    d.byteTimeout = std::chrono::milliseconds(
-        map.integer("byte_timeout_ms", std::min(d.byteTimeout, d.responseTimeout).count(), 1, 5'000));
-    if (d.byteTimeout > d.responseTimeout) {
-        throw map.error("byte_timeout_ms",
-                        "must not be above timeout_ms (" + std::to_string(d.responseTimeout.count()) + ")");
-    }
-    d.retries = static_cast<int>(map.integer("retries", d.retries, 0, 3));
-    if (d.transport == modbus::Transport::Rtu) {
-        const std::string rs485 = map.string("rs485", "none");
-        if (rs485 != "none" && rs485 != "kernel" && rs485 != "rts") {
-            throw map.error("rs485", "expected none, kernel (the serial driver switches the transceiver) or rts");
-        }
-        d.rs485 = rs485 == "none"     ? modbus::Rs485::None
-                  : rs485 == "kernel" ? modbus::Rs485::Kernel
-                                      : modbus::Rs485::Rts;
-        if (map.has("rts") || map.has("rts_delay_us")) {
-            if (d.rs485 != modbus::Rs485::Rts) {
-                throw map.error(map.has("rts") ? "rts" : "rts_delay_us", "only with rs485: rts");
-            }
-            const std::string rts = map.string("rts", "high");
-            if (rts != "high" && rts != "low") {
-                throw map.error("rts", "expected high (RTS up while sending) or low");
-            }
-            d.rtsActiveHigh = rts == "high";
-            d.rtsDelay = std::chrono::microseconds(map.integer("rts_delay_us", 0, 0, 100'000));
-        }
-        d.frameGap = std::chrono::microseconds(map.integer("frame_gap_us", 0, 0, 1'000'000));
-    }
-    map.rejectUnknownKeys();
-    c.modbus.enabled = true;
-}
 
 // `coil: N` or `register: N, bit: B` (outputs); `discrete_input: N` or `input_register: N, bit: B`.
 template <typename Kind>
@@ -106,6 +52,7 @@ void readLamp(YamlMap map, Config& c) {
     if (safe != "off" && safe != "on") {
         throw map.error("safe", "expected off or on (the lamp while pitlinkd is not running the table)");
     }
+    c.modbus.outputModule.push_back(moduleNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.outputs.push_back(point);
     c.modbus.lamps.push_back(rule);
@@ -137,6 +84,7 @@ void readButton(YamlMap map, Config& c) {
                                            std::to_string((c.modbus.debounce + c.modbus.poll).count()) +
                                            "), or 0 for never");
     }
+    c.modbus.inputModule.push_back(moduleNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.inputs.push_back(point);
     c.modbus.buttons.push_back(button);
@@ -166,49 +114,10 @@ void readSwitch(YamlMap map, Config& c) {
             throw map.error("reader_fault", "leave the switch out rather than set reader_fault: false");
         }
     }
+    c.modbus.inputModule.push_back(moduleNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.inputs.push_back(point);
     c.modbus.switches.push_back(sw);
-}
-
-// `at_connect`: writes made after every connect, before the lamps (a module's watchdog);
-// `at_stop`: after the safe image at a clean stop (the watchdog stopped, so the image stays).
-void readSetupWrite(YamlMap map, std::vector<modbus::SetupWrite>& writes) {
-    modbus::SetupWrite w;
-    const bool coil = map.has("coil");
-    if (coil == map.has("register")) {
-        throw map.error("", "give either coil: N or register: N, with value (or values)");
-    }
-    w.coils = coil;
-    w.address = static_cast<std::uint16_t>(map.integer(coil ? "coil" : "register", 0, 0, 65'535));
-    const std::int64_t max = coil ? 1 : 65'535;
-    if (map.has("value") == map.has("values")) {
-        throw map.error("", "give either value: V or values: [V, ...]");
-    }
-    if (map.has("value")) {
-        w.values.push_back(static_cast<std::uint16_t>(map.integer("value", 0, 0, max)));
-    } else {
-        const auto list = map.node("values");
-        if (!list->IsSequence() || list->size() == 0 || list->size() > 100) {
-            throw map.error(*list, "values", "expected a list of 1 to 100 values");
-        }
-        for (const auto& item : *list) {
-            std::int64_t v = -1;
-            try {
-                v = item.as<std::int64_t>();
-            } catch (const YAML::Exception&) {
-            }
-            if (v < 0 || v > max) {
-                throw map.error(item, "values", "each value from 0 to " + std::to_string(max));
-            }
-            w.values.push_back(static_cast<std::uint16_t>(v));
-        }
-    }
-    if (std::uint32_t{w.address} + w.values.size() > 65'536) {
-        throw map.error("values", "run past address 65535");
-    }
-    map.rejectUnknownKeys();
-    writes.push_back(w);
 }
 
 void readPriority(YamlMap& map, Config& c) {
@@ -239,6 +148,42 @@ void readPriority(YamlMap& map, Config& c) {
     c.modbus.priority = order;
 }
 
+// Each module's points fit together (pointMapProblems), and every name is used once; a mistake
+// is reported against the lamp, button or switch that makes it.
+void checkPoints(YamlMap& map, const Config& c, std::size_t buttons) {
+    const auto& m = c.modbus;
+    using Where = modbus::PointProblem::Where;
+    const auto keyOf = [&](Where where, std::size_t index) {
+        const bool isSwitch = where == Where::Input && index >= buttons;
+        const std::string list = where == Where::Output ? "lamps" : isSwitch ? "switches" : "buttons";
+        return list + "[" + std::to_string(isSwitch ? index - buttons : index) + "]";
+    };
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < m.points.outputs.size(); ++i) {
+        if (!names.insert(m.points.outputs[i].name).second) {
+            throw map.error(keyOf(Where::Output, i), "the name '" + m.points.outputs[i].name + "' is used twice");
+        }
+    }
+    for (std::size_t i = 0; i < m.points.inputs.size(); ++i) {
+        if (!names.insert(m.points.inputs[i].name).second) {
+            throw map.error(keyOf(Where::Input, i), "the name '" + m.points.inputs[i].name + "' is used twice");
+        }
+    }
+    for (std::size_t module = 0; module < m.modules.size(); ++module) {
+        const modbus::ModulePoints points = modbus::pointsOf(m, module);
+        for (const modbus::PointProblem& problem : modbus::pointMapProblems(points.map)) {
+            if (problem.where == Where::Map) {
+                throw map.error(points.map.inputs.empty() ? "lamps" : "buttons",
+                                (m.modules.size() > 1 ? "module " + m.modules[module].name + ": " : "") +
+                                    problem.message);
+            }
+            const std::size_t index =
+                problem.where == Where::Output ? points.outputs[problem.index] : points.inputs[problem.index];
+            throw map.error(keyOf(problem.where, index), problem.message);
+        }
+    }
+}
+
 template <typename Read>
 void readList(YamlMap& map, const char* key, Config& c, Read read) {
     const auto list = map.node(key);
@@ -257,9 +202,7 @@ void readList(YamlMap& map, const char* key, Config& c, Read read) {
 
 void readModbus(YamlMap map, Config& c) {
     auto& m = c.modbus;
-    if (map.has("device")) {
-        readDevice(map.map("device"), c);
-    }
+    readModules(map, c);
     m.poll = std::chrono::milliseconds(map.integer("poll_ms", m.poll.count(), 10, 1'000));
     m.debounce = std::chrono::milliseconds(map.integer("debounce_ms", m.debounce.count(), 0, 1'000));
     m.reconnectMin = std::chrono::milliseconds(map.integer("reconnect_min_ms", m.reconnectMin.count(), 10, 60'000));
@@ -285,38 +228,13 @@ void readModbus(YamlMap map, Config& c) {
         throw map.error("read_back_ms",
                         "below poll_ms (" + std::to_string(m.poll.count()) + "), or 0 for after a connect only");
     }
-    m.identify = map.boolean("identify", m.identify);
     readPriority(map, c);
     readList(map, "lamps", c, readLamp);
     readList(map, "buttons", c, readButton);
     const std::size_t buttons = m.points.inputs.size();
     readList(map, "switches", c, readSwitch);
-    readList(map, "at_connect", c, [](YamlMap item, Config& config) { readSetupWrite(item, config.modbus.atConnect); });
-    readList(map, "at_stop", c, [](YamlMap item, Config& config) { readSetupWrite(item, config.modbus.atStop); });
-    m.watchdog = std::chrono::milliseconds(map.integer("watchdog_ms", 0, 0, 600'000));
-    if (m.watchdog.count() > 0) {
-        if (m.atConnect.empty()) {
-            throw map.error("watchdog_ms", "a watchdog is armed by at_connect writes: there are none");
-        }
-        // Polls keep the watchdog fed: it must outlast a poll period and a cycle's every try.
-        const auto tries = m.connection.retries + 1;
-        const auto needed = 2 * m.poll + tries * m.connection.responseTimeout;
-        if (m.watchdog < needed) {
-            throw map.error("watchdog_ms", "below " + std::to_string(needed.count()) +
-                                               " ms (two polls and every try of a request): the module would drop "
-                                               "its lamps while pitlinkd runs");
-        }
-    }
-    for (const modbus::PointProblem& problem : modbus::pointMapProblems(m.points)) {
-        using Where = modbus::PointProblem::Where;
-        const bool isSwitch = problem.where == Where::Input && problem.index >= buttons;
-        const std::string list = problem.where == Where::Output ? "lamps" : isSwitch ? "switches" : "buttons";
-        if (problem.where == Where::Map) {
-            throw map.error(m.points.inputs.empty() ? "lamps" : "buttons", problem.message);
-        }
-        const std::size_t index = isSwitch ? problem.index - buttons : problem.index;
-        throw map.error(list + "[" + std::to_string(index) + "]", problem.message);
-    }
+    checkModules(map, c);
+    checkPoints(map, c, buttons);
     // An open door is a tilt too: a lamp that names both shows door_open only if it ranks higher.
     const auto rank = [&](modbus::TableCondition condition) {
         return std::find(m.priority.begin(), m.priority.end(), condition) - m.priority.begin();
@@ -339,7 +257,7 @@ void readModbus(YamlMap map, Config& c) {
         }
     }
     if (m.enabled && m.points.outputs.empty() && m.points.inputs.empty()) {
-        throw map.error("device", "a device with no lamps, buttons or switches");
+        throw map.error(map.has("modules") ? "modules" : "device", "a module with no lamps, buttons or switches");
     }
     map.rejectUnknownKeys();
 }

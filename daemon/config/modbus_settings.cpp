@@ -19,4 +19,24 @@ std::string_view buttonActionName(ButtonAction action) {
     return nameOf(kActionNames, action);
 }
 
+ModulePoints pointsOf(const TableIoSettings& settings, std::size_t module) {
+    ModulePoints points;
+    const auto moduleOf = [module](const std::vector<std::size_t>& modules, std::size_t i) {
+        return (i < modules.size() ? modules[i] : 0) == module;
+    };
+    for (std::size_t i = 0; i < settings.points.outputs.size(); ++i) {
+        if (moduleOf(settings.outputModule, i)) {
+            points.map.outputs.push_back(settings.points.outputs[i]);
+            points.outputs.push_back(i);
+        }
+    }
+    for (std::size_t i = 0; i < settings.points.inputs.size(); ++i) {
+        if (moduleOf(settings.inputModule, i)) {
+            points.map.inputs.push_back(settings.points.inputs[i]);
+            points.inputs.push_back(i);
+        }
+    }
+    return points;
+}
+
 }  // namespace pitlink::modbus

@@ -43,19 +43,36 @@ struct SwitchSettings {
     bool operator==(const SwitchSettings&) const = default;
 };
 
-struct TableIoSettings {
-    bool enabled = false;  // no `modbus.device`: no Modbus
+// One I/O module: how to reach it (modules on one serial port share the RS-485 bus, each with
+// its unit id), what is written at connect and at a clean stop, its watchdog.
+struct ModuleSettings {
+    std::string name = "io";
     ConnectionSettings connection;
-    PointMap points;
+    std::vector<SetupWrite> atConnect;      // after every connect, before the lamps
+    std::vector<SetupWrite> atStop;         // at a clean stop, after the safe image (e.g. the watchdog stopped)
+    std::chrono::milliseconds watchdog{0};  // what the at_connect writes arm on the module (0: none)
+    bool identify = true;                   // read the module's identity (43/14) after a connect
+    bool operator==(const ModuleSettings&) const = default;
+};
+
+// A module's own points, and where each is in the table's lists.
+struct ModulePoints {
+    PointMap map;
+    std::vector<std::size_t> outputs;  // map.outputs[i] is the table's output outputs[i]
+    std::vector<std::size_t> inputs;
+};
+
+struct TableIoSettings {
+    bool enabled = false;  // no `modbus.device` or `modbus.modules`: no Modbus
+    std::vector<ModuleSettings> modules;
+    PointMap points;                        // every module's lamps and inputs
+    std::vector<std::size_t> outputModule;  // per points.outputs: its module (absent: the first)
+    std::vector<std::size_t> inputModule;   // per points.inputs
     std::vector<LampRule> lamps;                // one per points.outputs
     std::vector<bool> safeLit;                  // one per points.outputs: the lamp in the safe image
     std::vector<ButtonSettings> buttons;        // one per points.inputs, from the first
     std::vector<SwitchSettings> switches;       // one per points.inputs after the buttons
-    std::vector<SetupWrite> atConnect;          // after every connect, before the lamps
-    std::vector<SetupWrite> atStop;             // at a clean stop, after the safe image (e.g. the watchdog stopped)
-    std::chrono::milliseconds watchdog{0};      // what the at_connect writes arm on the module (0: none)
     std::chrono::milliseconds readBack{1'000};  // the outputs read back this often (0: after a connect only)
-    bool identify = true;                       // read the module's identity (43/14) after a connect
     std::vector<TableCondition> priority = defaultPriority();
     FlashTiming flash;
     std::chrono::milliseconds poll{50};
@@ -66,5 +83,7 @@ struct TableIoSettings {
     std::chrono::milliseconds confirmWindow{5'000};
     bool operator==(const TableIoSettings&) const = default;
 };
+
+[[nodiscard]] ModulePoints pointsOf(const TableIoSettings& settings, std::size_t module);
 
 }  // namespace pitlink::modbus

@@ -63,63 +63,76 @@ std::vector<std::string> withStation(std::vector<std::string> args) {
     return args;
 }
 
-// The table I/O module's health: answering or not (and why, for how long), cycles, presses.
+// Each table I/O module's health: answering or not (and why, for how long), cycles, errors, its
+// watchdog and identity; then the faults and presses of the table's lamps and buttons.
 void printModbus(const nlohmann::json& m, std::ostream& out) {
     if (!m.is_object()) {
         return;
     }
-    out << "modbus:  " << m.value("device", "") << ": ";
-    if (m.value("up", false)) {
-        out << "up";
-    } else {
-        out << "DOWN for " << m.value("down_ms", 0) / 1000 << " s (" << m.value("error", "") << ")";
-    }
-    out << ", " << m.value("cycles", 0) << " cycles, " << m.value("failures", 0) << " failed, "
-        << m.value("transient_errors", 0) << " transient errors, " << m.value("connects", 0) << " connects, "
-        << m.value("presses", 0) << " presses\n";
-    const nlohmann::json watchdog = m.value("watchdog", nlohmann::json::object());
-    out << "         watchdog: ";
-    if (watchdog.value("ms", 0) == 0) {
-        out << "none configured";
-    } else {
-        out << (watchdog.value("armed", false) ? "armed" : "NOT armed") << " (" << watchdog.value("ms", 0) << " ms)";
-    }
-    if (const nlohmann::json identity = m.value("identity", nlohmann::json()); identity.is_object()) {
-        out << "; module: " << identity.value("vendor", "?") << " " << identity.value("product_code", "?") << " "
-            << identity.value("revision", "");
-    } else if (m.contains("identity_error")) {
-        out << "; module identity: " << m.value("identity_error", "");
-    }
-    out << "\n";
-    const nlohmann::json faults = m.value("faults", nlohmann::json::object());
-    for (const auto& [point, fault] : faults.items()) {
-        out << "         FAULT " << fault.get<std::string>() << ": " << point << "\n";
-    }
-}
-
-// `pitlinkctl io`: each input and output as the module reports it.
-void printIo(const nlohmann::json& io, std::ostream& out) {
-    out << io.value("device", "") << ": " << (io.value("up", false) ? "answering" : "NOT answering");
-    if (io.contains("error")) {
-        out << " (" << io.value("error", "") << ")";
-    }
-    out << "\n";
-    const nlohmann::json inputs = io.value("inputs", nlohmann::json::array());
-    const nlohmann::json outputs = io.value("outputs", nlohmann::json::array());
-    for (const auto& in : inputs) {
-        out << "  in   " << std::left << std::setw(16) << in.value("name", "") << std::setw(28) << in.value("where", "")
-            << (in.value("level", false) ? "1" : "0") << (in.value("active", false) ? " active" : "");
-        if (in.contains("count")) {
-            out << ", count " << in["count"];
+    const nlohmann::json modules = m.value("modules", nlohmann::json::array());
+    for (const auto& module : modules) {
+        out << "modbus:  " << (modules.size() > 1 ? module.value("name", "") + " " : std::string())
+            << module.value("device", "") << ": ";
+        if (module.value("up", false)) {
+            out << "up";
+        } else {
+            out << "DOWN for " << module.value("down_ms", 0) / 1000 << " s (" << module.value("error", "") << ")";
+        }
+        out << ", " << module.value("cycles", 0) << " cycles, " << module.value("failures", 0) << " failed, "
+            << module.value("transient_errors", 0) << " transient errors, " << module.value("connects", 0)
+            << " connects\n";
+        const nlohmann::json watchdog = module.value("watchdog", nlohmann::json::object());
+        out << "         watchdog: ";
+        if (watchdog.value("ms", 0) == 0) {
+            out << "none configured";
+        } else {
+            out << (watchdog.value("armed", false) ? "armed" : "NOT armed") << " (" << watchdog.value("ms", 0)
+                << " ms)";
+        }
+        if (const nlohmann::json identity = module.value("identity", nlohmann::json()); identity.is_object()) {
+            out << "; module: " << identity.value("vendor", "?") << " " << identity.value("product_code", "?") << " "
+                << identity.value("revision", "");
+        } else if (module.contains("identity_error")) {
+            out << "; module identity: " << module.value("identity_error", "");
         }
         out << "\n";
     }
-    for (const auto& o : outputs) {
-        const bool written = o.value("written", false);
-        const bool holds = o.value("holds", false);
-        out << "  out  " << std::left << std::setw(16) << o.value("name", "") << std::setw(28) << o.value("where", "")
-            << (holds ? "1" : "0")
-            << (written != holds ? std::string(" STUCK (written ") + (written ? "1" : "0") + ")" : "") << "\n";
+    out << "         " << m.value("presses", 0) << " presses";
+    const nlohmann::json faults = m.value("faults", nlohmann::json::object());
+    for (const auto& [point, fault] : faults.items()) {
+        out << "; FAULT " << fault.get<std::string>() << ": " << point;
+    }
+    out << "\n";
+}
+
+// `pitlinkctl io`: each input and output as its module reports it.
+void printIo(const nlohmann::json& io, std::ostream& out) {
+    const nlohmann::json modules = io.value("modules", nlohmann::json::array());
+    for (const auto& module : modules) {
+        out << module.value("module", "") << " (" << module.value("device", "")
+            << "): " << (module.value("up", false) ? "answering" : "NOT answering");
+        if (module.contains("error")) {
+            out << " (" << module.value("error", "") << ")";
+        }
+        out << "\n";
+        const nlohmann::json inputs = module.value("inputs", nlohmann::json::array());
+        const nlohmann::json outputs = module.value("outputs", nlohmann::json::array());
+        for (const auto& in : inputs) {
+            out << "  in   " << std::left << std::setw(16) << in.value("name", "") << std::setw(28)
+                << in.value("where", "") << (in.value("level", false) ? "1" : "0")
+                << (in.value("active", false) ? " active" : "");
+            if (in.contains("count")) {
+                out << ", count " << in["count"];
+            }
+            out << "\n";
+        }
+        for (const auto& o : outputs) {
+            const bool written = o.value("written", false);
+            const bool holds = o.value("holds", false);
+            out << "  out  " << std::left << std::setw(16) << o.value("name", "") << std::setw(28)
+                << o.value("where", "") << (holds ? "1" : "0")
+                << (written != holds ? std::string(" STUCK (written ") + (written ? "1" : "0") + ")" : "") << "\n";
+        }
     }
 }
 

@@ -10,7 +10,6 @@ namespace pitlink::modbus {
 
 namespace {
 
-constexpr const char* kTiltCause = "modbus";
 constexpr std::size_t kOutageErrorsKept = 5;
 
 TableCondition phaseCondition(table::RoundPhase phase) {
@@ -57,20 +56,39 @@ TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::
       now_([&timers] { return timers.nowMs(); }),
       submit_(std::move(submit)),
       buttons_(settings, table, journal, now_),
-      plan_(readPlanOf(settings.points)),
       debouncers_(settings.points.inputs.size(), ButtonDebouncer(settings.debounce)),
       counts_(settings.points.inputs.size()),
       pressedSince_(settings.points.inputs.size(), -1),
-      switchTold_(settings.points.inputs.size()),
-      backoff_(settings.reconnectMin, settings.reconnectMax) {}
+      switchTold_(settings.points.inputs.size()) {
+    for (std::size_t i = 0; i < settings.modules.size(); ++i) {
+        ModulePoints points = pointsOf(settings, i);
+        const ReadPlan plan = readPlanOf(points.map);
+        modules_.emplace_back(std::move(points), plan, ReconnectBackoff(settings.reconnectMin, settings.reconnectMax));
+    }
+}
 
 TableIo::~TableIo() {
     stop();
 }
 
+std::string TableIo::tiltCause(std::size_t index) const {
+    return modules_.size() == 1 ? "modbus" : "modbus:" + settings_.modules[index].name;
+}
+
+std::string TableIo::where(std::size_t index) const {
+    const std::string device = describe(settings_.modules[index].connection);
+    return modules_.size() == 1 ? device : settings_.modules[index].name + " (" + device + ")";
+}
+
+bool TableIo::up() const {
+    return std::all_of(modules_.begin(), modules_.end(), [](const Module& m) { return m.up; });
+}
+
 void TableIo::start() {
     running_ = true;
-    downSince_ = now_();
+    for (Module& m : modules_) {
+        m.downSince = now_();
+    }
     tick();
 }
 
@@ -81,7 +99,9 @@ void TableIo::stop() {
         timers_.cancel(*timer_);
         timer_.reset();
     }
-    answerIo(nullptr);
+    for (std::size_t i = 0; i < modules_.size(); ++i) {
+        answerIo(i, nullptr);
+    }
 }
 
 std::vector<LampState> TableIo::lampStates() const {
@@ -117,17 +137,31 @@ std::vector<bool> TableIo::litNow(std::int64_t now) const {
     return lit;
 }
 
-CycleRequest TableIo::safeCycle() const {
+namespace {
+
+std::vector<bool> moduleLit(const ModulePoints& points, const std::vector<bool>& lit) {
+    std::vector<bool> own;
+    own.reserve(points.outputs.size());
+    for (const std::size_t i : points.outputs) {
+        own.push_back(i < lit.size() && lit[i]);
+    }
+    return own;
+}
+
+}  // namespace
+
+CycleRequest TableIo::safeCycle(std::size_t module) const {
     std::vector<bool> lit(settings_.points.outputs.size(), false);
     for (std::size_t i = 0; i < lit.size() && i < settings_.safeLit.size(); ++i) {
         lit[i] = settings_.safeLit[i];
     }
+    const ModuleSettings& m = settings_.modules[module];
     CycleRequest request;
-    request.image = outputImageOf(settings_.points, lit);
+    request.image = outputImageOf(modules_[module].points.map, moduleLit(modules_[module].points, lit));
     request.writtenValid = false;  // all of it
-    request.retries = settings_.connection.retries;
-    request.setup = settings_.atConnect;
-    request.final = settings_.atStop;
+    request.retries = m.connection.retries;
+    request.setup = m.atConnect;
+    request.final = m.atStop;
     return request;
 }
 
@@ -141,124 +175,137 @@ void TableIo::tick() {
     });
     const std::int64_t now = now_();
     buttons_.expire(now);
-    checkOfflineTilt(now);
     if (lampTest_ && now - lampTest_->start >= lampTest_->step * static_cast<std::int64_t>(settings_.lamps.size())) {
         lampTest_.reset();
         spdlog::info("modbus: lamp test done");
     }
-    if (inFlight_) {
-        ++counters_.skipped;  // the device is slow: this period's lamps go with the next cycle
+    const std::vector<bool> lit = litNow(now);
+    for (std::size_t i = 0; i < modules_.size(); ++i) {
+        checkOfflineTilt(i, now);
+        tickModule(i, now, lit);
+    }
+}
+
+void TableIo::tickModule(std::size_t index, std::int64_t now, const std::vector<bool>& lit) {
+    Module& m = modules_[index];
+    if (m.inFlight) {
+        ++m.counters.skipped;  // the device is slow: this period's lamps go with the next cycle
         return;
     }
-    if (!up_ && now < nextAttempt_) {
+    if (!m.up && now < m.nextAttempt) {
         return;  // backing off
     }
+    const ModuleSettings& module = settings_.modules[index];
     CycleRequest request;
-    request.image = outputImageOf(settings_.points, litNow(now));
-    request.written = written_;
-    request.writtenValid = writtenValid_;
-    request.plan = plan_;
-    request.readBack =
-        !ioWaiting_.empty() || (settings_.readBack.count() > 0 && now - lastReadBack_ >= settings_.readBack.count());
-    request.identify = settings_.identify;
-    request.retries = settings_.connection.retries;
-    request.setup = settings_.atConnect;
-    inFlight_ = true;
-    sentAt_ = now;
-    submit_(std::move(request), [this, alive = alive_](CycleResult result) {
+    request.image = outputImageOf(m.points.map, moduleLit(m.points, lit));
+    request.written = m.written;
+    request.writtenValid = m.writtenValid;
+    request.plan = m.plan;
+    request.readBack = std::exchange(m.readBackNext, false) ||
+                       (settings_.readBack.count() > 0 && now - m.lastReadBack >= settings_.readBack.count());
+    request.identify = module.identify;
+    request.retries = module.connection.retries;
+    request.setup = module.atConnect;
+    m.inFlight = true;
+    m.sentAt = now;
+    submit_(index, std::move(request), [this, index, alive = alive_](CycleResult result) {
         if (*alive) {
-            onResult(std::move(result));
+            onResult(index, std::move(result));
         }
     });
 }
 
-void TableIo::onResult(CycleResult result) {
-    inFlight_ = false;
+void TableIo::onResult(std::size_t index, CycleResult result) {
+    Module& m = modules_[index];
+    m.inFlight = false;
     const std::int64_t now = now_();
-    ++counters_.cycles;
-    counters_.requests += result.requests;
-    counters_.lastCycleMs = now - sentAt_;
-    counters_.maxCycleMs = std::max(counters_.maxCycleMs, counters_.lastCycleMs);
-    counters_.transientErrors += result.transientErrors.size();
+    ++m.counters.cycles;
+    m.counters.requests += result.requests;
+    m.counters.lastCycleMs = now - m.sentAt;
+    m.counters.maxCycleMs = std::max(m.counters.maxCycleMs, m.counters.lastCycleMs);
+    m.counters.transientErrors += result.transientErrors.size();
     if (!result.transientErrors.empty()) {
-        lastTransientError_ = result.transientErrors.back();
+        m.lastTransientError = result.transientErrors.back();
     }
     if (result.connected) {
-        ++counters_.connects;
-        for (ButtonDebouncer& d : debouncers_) {
-            d.reset();  // what was held while the device was away is not a press
+        ++m.counters.connects;
+        for (const std::size_t input : m.points.inputs) {
+            debouncers_[input].reset();  // what was held while the device was away is not a press
+            counts_[input].reset();      // a new baseline
         }
-        std::fill(counts_.begin(), counts_.end(), std::nullopt);  // a new baseline
-        identity_ = result.identity;
-        identityError_ = result.identityError;
+        m.identity = result.identity;
+        m.identityError = result.identityError;
     }
     if (result.setupWritten) {
-        watchdogArmed_ = settings_.watchdog.count() > 0;
+        m.watchdogArmed = settings_.modules[index].watchdog.count() > 0;
     }
     if (!result.ok) {
-        onFailure(result, now);
-        answerIo(nullptr);
+        onFailure(index, result, now);
+        answerIo(index, nullptr);
         return;
     }
-    written_ = result.written;  // (kept in the result too: answerIo reads it)
-    writtenValid_ = true;
-    if (!up_) {
-        up_ = true;
-        backoff_.succeeded();
-        linkChanged(true, {});
-        outageFailures_ = 0;
-        outageErrors_.clear();
-        if (tiltRaised_) {
-            tiltRaised_ = false;
-            table_.clearTilt(kTiltCause, "modbus", [](const table::Reply&) {});
+    m.written = result.written;  // (kept in the result too: answerIo reads it)
+    m.writtenValid = true;
+    if (!m.up) {
+        m.up = true;
+        m.backoff.succeeded();
+        linkChanged(index, true, {});
+        m.outageFailures = 0;
+        m.outageErrors.clear();
+        if (m.tiltRaised) {
+            m.tiltRaised = false;
+            table_.clearTilt(tiltCause(index), "modbus", [](const table::Reply&) {});
         }
     }
     if (result.readBack) {
-        lastReadBack_ = now;
-        checkReadBack(*result.readBack);
+        m.lastReadBack = now;
+        checkReadBack(index, *result.readBack);
     }
-    onInputs(result, now);
-    answerIo(&result);
+    onInputs(index, result, now);
+    answerIo(index, &result);
 }
 
-void TableIo::onFailure(const CycleResult& result, std::int64_t now) {
-    ++counters_.failures;
-    writtenValid_ = false;
-    watchdogArmed_ = false;
-    lastError_ = result.error;
-    nextAttempt_ = now + backoff_.failed().count();
-    ++outageFailures_;
-    if (outageErrors_.size() < kOutageErrorsKept) {
-        outageErrors_.insert(result.error);
+void TableIo::onFailure(std::size_t index, const CycleResult& result, std::int64_t now) {
+    Module& m = modules_[index];
+    ++m.counters.failures;
+    m.writtenValid = false;
+    m.watchdogArmed = false;
+    m.lastError = result.error;
+    m.nextAttempt = now + m.backoff.failed().count();
+    ++m.outageFailures;
+    if (m.outageErrors.size() < kOutageErrorsKept) {
+        m.outageErrors.insert(result.error);
     }
-    if (up_ || !reported_) {
-        up_ = false;
-        downSince_ = now;
-        linkChanged(false, result.error);
+    if (m.up || !m.reported) {
+        m.up = false;
+        m.downSince = now;
+        linkChanged(index, false, result.error);
     }
-    checkOfflineTilt(now);
+    checkOfflineTilt(index, now);
 }
 
-void TableIo::onInputs(const CycleResult& result, std::int64_t now) {
-    const std::vector<bool> pressed = decodeInputs(settings_.points, plan_, result.discrete, result.registers);
-    const std::vector<std::optional<std::uint16_t>> counts = decodeCounters(settings_.points, plan_, result.registers);
+void TableIo::onInputs(std::size_t index, const CycleResult& result, std::int64_t now) {
+    const Module& m = modules_[index];
+    const std::vector<bool> pressed = decodeInputs(m.points.map, m.plan, result.discrete, result.registers);
+    const std::vector<std::optional<std::uint16_t>> counts = decodeCounters(m.points.map, m.plan, result.registers);
     const std::size_t buttons = settings_.buttons.size();
-    for (std::size_t i = 0; i < pressed.size(); ++i) {
-        const bool edge = debouncers_[i].sample(pressed[i], now);
+    for (std::size_t k = 0; k < pressed.size(); ++k) {
+        const std::size_t i = m.points.inputs[k];
+        const bool edge = debouncers_[i].sample(pressed[k], now);
         if (i >= buttons) {
             switchLevel(i, debouncers_[i].pressed());
             continue;
         }
-        if (counts[i]) {
+        if (counts[k]) {
             // The module counts the edges: every one since the last reading is a press, however
             // short; the first reading after a connect is the baseline.
             if (counts_[i]) {
-                for (std::uint16_t n = countedSince(*counts_[i], *counts[i]); n > 0; --n) {
-                    ++counters_.counted;
+                for (std::uint16_t n = countedSince(*counts_[i], *counts[k]); n > 0; --n) {
+                    ++counted_;
                     buttons_.pressed(i);
                 }
             }
-            counts_[i] = counts[i];
+            counts_[i] = counts[k];
         } else if (edge) {
             buttons_.pressed(i);
         }
@@ -269,9 +316,10 @@ void TableIo::onInputs(const CycleResult& result, std::int64_t now) {
 void TableIo::checkHeld(std::size_t input, std::int64_t now) {
     const std::string& name = settings_.points.inputs[input].name;
     const auto maxHold = settings_.buttons[input].maxHold.count();
+    const std::size_t module = input < settings_.inputModule.size() ? settings_.inputModule[input] : 0;
     if (!debouncers_[input].pressed()) {
         if (pressedSince_[input] >= 0 && faults_.contains(name)) {
-            fault(name, "button_held", false, {{"held_ms", now - pressedSince_[input]}});
+            fault(module, name, "button_held", false, {{"held_ms", now - pressedSince_[input]}});
         }
         pressedSince_[input] = -1;
         return;
@@ -280,7 +328,7 @@ void TableIo::checkHeld(std::size_t input, std::int64_t now) {
         pressedSince_[input] = now;
     }
     if (maxHold > 0 && now - pressedSince_[input] > maxHold && !faults_.contains(name)) {
-        fault(name, "button_held", true, {{"held_ms", now - pressedSince_[input]}, {"max_hold_ms", maxHold}});
+        fault(module, name, "button_held", true, {{"held_ms", now - pressedSince_[input]}, {"max_hold_ms", maxHold}});
     }
 }
 
@@ -310,28 +358,30 @@ void TableIo::switchLevel(std::size_t input, bool active) {
                         [](const table::Reply&) {});
 }
 
-void TableIo::checkReadBack(const OutputImage& held) {
+void TableIo::checkReadBack(std::size_t index, const OutputImage& held) {
+    Module& m = modules_[index];
     std::set<std::string> stuck;
-    for (const Mismatch& m : mismatches(settings_.points, written_, held)) {
-        const OutputPoint& o = settings_.points.outputs[m.output];
+    for (const Mismatch& mismatch : mismatches(m.points.map, m.written, held)) {
+        const OutputPoint& o = m.points.map.outputs[mismatch.output];
         stuck.insert(o.name);
         if (!faults_.contains(o.name)) {
-            fault(o.name, "stuck_output", true,
-                  {{"written", m.holds ? "off" : "on"},
-                   {"holds", m.holds ? "on" : "off"},
+            fault(index, o.name, "stuck_output", true,
+                  {{"written", mismatch.holds ? "off" : "on"},
+                   {"holds", mismatch.holds ? "on" : "off"},
                    {"address", o.address},
                    {"kind", o.kind == OutputKind::Coil ? "coil" : "holding_register_bit"}});
         }
-        writtenValid_ = false;  // written again, all of it, and read back, at the next cycle
+        m.writtenValid = false;  // written again, all of it, and read back, at the next cycle
     }
-    for (const OutputPoint& o : settings_.points.outputs) {
+    for (const OutputPoint& o : m.points.map.outputs) {
         if (!stuck.contains(o.name) && faults_.contains(o.name) && faults_.at(o.name) == "stuck_output") {
-            fault(o.name, "stuck_output", false, {});
+            fault(index, o.name, "stuck_output", false, {});
         }
     }
 }
 
-void TableIo::fault(const std::string& point, const std::string& fault, bool active, nlohmann::json detail) {
+void TableIo::fault(std::size_t index, const std::string& point, const std::string& fault, bool active,
+                    nlohmann::json detail) {
     if (active) {
         faults_[point] = fault;
         spdlog::warn("modbus: fault {} on {}: {}", fault, point, detail.dump());
@@ -345,45 +395,48 @@ void TableIo::fault(const std::string& point, const std::string& fault, bool act
     detail["point"] = point;
     detail["fault"] = fault;
     detail["active"] = active;
-    detail["device"] = describe(settings_.connection);
+    detail["module"] = settings_.modules[index].name;
+    detail["device"] = describe(settings_.modules[index].connection);
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::kind::kModbusFault, std::nullopt, std::nullopt, detail);
     journal_.submit(std::move(tx));
 }
 
-void TableIo::linkChanged(bool up, const std::string& error) {
-    const bool ended = reported_.has_value();  // an up that ends an outage (not the first connect)
-    reported_ = up;
-    const std::string where = describe(settings_.connection);
-    const std::int64_t downMs = now_() - downSince_;
+void TableIo::linkChanged(std::size_t index, bool up, const std::string& error) {
+    Module& m = modules_[index];
+    const bool ended = m.reported.has_value();  // an up that ends an outage (not the first connect)
+    m.reported = up;
+    const std::int64_t downMs = now_() - m.downSince;
     if (up) {
-        spdlog::info("modbus: {} answering; lamps written and read back", where);
+        spdlog::info("modbus: {} answering; lamps written and read back", where(index));
     } else {
-        spdlog::warn("modbus: {} not answering ({}); lamps and buttons wait, reconnecting", where, error);
+        spdlog::warn("modbus: {} not answering ({}); its lamps and inputs wait, reconnecting", where(index), error);
     }
     if (journal_.failed()) {
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    nlohmann::json body{{"up", up}, {"device", where}};
+    nlohmann::json body{{"up", up},
+                        {"module", settings_.modules[index].name},
+                        {"device", describe(settings_.modules[index].connection)}};
     if (!up) {
         body["error"] = error;  // the outage's cause
     } else if (ended) {
         body["down_ms"] = downMs;
-        body["failed_cycles"] = outageFailures_;
-        body["errors"] = outageErrors_;
+        body["failed_cycles"] = m.outageFailures;
+        body["errors"] = m.outageErrors;
     }
     tx.add(journal::kind::kModbusLink, std::nullopt, std::nullopt, body);
     journal_.submit(std::move(tx));
 }
 
-void TableIo::checkOfflineTilt(std::int64_t now) {
-    if (up_ || tiltRaised_ || settings_.offlineTilt.count() == 0 || now - downSince_ < settings_.offlineTilt.count()) {
+void TableIo::checkOfflineTilt(std::size_t index, std::int64_t now) {
+    Module& m = modules_[index];
+    if (m.up || m.tiltRaised || settings_.offlineTilt.count() == 0 || now - m.downSince < settings_.offlineTilt.count()) {
         return;
     }
-    tiltRaised_ = true;
-    table_.raiseTilt(kTiltCause,
-                     "the table's I/O module (" + describe(settings_.connection) + ") does not answer: " + lastError_);
+    m.tiltRaised = true;
+    table_.raiseTilt(tiltCause(index), "the table's I/O module " + where(index) + " does not answer: " + m.lastError);
 }
 
 void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
@@ -391,7 +444,7 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
     for (const OutputPoint& o : settings_.points.outputs) {
         lamps.push_back(o.name);
     }
-    nlohmann::json body{{"by", by}, {"step_ms", step.count()}, {"lamps", lamps}, {"module_up", up_}};
+    nlohmann::json body{{"by", by}, {"step_ms", step.count()}, {"lamps", lamps}, {"modules_up", up()}};
     table::Reply reply = table::Reply::accepted();
     if (table_.phase() != table::RoundPhase::Idle) {
         reply = table::Reply::refused("round_in_progress", "a lamp test runs between rounds (players read the lamps)");
@@ -419,67 +472,124 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
 }
 
 void TableIo::readIo(std::function<void(nlohmann::json)> answer) {
-    if (!up_ || !running_) {
-        answer({{"device", describe(settings_.connection)},
-                {"up", false},
-                {"error", lastError_.empty() ? "the module has not answered yet" : lastError_}});
-        return;
+    IoRead read{std::move(answer), std::vector<std::optional<nlohmann::json>>(modules_.size())};
+    for (std::size_t i = 0; i < modules_.size(); ++i) {
+        if (!modules_[i].up || !running_) {
+            read.modules[i] = ioOf(i, nullptr);  // not answering: said at once
+        } else {
+            modules_[i].readBackNext = true;  // its next cycle reads the outputs back
+        }
     }
-    ioWaiting_.push_back(std::move(answer));  // the next cycle reads the outputs back
+    ioReads_.push_back(std::move(read));
+    answerIo(modules_.size(), nullptr);  // all answered already: no cycle to wait for
 }
 
-void TableIo::answerIo(const CycleResult* result) {
-    if (ioWaiting_.empty()) {
+nlohmann::json TableIo::ioOf(std::size_t index, const CycleResult* result) const {
+    const Module& m = modules_[index];
+    nlohmann::json j{{"module", settings_.modules[index].name},
+                     {"device", describe(settings_.modules[index].connection)},
+                     {"up", result != nullptr}};
+    if (result == nullptr) {
+        j["error"] = m.lastError.empty() ? (running_ ? "the module has not answered yet" : "stopped") : m.lastError;
+        return j;
+    }
+    const ModulePoints& points = m.points;
+    const std::vector<bool> active = decodeInputs(points.map, m.plan, result->discrete, result->registers);
+    const auto counts = decodeCounters(points.map, m.plan, result->registers);
+    nlohmann::json inputs = nlohmann::json::array();
+    for (std::size_t k = 0; k < points.map.inputs.size(); ++k) {
+        const InputPoint& p = points.map.inputs[k];
+        nlohmann::json in{{"name", p.name},
+                          {"where", p.kind == InputKind::DiscreteInput
+                                        ? "discrete input " + std::to_string(p.address)
+                                        : "input register " + std::to_string(p.address) + " bit " +
+                                              std::to_string(p.bit)},
+                          {"level", active[k] != p.activeLow},
+                          {"active", active[k]}};
+        if (counts[k]) {
+            in["count"] = *counts[k];
+        }
+        inputs.push_back(in);
+    }
+    nlohmann::json outputs = nlohmann::json::array();
+    const auto stuck =
+        result->readBack ? mismatches(points.map, result->written, *result->readBack) : std::vector<Mismatch>{};
+    for (std::size_t k = 0; k < points.map.outputs.size(); ++k) {
+        const OutputPoint& p = points.map.outputs[k];
+        const bool written = p.kind == OutputKind::Coil ? result->written.coils.at(p.address)
+                                                        : ((result->written.registers.at(p.address) >> p.bit) & 1U) != 0;
+        bool holds = written;
+        for (const Mismatch& mismatch : stuck) {
+            if (mismatch.output == k) {
+                holds = mismatch.holds;
+            }
+        }
+        outputs.push_back({{"name", p.name},
+                           {"where", p.kind == OutputKind::Coil ? "coil " + std::to_string(p.address)
+                                                                : "holding register " + std::to_string(p.address) +
+                                                                      " bit " + std::to_string(p.bit)},
+                           {"written", written},
+                           {"holds", holds}});
+    }
+    j["inputs"] = inputs;
+    j["outputs"] = outputs;
+    return j;
+}
+
+void TableIo::answerIo(std::size_t index, const CycleResult* result) {
+    if (ioReads_.empty()) {
         return;
     }
-    nlohmann::json j{{"device", describe(settings_.connection)}, {"up", result != nullptr}};
-    if (result == nullptr) {
-        j["error"] = lastError_.empty() ? "stopped" : lastError_;
-    } else {
-        const std::vector<bool> active = decodeInputs(settings_.points, plan_, result->discrete, result->registers);
-        const auto counts = decodeCounters(settings_.points, plan_, result->registers);
-        nlohmann::json inputs = nlohmann::json::array();
-        for (std::size_t i = 0; i < settings_.points.inputs.size(); ++i) {
-            const InputPoint& p = settings_.points.inputs[i];
-            nlohmann::json in{
-                {"name", p.name},
-                {"where", p.kind == InputKind::DiscreteInput
-                              ? "discrete input " + std::to_string(p.address)
-                              : "input register " + std::to_string(p.address) + " bit " + std::to_string(p.bit)},
-                {"level", active[i] != p.activeLow},
-                {"active", active[i]}};
-            if (counts[i]) {
-                in["count"] = *counts[i];
+    if (index < modules_.size()) {
+        const nlohmann::json io = ioOf(index, result);
+        for (IoRead& read : ioReads_) {
+            if (!read.modules[index]) {
+                read.modules[index] = io;
             }
-            inputs.push_back(in);
         }
-        nlohmann::json outputs = nlohmann::json::array();
-        const auto stuck = result->readBack ? mismatches(settings_.points, result->written, *result->readBack)
-                                            : std::vector<Mismatch>{};
-        for (std::size_t i = 0; i < settings_.points.outputs.size(); ++i) {
-            const OutputPoint& p = settings_.points.outputs[i];
-            const bool written = p.kind == OutputKind::Coil
-                                     ? result->written.coils.at(p.address)
-                                     : ((result->written.registers.at(p.address) >> p.bit) & 1U) != 0;
-            bool holds = written;
-            for (const Mismatch& m : stuck) {
-                if (m.output == i) {
-                    holds = m.holds;
-                }
-            }
-            outputs.push_back({{"name", p.name},
-                               {"where", p.kind == OutputKind::Coil ? "coil " + std::to_string(p.address)
-                                                                    : "holding register " + std::to_string(p.address) +
-                                                                          " bit " + std::to_string(p.bit)},
-                               {"written", written},
-                               {"holds", holds}});
+    }
+    // The reads every module has answered, in the order they were asked.
+    while (!ioReads_.empty() && std::all_of(ioReads_.front().modules.begin(), ioReads_.front().modules.end(),
+                                            [](const auto& m) { return m.has_value(); })) {
+        IoRead read = std::move(ioReads_.front());
+        ioReads_.erase(ioReads_.begin());
+        nlohmann::json modules = nlohmann::json::array();
+        for (auto& m : read.modules) {
+            modules.push_back(std::move(*m));
         }
-        j["inputs"] = inputs;
-        j["outputs"] = outputs;
+        read.answer({{"modules", std::move(modules)}});
     }
-    for (auto& answer : std::exchange(ioWaiting_, {})) {
-        answer(j);
+}
+
+nlohmann::json TableIo::moduleStatus(std::size_t index) const {
+    const Module& m = modules_[index];
+    nlohmann::json j{{"name", settings_.modules[index].name},
+                     {"device", describe(settings_.modules[index].connection)},
+                     {"up", m.up},
+                     {"cycles", m.counters.cycles},
+                     {"failures", m.counters.failures},
+                     {"failures_in_a_row", m.backoff.failuresInARow()},
+                     {"connects", m.counters.connects},
+                     {"skipped_periods", m.counters.skipped},
+                     {"requests", m.counters.requests},
+                     {"transient_errors", m.counters.transientErrors},
+                     {"last_cycle_ms", m.counters.lastCycleMs},
+                     {"max_cycle_ms", m.counters.maxCycleMs},
+                     {"watchdog",
+                      {{"ms", settings_.modules[index].watchdog.count()}, {"armed", m.watchdogArmed && m.up}}}};
+    if (!m.lastTransientError.empty()) {
+        j["last_transient_error"] = m.lastTransientError;
     }
+    if (!m.identity.empty()) {
+        j["identity"] = m.identity;
+    } else if (!m.identityError.empty()) {
+        j["identity_error"] = m.identityError;
+    }
+    if (!m.up) {
+        j["error"] = m.lastError;
+        j["down_ms"] = now_() - m.downSince;
+    }
+    return j;
 }
 
 nlohmann::json TableIo::statusJson() const {
@@ -491,39 +601,30 @@ nlohmann::json TableIo::statusJson() const {
     nlohmann::json buttons = nlohmann::json::object();
     nlohmann::json switches = nlohmann::json::object();
     for (std::size_t i = 0; i < debouncers_.size(); ++i) {
-        (i < settings_.buttons.size() ? buttons : switches)[settings_.points.inputs[i].name] = debouncers_[i].pressed();
+        (i < settings_.buttons.size() ? buttons : switches)[settings_.points.inputs[i].name] =
+            debouncers_[i].pressed();
     }
-    nlohmann::json j{{"device", describe(settings_.connection)},
-                     {"up", up_},
-                     {"cycles", counters_.cycles},
-                     {"failures", counters_.failures},
-                     {"failures_in_a_row", backoff_.failuresInARow()},
-                     {"connects", counters_.connects},
-                     {"skipped_periods", counters_.skipped},
-                     {"requests", counters_.requests},
-                     {"transient_errors", counters_.transientErrors},
-                     {"counted_presses", counters_.counted},
-                     {"last_cycle_ms", counters_.lastCycleMs},
-                     {"max_cycle_ms", counters_.maxCycleMs},
+    nlohmann::json modules = nlohmann::json::array();
+    for (std::size_t i = 0; i < modules_.size(); ++i) {
+        modules.push_back(moduleStatus(i));
+    }
+    // The table-wide view: every module's counters summed, up only when all answer.
+    nlohmann::json j{{"up", up()},
+                     {"modules", modules},
                      {"presses", buttons_.presses()},
-                     {"watchdog", {{"ms", settings_.watchdog.count()}, {"armed", watchdogArmed_ && up_}}},
+                     {"counted_presses", counted_},
                      {"faults", faults_},
                      {"lamps", lamps},
                      {"buttons", buttons},
                      {"switches", switches},
                      {"lamp_test", lampTest_.has_value()},
                      {"safe_image", !ready_}};
-    if (!lastTransientError_.empty()) {
-        j["last_transient_error"] = lastTransientError_;
-    }
-    if (!identity_.empty()) {
-        j["identity"] = identity_;
-    } else if (!identityError_.empty()) {
-        j["identity_error"] = identityError_;
-    }
-    if (!up_) {
-        j["error"] = lastError_;
-        j["down_ms"] = now_() - downSince_;
+    for (const char* key : {"cycles", "failures", "connects", "skipped_periods", "requests", "transient_errors"}) {
+        std::uint64_t sum = 0;
+        for (const auto& m : modules) {
+            sum += m.at(key).get<std::uint64_t>();
+        }
+        j[key] = sum;
     }
     return j;
 }

@@ -308,7 +308,7 @@ class ModbusTable(unittest.TestCase):
         time.sleep(0.3)
         modbus = self.status()["daemon"]["modbus"]
         self.assertFalse(modbus["up"])
-        self.assertIn("connect", modbus["error"])
+        self.assertIn("connect", modbus["modules"][0]["error"])
         self.assertEqual(self.status()["tilts"], {})  # offline_tilt_ms 0: no tilt
 
         peer.start()  # a fresh module: every coil 0 until pitlinkd writes them again
@@ -368,7 +368,7 @@ class ModbusTable(unittest.TestCase):
             self.fail("no press of deal was acted on over RTU: %r" % self.status()["daemon"]["modbus"])
         self.peer.wait_coils({BETS_OPEN: 1, IDLE: 0})
         self.assertEqual(self.presses("deal")[-1], ("done",))
-        self.assertTrue(self.status()["daemon"]["modbus"]["device"].startswith("rtu "))
+        self.assertTrue(self.status()["daemon"]["modbus"]["modules"][0]["device"].startswith("rtu "))
 
     def test_sighup_with_a_changed_module_says_it_needs_a_restart_and_the_lamps_go_on(self):
         self.start_tcp()
@@ -391,7 +391,7 @@ class ModbusTable(unittest.TestCase):
         # The at_connect writes armed the module's watchdog; status says so.
         self.assertEqual(peer.register(4096), 10)
         self.assertEqual(peer.register(4106), 1)
-        self.wait_for("watchdog armed", lambda: self.status()["daemon"]["modbus"]["watchdog"]["armed"])
+        self.wait_for("watchdog armed", lambda: self.status()["daemon"]["modbus"]["modules"][0]["watchdog"]["armed"])
         self.assertIn("watchdog: armed (1000 ms)", self.ctl("status").stdout)
         self.wait_for("peer watchdog running", lambda: peer.request("watchdog")["running"])
         ok(self, engine.request("open_round"))
@@ -431,7 +431,7 @@ class ModbusTable(unittest.TestCase):
         self.assertTrue(modbus["up"])
         self.assertEqual(modbus["failures"], 0)
         self.assertEqual(modbus["connects"], 1)
-        self.assertIn("Illegal data address", modbus["last_transient_error"])  # the exception the peer answers
+        self.assertIn("Illegal data address", modbus["modules"][0]["last_transient_error"])  # the exception the peer answers
         self.assertEqual([r["up"] for r in self.records("modbus.link")], [True])
 
         # Several bad answers in a row outlast the retry: an outage, journaled once, and its end
@@ -457,7 +457,7 @@ class ModbusTable(unittest.TestCase):
         modbus = self.status()["daemon"]["modbus"]
         self.assertEqual(modbus["faults"], {"bets_open": "stuck_output"})
         self.assertTrue(modbus["up"])  # a fault of one output, not an outage
-        io = json.loads(self.ctl("io", "--json").stdout)
+        io = json.loads(self.ctl("io", "--json").stdout)["modules"][0]
         bets = [o for o in io["outputs"] if o["name"] == "bets_open"][0]
         self.assertEqual((bets["written"], bets["holds"]), (True, False))
         self.assertIn("STUCK", self.ctl("io").stdout)
@@ -526,12 +526,12 @@ class ModbusTable(unittest.TestCase):
     def test_lamp_test_io_and_the_modules_identity_for_technicians(self):
         engine = self.start_tcp()
         self.peer.wait_coils({IDLE: 1})
-        modbus = self.wait_for("identity", lambda: self.status()["daemon"]["modbus"].get("identity"))
+        modbus = self.wait_for("identity", lambda: self.status()["daemon"]["modbus"]["modules"][0].get("identity"))
         self.assertEqual(modbus, {"vendor": "pitlink test peer", "product_code": "PEER-0", "revision": "3.0"})
         self.assertIn("module: pitlink test peer PEER-0 3.0", self.ctl("status").stdout)
         # io: the inputs as the module reports them now.
         self.peer.request("press", address=SHOE, value=1)
-        io = json.loads(self.ctl("io", "--json").stdout)
+        io = json.loads(self.ctl("io", "--json").stdout)["modules"][0]
         levels = {i["name"]: i["level"] for i in io["inputs"]}
         self.assertTrue(levels["shoe"])
         self.assertFalse(levels["deal"])

@@ -218,7 +218,7 @@ private:
             tableRandom_,
             nullptr,
             [this] { return std::make_unique<SimWorker>(*executor_, random_, WorkerLatency{}, powerOff_); },
-            [this] {
+            [this](const modbus::ModuleSettings&) {
                 auto device = std::make_unique<SimModbusDevice>();
                 device->inputs = &inputs_;
                 return device;

@@ -178,21 +178,21 @@ TEST(Config, ModbusPointMapLampRulesAndButtonsAreRead) {
         "    - {name: reader, discrete_input: 11, reader_fault: true}\n");
     const auto& m = c.modbus;
     ASSERT_TRUE(m.enabled);
-    EXPECT_EQ(m.connection.transport, modbus::Transport::Rtu);
-    EXPECT_EQ(m.connection.device, "/etc/pitlink/tty/io");  // relative to the file
-    EXPECT_EQ(m.connection.baud, 9600);
-    EXPECT_EQ(m.connection.parity, 'E');
-    EXPECT_EQ(m.connection.unitId, 7);
-    EXPECT_EQ(m.connection.byteTimeout, std::chrono::milliseconds(20));
-    EXPECT_EQ(m.connection.retries, 2);
-    EXPECT_EQ(m.connection.rs485, modbus::Rs485::Rts);
-    EXPECT_FALSE(m.connection.rtsActiveHigh);
-    EXPECT_EQ(m.connection.rtsDelay, std::chrono::microseconds(500));
-    EXPECT_EQ(m.connection.frameGap, std::chrono::microseconds(2000));
+    EXPECT_EQ(m.modules[0].connection.transport, modbus::Transport::Rtu);
+    EXPECT_EQ(m.modules[0].connection.device, "/etc/pitlink/tty/io");  // relative to the file
+    EXPECT_EQ(m.modules[0].connection.baud, 9600);
+    EXPECT_EQ(m.modules[0].connection.parity, 'E');
+    EXPECT_EQ(m.modules[0].connection.unitId, 7);
+    EXPECT_EQ(m.modules[0].connection.byteTimeout, std::chrono::milliseconds(20));
+    EXPECT_EQ(m.modules[0].connection.retries, 2);
+    EXPECT_EQ(m.modules[0].connection.rs485, modbus::Rs485::Rts);
+    EXPECT_FALSE(m.modules[0].connection.rtsActiveHigh);
+    EXPECT_EQ(m.modules[0].connection.rtsDelay, std::chrono::microseconds(500));
+    EXPECT_EQ(m.modules[0].connection.frameGap, std::chrono::microseconds(2000));
     EXPECT_EQ(m.readBack, std::chrono::milliseconds(2000));
-    EXPECT_FALSE(m.identify);
-    EXPECT_EQ(m.atConnect, (std::vector<modbus::SetupWrite>{{false, 4096, {20}}, {true, 260, {1, 0}}}));
-    EXPECT_EQ(m.watchdog, std::chrono::milliseconds(2000));
+    EXPECT_FALSE(m.modules[0].identify);
+    EXPECT_EQ(m.modules[0].atConnect, (std::vector<modbus::SetupWrite>{{false, 4096, {20}}, {true, 260, {1, 0}}}));
+    EXPECT_EQ(m.modules[0].watchdog, std::chrono::milliseconds(2000));
     EXPECT_EQ(m.safeLit, (std::vector<bool>{true, false}));
     EXPECT_EQ(m.points.inputs[0].counter, std::optional<std::uint16_t>(40));
     EXPECT_EQ(m.buttons[2].maxHold, std::chrono::milliseconds(0));
@@ -240,6 +240,56 @@ TEST(Config, ModbusMistakesAreNamed) {
               "modbus.reconnect_max_ms");
 }
 
+// Issue 21: several modules, TCP and RTU, two units on one RS-485 bus.
+TEST(Config, SeveralModulesAndTheirPointsAreRead) {
+    const Config c = load(
+        "modbus:\n  modules:\n"
+        "    - {name: tower, device: {transport: tcp, host: 10.0.0.5, port: 502}, watchdog_ms: 1000,\n"
+        "       at_connect: [{register: 4096, value: 10}]}\n"
+        "    - {name: left, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 2, rs485: rts}}\n"
+        "    - {name: right, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 3, rs485: rts}}\n"
+        "  lamps:\n    - {name: candle, module: tower, coil: 0, when: {tilt: on}}\n"
+        "  buttons:\n    - {name: deal, module: left, discrete_input: 0, action: close_bets}\n"
+        "    - {name: deal2, module: right, discrete_input: 0, action: close_bets}\n");
+    const auto& m = c.modbus;
+    ASSERT_EQ(m.modules.size(), 3U);
+    EXPECT_EQ(m.modules[0].name, "tower");
+    EXPECT_EQ(m.modules[0].watchdog, std::chrono::milliseconds(1000));
+    EXPECT_EQ(m.modules[2].connection.unitId, 3);
+    EXPECT_EQ(m.outputModule, (std::vector<std::size_t>{0}));
+    EXPECT_EQ(m.inputModule, (std::vector<std::size_t>{1, 2}));
+    EXPECT_EQ(modbus::pointsOf(m, 2).map.inputs.at(0).name, "deal2");  // the same input number, another unit
+}
+
+TEST(Config, ModulesThatCannotWorkTogetherAreRefused) {
+    const auto key = [](const std::string& text) { return errorOf(text).key(); };
+    const std::string lamp = "  lamps:\n    - {name: a, module: x, coil: 1}\n";
+    const std::string x = "    - {name: x, device: {transport: tcp, port: 502}}\n";
+    EXPECT_EQ(key("modbus:\n  device: {transport: tcp}\n  modules:\n" + x + lamp), "modbus.modules");
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "    - {name: x, device: {transport: tcp, port: 503}}\n" + lamp),
+              "modbus.modules[1].name");
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 502}}\n" + lamp),
+              "modbus.modules[1].device");  // the same module twice
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 503}}\n"
+                  "  lamps:\n    - {name: a, coil: 1}\n"),
+              "modbus.lamps[0].module");  // which one?
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "  lamps:\n    - {name: a, module: z, coil: 1}\n"),
+              "modbus.lamps[0].module");
+    EXPECT_EQ(key("modbus:\n  modules:\n    - {name: x}\n" + lamp), "modbus.modules[0].device");
+    EXPECT_EQ(key("modbus:\n  modules:\n"
+                  "    - {name: x, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 2, baud: 9600}}\n"
+                  "    - {name: y, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 3}}\n" + lamp),
+              "modbus.modules[1].device");  // one bus, two framings
+    // Two lamps on coil 1 of different modules are fine; on the same module not.
+    EXPECT_EQ(load("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 503}}\n"
+                   "  lamps:\n    - {name: a, module: x, coil: 1}\n    - {name: b, module: y, coil: 1}\n")
+                  .modbus.points.outputs.size(),
+              2U);
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "  lamps:\n    - {name: a, module: x, coil: 1}\n"
+                  "    - {name: b, module: x, coil: 1}\n"),
+              "modbus.lamps[1]");
+}
+
 // Issue 21: what cannot work is refused, each mistake named by its own key.
 TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
     const std::string device = "modbus:\n  device: {transport: tcp, port: 502}\n";
@@ -270,7 +320,7 @@ TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
     EXPECT_EQ(key("  at_connect:\n    - {register: 4096, value: 4}\n  watchdog_ms: 400\n" + lamp),
               "modbus.watchdog_ms");
     EXPECT_EQ(
-        load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp).modbus.watchdog,
+        load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp).modbus.modules[0].watchdog,
         std::chrono::milliseconds(500));
     EXPECT_EQ(key("  at_connect:\n    - {register: 4096}\n" + lamp), "modbus.at_connect[0]");
     EXPECT_EQ(key("  at_stop:\n    - {register: 4104, values: []}\n" + lamp), "modbus.at_stop[0].values");

@@ -41,6 +41,7 @@ TableIoSettings settings() {
                {{TableCondition::Idle, LampState::On}}};
     s.points.inputs = {{"attendant_key", InputKind::DiscreteInput, 0, 0, false, std::nullopt}};
     s.buttons = {{ButtonAction::AttendantKey, false, milliseconds(10'000)}};
+    s.modules = {ModuleSettings{}};
     return s;
 }
 
@@ -48,15 +49,16 @@ struct TableIoFixture : table::TableFixture {
     explicit TableIoFixture(TableIoSettings s = settings())
         : table::TableFixture(CardSource::Reader), io_settings(std::move(s)) {
         io.emplace(io_settings, *table, *journal, timers,
-                   [this](CycleRequest request, std::function<void(CycleResult)> done) {
+                   [this](std::size_t module, CycleRequest request, std::function<void(CycleResult)> done) {
                        ++submitted;
+                       test::MemoryDevice& to = module == 0 ? device : second;
                        if (holdCycles) {
-                           held = [this, request = std::move(request), done = std::move(done)] {
-                               done(runCycle(device, request));
+                           held = [&to, request = std::move(request), done = std::move(done)] {
+                               done(runCycle(to, request));
                            };
                            return;
                        }
-                       done(runCycle(device, request));
+                       done(runCycle(to, request));
                    });
     }
     ~TableIoFixture() { io.reset(); }
@@ -65,6 +67,7 @@ struct TableIoFixture : table::TableFixture {
 
     TableIoSettings io_settings;
     test::MemoryDevice device;
+    test::MemoryDevice second;  // a second module's
     std::optional<TableIo> io;
     int submitted = 0;
     bool holdCycles = false;
@@ -112,11 +115,11 @@ TEST(TableIo, ARefusedConnectionIsRetriedWithTheBoundedBackoff) {
     EXPECT_FALSE(f.io->up());
     EXPECT_TRUE(f.table->tilts().empty());              // offline_tilt 0: never
     EXPECT_EQ(f.count(journal::kind::kModbusLink), 1);  // down, once
-    EXPECT_EQ(f.io->statusJson().at("failures_in_a_row"), 7);
+    EXPECT_EQ(f.io->statusJson().at("modules").at(0).at("failures_in_a_row"), 7);
     f.device.refuseConnect = false;
     f.timers.advance(milliseconds(400));
     EXPECT_TRUE(f.io->up());
-    EXPECT_EQ(f.io->statusJson().at("failures_in_a_row"), 0);
+    EXPECT_EQ(f.io->statusJson().at("modules").at(0).at("failures_in_a_row"), 0);
     EXPECT_TRUE(f.device.coils[kIdleCoil]);  // the whole image, written on reconnect
     EXPECT_EQ(f.count(journal::kind::kModbusLink), 2);
 }
@@ -161,6 +164,127 @@ TEST(TableIo, AResultAfterStopIsDropped) {
     f.held();  // the worker's answer arrives after the stop: nothing happens
     EXPECT_FALSE(f.io->up());
     EXPECT_EQ(f.timers.pending(), 0U);
+}
+
+TEST(TableIo, TheSafeImageUntilTheTableIsReadyAndForTheLastCycle) {
+    TableIoSettings s = settings();
+    s.safeLit = {true, false, false};  // only the candle
+    TableIoFixture f(s);
+    f.io->holdSafeImage();
+    f.io->start();
+    EXPECT_TRUE(f.device.coils[kCandleCoil]);
+    EXPECT_FALSE(f.device.coils[kIdleCoil]);
+    EXPECT_EQ(f.io->statusJson().at("safe_image"), true);
+    f.io->tableReady();
+    f.timers.advance(milliseconds(20));
+    EXPECT_FALSE(f.device.coils[kCandleCoil]);
+    EXPECT_TRUE(f.device.coils[kIdleCoil]);
+    const CycleResult last = runCycle(f.device, f.io->safeCycle(0));
+    ASSERT_TRUE(last.ok);
+    EXPECT_TRUE(f.device.coils[kCandleCoil]);
+    EXPECT_FALSE(f.device.coils[kIdleCoil]);
+}
+
+TEST(TableIo, AStuckOutputIsAFaultOfThatLampNotAnOutage) {
+    TableIoFixture f;
+    f.device.stuckOff = true;
+    f.io->start();  // idle is written on and reads back off
+    EXPECT_TRUE(f.io->up());
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 1);
+    EXPECT_EQ(f.io->statusJson().at("faults"), (nlohmann::json{{"idle", "stuck_output"}}));
+    f.timers.advance(milliseconds(100));
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 1);  // raised once, however often it is read back
+    EXPECT_EQ(f.count(journal::kind::kModbusLink), 1);   // up, never down
+    f.device.stuckOff = false;
+    f.timers.advance(milliseconds(20));  // written again in full, read back
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 2);
+    EXPECT_TRUE(f.io->statusJson().at("faults").empty());
+}
+
+TEST(TableIo, EdgesCountedByTheModuleArePressesHoweverShort) {
+    TableIoSettings s = settings();
+    s.points.inputs[0].counter = 30;
+    TableIoFixture f(s);
+    f.device.inputRegisters[30] = 65'534;  // the baseline at connect, whatever it is
+    f.io->start();
+    EXPECT_EQ(f.io->statusJson().at("presses"), 0);
+    f.device.inputRegisters[30] = 1;  // three taps between two polls, across the wrap
+    f.timers.advance(milliseconds(20));
+    EXPECT_EQ(f.io->statusJson().at("presses"), 3);
+    EXPECT_EQ(f.io->statusJson().at("counted_presses"), 3);
+    EXPECT_EQ(f.count(journal::kind::kButtonPressed), 3);  // each refused (no call), each journaled
+    f.timers.advance(milliseconds(100));
+    EXPECT_EQ(f.io->statusJson().at("presses"), 3);
+}
+
+TEST(TableIo, AButtonHeldTooLongIsAFaultUntilLetGo) {
+    TableIoSettings s = settings();
+    s.buttons[0].maxHold = milliseconds(200);
+    TableIoFixture f(s);
+    f.io->start();
+    f.device.firstInput = true;
+    f.timers.advance(milliseconds(200));
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 0);
+    f.timers.advance(milliseconds(60));
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 1);
+    EXPECT_EQ(f.io->statusJson().at("faults"), (nlohmann::json{{"attendant_key", "button_held"}}));
+    f.device.firstInput = false;
+    f.timers.advance(milliseconds(60));
+    EXPECT_EQ(f.count(journal::kind::kModbusFault), 2);
+    EXPECT_EQ(f.io->statusJson().at("presses"), 1);  // and it was one press
+}
+
+TEST(TableIo, TwoModulesEachWithItsOwnHealth) {
+    TableIoSettings s = settings();
+    ModuleSettings tower;
+    tower.name = "tower";
+    tower.connection.port = 1502;
+    s.modules.push_back(tower);
+    s.outputModule = {0, 1, 0};  // bets_open on the tower
+    TableIoFixture f(s);
+    f.second.refuseConnect = true;
+    f.io->start();
+    EXPECT_TRUE(f.device.coils[kIdleCoil]);
+    EXPECT_FALSE(f.device.coils.contains(kBetsCoil));  // not this module's
+    const nlohmann::json status = f.io->statusJson();
+    EXPECT_FALSE(status.at("up"));
+    EXPECT_TRUE(status.at("modules").at(0).at("up"));
+    EXPECT_FALSE(status.at("modules").at(1).at("up"));
+    EXPECT_EQ(status.at("modules").at(1).at("name"), "tower");
+    f.second.refuseConnect = false;
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    f.timers.advance(milliseconds(200));
+    EXPECT_TRUE(f.io->up());
+    EXPECT_TRUE(f.second.coils[kBetsCoil]);
+    EXPECT_FALSE(f.device.coils[kIdleCoil]);
+    EXPECT_EQ(f.count(journal::kind::kModbusLink), 3);  // io up; tower down, then up
+}
+
+TEST(TableIo, TheLampTestLightsEachLampAloneThenGivesThemBack) {
+    TableIoFixture f;
+    f.io->start();
+    const Reply started = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", r); });
+    ASSERT_TRUE(started.ok) << started.message;
+    f.timers.advance(milliseconds(20));
+    EXPECT_TRUE(f.device.coils[kCandleCoil]);
+    EXPECT_FALSE(f.device.coils[kIdleCoil]);
+    f.timers.advance(milliseconds(100));
+    EXPECT_FALSE(f.device.coils[kCandleCoil]);
+    EXPECT_TRUE(f.device.coils[kBetsCoil]);
+    f.timers.advance(milliseconds(100));
+    EXPECT_TRUE(f.device.coils[kIdleCoil]);
+    EXPECT_FALSE(f.device.coils[kBetsCoil]);
+    f.timers.advance(milliseconds(120));
+    EXPECT_TRUE(f.device.coils[kIdleCoil]);  // the table's lamps again: idle
+    EXPECT_FALSE(f.device.coils[kCandleCoil]);
+    EXPECT_FALSE(f.io->statusJson().at("lamp_test"));
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    const Reply refused = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", r); });
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error, "round_in_progress");
+    EXPECT_EQ(f.count(journal::kind::kModbusLampTest), 2);  // the refusal too
 }
 
 }  // namespace
