@@ -107,16 +107,15 @@ int main(int argc, char** argv) {
                                    }
                                },
                                {}};
-        app::DaemonWorld world{executor,
-                               random,
-                               &io,
-                               [] { return std::make_unique<platform::WorkerThread>(); },
-                               [&modbusBuses](const modbus::ModuleSettings& module) {
-                                   return modbusBuses.device(module.connection);
-                               },
-                               {},
-                               nullptr,
-                               true};
+        app::DaemonWorld world{
+            executor,
+            random,
+            &io,
+            [] { return std::make_unique<platform::WorkerThread>(); },
+            [&modbusBuses](const modbus::ModuleSettings& module) { return modbusBuses.device(module.connection); },
+            {},
+            nullptr,
+            true};
         const std::string configText = readFile(options.config);
         daemon.emplace(std::move(config), std::move(paytable), configText, std::move(world), std::move(hooks));
         daemon->setRoundLimit(options.rounds);

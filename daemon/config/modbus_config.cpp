@@ -1,9 +1,9 @@
 #include "daemon/config/modbus_config.h"
 
-#include "daemon/config/modbus_module_config.h"
-
 #include <algorithm>
 #include <set>
+
+#include "daemon/config/modbus_module_config.h"
 
 namespace pitlink::config {
 
@@ -173,9 +173,9 @@ void checkPoints(YamlMap& map, const Config& c, std::size_t buttons) {
         const modbus::ModulePoints points = modbus::pointsOf(m, module);
         for (const modbus::PointProblem& problem : modbus::pointMapProblems(points.map)) {
             if (problem.where == Where::Map) {
-                throw map.error(points.map.inputs.empty() ? "lamps" : "buttons",
-                                (m.modules.size() > 1 ? "module " + m.modules[module].name + ": " : "") +
-                                    problem.message);
+                throw map.error(
+                    points.map.inputs.empty() ? "lamps" : "buttons",
+                    (m.modules.size() > 1 ? "module " + m.modules[module].name + ": " : "") + problem.message);
             }
             const std::size_t index =
                 problem.where == Where::Output ? points.outputs[problem.index] : points.inputs[problem.index];

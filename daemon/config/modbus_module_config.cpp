@@ -61,7 +61,6 @@ void readDevice(YamlMap map, const Config& c, modbus::ConnectionSettings& d) {
     map.rejectUnknownKeys();
 }
 
-
 // `at_connect`: writes made after every connect, before the lamps (a module's watchdog);
 // `at_stop`: after the safe image at a clean stop (the watchdog stopped, so the image stays).
 void readSetupWrite(YamlMap map, std::vector<modbus::SetupWrite>& writes) {

@@ -65,9 +65,9 @@ struct ModulePoints {
 struct TableIoSettings {
     bool enabled = false;  // no `modbus.device` or `modbus.modules`: no Modbus
     std::vector<ModuleSettings> modules;
-    PointMap points;                        // every module's lamps and inputs
-    std::vector<std::size_t> outputModule;  // per points.outputs: its module (absent: the first)
-    std::vector<std::size_t> inputModule;   // per points.inputs
+    PointMap points;                            // every module's lamps and inputs
+    std::vector<std::size_t> outputModule;      // per points.outputs: its module (absent: the first)
+    std::vector<std::size_t> inputModule;       // per points.inputs
     std::vector<LampRule> lamps;                // one per points.outputs
     std::vector<bool> safeLit;                  // one per points.outputs: the lamp in the safe image
     std::vector<ButtonSettings> buttons;        // one per points.inputs, from the first

@@ -432,7 +432,8 @@ void TableIo::linkChanged(std::size_t index, bool up, const std::string& error) 
 
 void TableIo::checkOfflineTilt(std::size_t index, std::int64_t now) {
     Module& m = modules_[index];
-    if (m.up || m.tiltRaised || settings_.offlineTilt.count() == 0 || now - m.downSince < settings_.offlineTilt.count()) {
+    if (m.up || m.tiltRaised || settings_.offlineTilt.count() == 0 ||
+        now - m.downSince < settings_.offlineTilt.count()) {
         return;
     }
     m.tiltRaised = true;
@@ -500,10 +501,9 @@ nlohmann::json TableIo::ioOf(std::size_t index, const CycleResult* result) const
     for (std::size_t k = 0; k < points.map.inputs.size(); ++k) {
         const InputPoint& p = points.map.inputs[k];
         nlohmann::json in{{"name", p.name},
-                          {"where", p.kind == InputKind::DiscreteInput
-                                        ? "discrete input " + std::to_string(p.address)
-                                        : "input register " + std::to_string(p.address) + " bit " +
-                                              std::to_string(p.bit)},
+                          {"where", p.kind == InputKind::DiscreteInput ? "discrete input " + std::to_string(p.address)
+                                                                       : "input register " + std::to_string(p.address) +
+                                                                             " bit " + std::to_string(p.bit)},
                           {"level", active[k] != p.activeLow},
                           {"active", active[k]}};
         if (counts[k]) {
@@ -516,8 +516,9 @@ nlohmann::json TableIo::ioOf(std::size_t index, const CycleResult* result) const
         result->readBack ? mismatches(points.map, result->written, *result->readBack) : std::vector<Mismatch>{};
     for (std::size_t k = 0; k < points.map.outputs.size(); ++k) {
         const OutputPoint& p = points.map.outputs[k];
-        const bool written = p.kind == OutputKind::Coil ? result->written.coils.at(p.address)
-                                                        : ((result->written.registers.at(p.address) >> p.bit) & 1U) != 0;
+        const bool written = p.kind == OutputKind::Coil
+                                 ? result->written.coils.at(p.address)
+                                 : ((result->written.registers.at(p.address) >> p.bit) & 1U) != 0;
         bool holds = written;
         for (const Mismatch& mismatch : stuck) {
             if (mismatch.output == k) {
@@ -563,20 +564,20 @@ void TableIo::answerIo(std::size_t index, const CycleResult* result) {
 
 nlohmann::json TableIo::moduleStatus(std::size_t index) const {
     const Module& m = modules_[index];
-    nlohmann::json j{{"name", settings_.modules[index].name},
-                     {"device", describe(settings_.modules[index].connection)},
-                     {"up", m.up},
-                     {"cycles", m.counters.cycles},
-                     {"failures", m.counters.failures},
-                     {"failures_in_a_row", m.backoff.failuresInARow()},
-                     {"connects", m.counters.connects},
-                     {"skipped_periods", m.counters.skipped},
-                     {"requests", m.counters.requests},
-                     {"transient_errors", m.counters.transientErrors},
-                     {"last_cycle_ms", m.counters.lastCycleMs},
-                     {"max_cycle_ms", m.counters.maxCycleMs},
-                     {"watchdog",
-                      {{"ms", settings_.modules[index].watchdog.count()}, {"armed", m.watchdogArmed && m.up}}}};
+    nlohmann::json j{
+        {"name", settings_.modules[index].name},
+        {"device", describe(settings_.modules[index].connection)},
+        {"up", m.up},
+        {"cycles", m.counters.cycles},
+        {"failures", m.counters.failures},
+        {"failures_in_a_row", m.backoff.failuresInARow()},
+        {"connects", m.counters.connects},
+        {"skipped_periods", m.counters.skipped},
+        {"requests", m.counters.requests},
+        {"transient_errors", m.counters.transientErrors},
+        {"last_cycle_ms", m.counters.lastCycleMs},
+        {"max_cycle_ms", m.counters.maxCycleMs},
+        {"watchdog", {{"ms", settings_.modules[index].watchdog.count()}, {"armed", m.watchdogArmed && m.up}}}};
     if (!m.lastTransientError.empty()) {
         j["last_transient_error"] = m.lastTransientError;
     }
@@ -601,8 +602,7 @@ nlohmann::json TableIo::statusJson() const {
     nlohmann::json buttons = nlohmann::json::object();
     nlohmann::json switches = nlohmann::json::object();
     for (std::size_t i = 0; i < debouncers_.size(); ++i) {
-        (i < settings_.buttons.size() ? buttons : switches)[settings_.points.inputs[i].name] =
-            debouncers_[i].pressed();
+        (i < settings_.buttons.size() ? buttons : switches)[settings_.points.inputs[i].name] = debouncers_[i].pressed();
     }
     nlohmann::json modules = nlohmann::json::array();
     for (std::size_t i = 0; i < modules_.size(); ++i) {

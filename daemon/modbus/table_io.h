@@ -82,7 +82,7 @@ private:
         bool watchdogArmed = false;
         bool tiltRaised = false;
         bool writtenValid = false;
-        bool readBackNext = false;  // `pitlinkctl io` waits for this module's next cycle
+        bool readBackNext = false;     // `pitlinkctl io` waits for this module's next cycle
         std::optional<bool> reported;  // the last link state journaled
         std::int64_t downSince = 0;
         std::int64_t nextAttempt = 0;

@@ -133,6 +133,8 @@ class ModbusTable(unittest.TestCase):
             self.daemon.kill()
         if self.peer:
             self.peer.close()
+        for peer in getattr(self, "extra_peers", []):
+            peer.close()
         for p in self.extra_processes:
             p.kill()
             p.wait()
@@ -369,6 +371,72 @@ class ModbusTable(unittest.TestCase):
         self.peer.wait_coils({BETS_OPEN: 1, IDLE: 0})
         self.assertEqual(self.presses("deal")[-1], ("done",))
         self.assertTrue(self.status()["daemon"]["modbus"]["modules"][0]["device"].startswith("rtu "))
+
+    def test_two_units_on_one_rs485_bus_and_a_tcp_module_each_with_its_own_health(self):
+        module_end, table_end = os.path.join(self.dir, "bus"), os.path.join(self.dir, "table")
+        socat = subprocess.Popen(["socat", "pty,raw,echo=0,link=%s" % module_end, "pty,raw,echo=0,link=%s" % table_end],
+                                 stderr=subprocess.DEVNULL)
+        self.extra_processes.append(socat)
+        deadline = time.time() + 5
+        while not (os.path.exists(module_end) and os.path.exists(table_end)) and time.time() < deadline:
+            time.sleep(0.05)
+        bus = Peer("--rtu", module_end, "--units", "1,2")  # two modules on one RS-485 line
+        self.extra_peers = [bus]
+        self.port = free_port()
+        self.peer = Peer("--tcp", str(self.port))  # the tower light's module, on the network
+        rtu = ("{transport: rtu, serial_port: %s, baud: 19200, unit_id: %%d, timeout_ms: 1000, byte_timeout_ms: 50,"
+               " rs485: rts, rts_delay_us: 200, frame_gap_us: 2000}" % table_end)
+        self.daemon = Daemon(self.dir, extra=(
+            "modbus:\n  poll_ms: 50\n  debounce_ms: 20\n  reconnect_min_ms: 100\n  reconnect_max_ms: 400\n"
+            "  modules:\n"
+            "    - {name: tower, device: {transport: tcp, port: %d}}\n"
+            "    - {name: left, device: %s}\n"
+            "    - {name: right, device: %s}\n"
+            "  lamps:\n"
+            "    - {name: candle, module: tower, coil: 0, when: {tilt: on, call_attendant: on}}\n"
+            "    - {name: bets_open, module: left, coil: 1, when: {bets_open: on}}\n"
+            "    - {name: idle, module: right, coil: 3, when: {idle: on}}\n"
+            "  buttons:\n"
+            "    - {name: deal, module: right, discrete_input: 0, action: close_bets}\n"
+            "    - {name: key, module: left, discrete_input: 0, action: attendant_key}\n"
+            % (self.port, rtu % 1, rtu % 2)))
+        engine = self.daemon.start()
+        ok(self, engine.request("new_shoe"))
+        # Each lamp on its own module; the same coil number on another unit is not touched.
+        self.wait_for("idle on unit 2", lambda: bus.request("coils", unit=2, address=3, count=1)["coils"] == [1])
+        self.assertEqual(bus.request("coils", unit=1, address=3, count=1)["coils"], [0])
+        ok(self, engine.request("open_round"))
+        self.wait_for("bets open on unit 1", lambda: bus.request("coils", unit=1, address=1, count=1)["coils"] == [1])
+        self.assertEqual(bus.request("coils", unit=2, address=1, count=1)["coils"], [0])
+        ok(self, engine.request("call_attendant", station=1))
+        self.peer.wait_coils({0: 1})
+        # A press on unit 2's input 0 is the deal; the same input on unit 1 is the attendant key.
+        engine.sock.settimeout(3)
+        bus.request("press", unit=2, address=0, value=1)
+        engine.wait_event(lambda e: e["event"] == "round" and e.get("phase") == "closed", timeout=5)
+        bus.request("press", unit=2, address=0, value=0)
+        self.assertTrue(self.status()["stations"][0]["attendant"])
+        bus.request("press", unit=1, address=0, value=1)
+        engine.wait_event(lambda e: e["event"] == "attendant" and not e.get("called"), timeout=5)
+        bus.request("press", unit=1, address=0, value=0)
+        modbus = self.status()["daemon"]["modbus"]
+        self.assertEqual([m["name"] for m in modbus["modules"]], ["tower", "left", "right"])
+        self.assertTrue(all(m["up"] for m in modbus["modules"]), modbus)
+        self.assertEqual(modbus["modules"][2]["identity"]["product_code"], "PEER-1")  # the bus peer's name
+
+        # The tower's module dies: only its health changes; the bus's modules go on.
+        self.peer.kill()
+        self.wait_for("tower down", lambda: not self.status()["daemon"]["modbus"]["modules"][0]["up"])
+        modbus = self.status()["daemon"]["modbus"]
+        self.assertFalse(modbus["up"])
+        self.assertTrue(modbus["modules"][1]["up"] and modbus["modules"][2]["up"], modbus)
+        links = self.records("modbus.link")
+        self.assertEqual([(r["module"], r["up"]) for r in links if not r["up"]], [("tower", False)])
+        cycles = modbus["modules"][2]["cycles"]
+        self.wait_for("the bus polled on", lambda: self.status()["daemon"]["modbus"]["modules"][2]["cycles"] > cycles + 5)
+        text = self.ctl("status").stdout
+        self.assertIn("modbus:  tower tcp 127.0.0.1:%d unit 1: DOWN" % self.port, text)
+        self.assertIn("modbus:  right rtu %s 19200 8N1 unit 2: up" % table_end, text)
 
     def test_sighup_with_a_changed_module_says_it_needs_a_restart_and_the_lamps_go_on(self):
         self.start_tcp()

@@ -244,6 +244,8 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
     std::set<std::string> issuedTickets;
     std::map<std::int64_t, std::int64_t> openDisputes;  // station -> the round it disputes
     std::set<std::int64_t> reserved;                    // stations reserved for their player
+    std::set<std::string> faulted;                      // Modbus points with a fault raised
+    bool roundOpen = false;
     for (const Row& r : rows) {
         const std::string& k = r.kind;
         const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
@@ -255,6 +257,33 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
         if (moneyMove && r.station && reserved.contains(*r.station)) {
             problem("record " + std::to_string(r.seq) + " (" + k + ") for station " + std::to_string(*r.station) +
                     " while it is reserved");
+        }
+        if (k == "round.opened" || k == "round.settled" || k == "round.voided") {
+            roundOpen = k == "round.opened";
+        }
+        if (k == "daemon.started") {
+            faulted.clear();  // faults are found again by a new process
+        } else if (k == "button.pressed") {
+            // A press says what came of it; a refusal names its rule.
+            const std::string outcome = r.body.value("outcome", "");
+            static const std::set<std::string> kOutcomes{"done", "confirmed", "refused", "armed", "nothing to confirm"};
+            if (!kOutcomes.contains(outcome) || (outcome == "refused" && r.body.value("error", "").empty())) {
+                problem("record " + std::to_string(r.seq) + ": button.pressed with outcome '" + outcome + "'" +
+                        (outcome == "refused" ? " and no rule" : ""));
+            }
+        } else if (k == "modbus.lamp_test") {
+            // A lamp test takes the lamps from the players: never while a round is open.
+            if (r.body.value("outcome", "") == "started" && roundOpen) {
+                problem("record " + std::to_string(r.seq) + ": a lamp test started during a round");
+            }
+        } else if (k == "modbus.fault") {
+            const std::string point = r.body.value("point", "");
+            const bool active = r.body.value("active", false);
+            if (active == faulted.contains(point)) {
+                problem("record " + std::to_string(r.seq) + ": fault on " + point +
+                        (active ? " raised twice" : " cleared but not raised"));
+            }
+            active ? static_cast<void>(faulted.insert(point)) : static_cast<void>(faulted.erase(point));
         }
         if (k == "round.opened") {
             if (rounds.contains(*r.round)) {

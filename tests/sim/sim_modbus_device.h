@@ -44,9 +44,12 @@ struct SimModbusDevice : modbus::ModbusDevice {
         }
         return std::nullopt;
     }
-    modbus::DeviceError readInputRegisters(std::uint16_t, std::uint16_t count,
+    modbus::DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
                                            std::vector<std::uint16_t>& out) override {
-        out.assign(count, 0);
+        out.clear();
+        for (std::uint16_t i = 0; i < count; ++i) {
+            out.push_back(inputRegisters == nullptr ? 0 : (*inputRegisters)[static_cast<std::uint16_t>(start + i)]);
+        }
         return std::nullopt;
     }
 
@@ -54,6 +57,7 @@ struct SimModbusDevice : modbus::ModbusDevice {
     std::map<std::uint16_t, bool> coils;
     // The buttons' levels, owned by the simulation (they outlive a crash of the daemon).
     std::map<std::uint16_t, bool>* inputs = nullptr;
+    std::map<std::uint16_t, std::uint16_t>* inputRegisters = nullptr;  // edge counters, the simulation's
 };
 
 }  // namespace pitlink::sim

@@ -43,6 +43,10 @@ constexpr const char* kSpots[] = {"player", "banker", "tie", "player_pair", "ban
 constexpr std::uint16_t kDealButton = 0;
 constexpr std::uint16_t kVoidButton = 1;
 constexpr std::uint16_t kKeyButton = 2;
+constexpr std::uint16_t kShoeButton = 3;
+constexpr std::uint16_t kDoorSwitch = 4;
+constexpr std::uint16_t kCountedKey = 5;  // the module counts its edges in input register kKeyCounter
+constexpr std::uint16_t kKeyCounter = 40;
 constexpr std::int64_t kClockToleranceS = 3600;
 
 // The stations on SAS links to the accounting host (address = station). On even seeds the host
@@ -107,10 +111,16 @@ std::string configYaml(const std::filesystem::path& dir, bool hostRedeems) {
            "  debounce_ms: 30\n"
            "  lamps:\n"
            "    - {name: candle, coil: 0, when: {tilt: fast_flash, handpay: slow_flash, call_attendant: on}}\n"
+           "    - {name: closed, coil: 1, safe: on, when: {}}\n"
+           "  read_back_ms: 200\n"
            "  buttons:\n"
            "    - {name: deal, discrete_input: 0, action: close_bets}\n"
            "    - {name: void, discrete_input: 1, action: void_round}\n"
-           "    - {name: key, discrete_input: 2, action: attendant_key}\n";
+           "    - {name: key, discrete_input: 2, action: attendant_key}\n"
+           "    - {name: shoe, discrete_input: 3, action: new_shoe}\n"
+           "    - {name: counted_key, discrete_input: 5, action: attendant_key, counter_register: 40}\n"
+           "  switches:\n"
+           "    - {name: side_door, discrete_input: 4, door: side}\n";
 }
 
 // One connection to the engine link or the control socket, as the simulation sees it: the ids
@@ -221,6 +231,7 @@ private:
             [this](const modbus::ModuleSettings&) {
                 auto device = std::make_unique<SimModbusDevice>();
                 device->inputs = &inputs_;
+                device->inputRegisters = &inputRegisters_;
                 return device;
             },
             sasOutputs(),
@@ -676,6 +687,12 @@ private:
                 limits["max"] = std::int64_t{20} * 100;
             }
             send(o, limits);
+        } else if (roll < 76) {
+            // What the module reports now: answered after its next cycle, in order with the rest.
+            send(o, json{{"cmd", "io"}});
+        } else if (roll < 78) {
+            // A lamp test: accepted between rounds, refused (and journaled) during one.
+            send(o, json{{"cmd", "lamps_test"}, {"step_ms", 100}});
         } else if (t.roundId() > 1) {
             // A re-settlement of a recent round with other cards, racing the round in play.
             const std::int64_t round = std::uniform_int_distribution<std::int64_t>(
@@ -714,15 +731,24 @@ private:
         return text;
     }
 
-    // A dealer button held for a few polls, then released.
+    // A dealer button held for a few polls, then released; a tap on the key whose edges the
+    // module counts (shorter than a poll: only its counter sees it); now and then the side door
+    // opened for a while (a tilt racing the round).
     void pressButton() {
-        static constexpr std::uint16_t kButtons[] = {kDealButton, kVoidButton, kKeyButton, kKeyButton};
-        const std::uint16_t button = kButtons[std::uniform_int_distribution<std::size_t>(0, 3)(random_)];
-        if (inputs_[button]) {
+        static constexpr std::uint16_t kButtons[] = {kDealButton, kVoidButton, kKeyButton, kShoeButton,
+                                                     kCountedKey, kCountedKey, kDoorSwitch};
+        const std::uint16_t button = kButtons[std::uniform_int_distribution<std::size_t>(0, 6)(random_)];
+        if (button == kCountedKey) {
+            ++inputRegisters_[kKeyCounter];  // wraps at 65536 like the module's
+            return;
+        }
+        if (inputs_[button] || (button == kDoorSwitch && random_() % 4 != 0)) {
             return;
         }
         inputs_[button] = true;
-        pressed_[button] = clockMs_ + std::uniform_int_distribution<std::int64_t>(120, 300)(random_);
+        pressed_[button] =
+            clockMs_ + (button == kDoorSwitch ? std::uniform_int_distribution<std::int64_t>(300, 1500)(random_)
+                                              : std::uniform_int_distribution<std::int64_t>(120, 300)(random_));
     }
 
     void releaseButtons() {
@@ -1079,7 +1105,8 @@ private:
     std::int64_t clockMs_ = 0;
     std::vector<std::shared_ptr<Connection>> connections_;
     std::map<std::uint16_t, bool> inputs_;
-    std::map<std::uint16_t, std::int64_t> pressed_;  // button -> when it is released
+    std::map<std::uint16_t, std::uint16_t> inputRegisters_;  // the module's edge counters
+    std::map<std::uint16_t, std::int64_t> pressed_;          // button -> when it is released
     std::vector<std::string> shoe_;
     std::size_t next_ = 0;
     std::set<std::string> seen_;

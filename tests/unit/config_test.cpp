@@ -270,7 +270,8 @@ TEST(Config, ModulesThatCannotWorkTogetherAreRefused) {
               "modbus.modules[1].name");
     EXPECT_EQ(key("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 502}}\n" + lamp),
               "modbus.modules[1].device");  // the same module twice
-    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 503}}\n"
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x +
+                  "    - {name: y, device: {transport: tcp, port: 503}}\n"
                   "  lamps:\n    - {name: a, coil: 1}\n"),
               "modbus.lamps[0].module");  // which one?
     EXPECT_EQ(key("modbus:\n  modules:\n" + x + "  lamps:\n    - {name: a, module: z, coil: 1}\n"),
@@ -278,14 +279,17 @@ TEST(Config, ModulesThatCannotWorkTogetherAreRefused) {
     EXPECT_EQ(key("modbus:\n  modules:\n    - {name: x}\n" + lamp), "modbus.modules[0].device");
     EXPECT_EQ(key("modbus:\n  modules:\n"
                   "    - {name: x, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 2, baud: 9600}}\n"
-                  "    - {name: y, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 3}}\n" + lamp),
+                  "    - {name: y, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 3}}\n" +
+                  lamp),
               "modbus.modules[1].device");  // one bus, two framings
     // Two lamps on coil 1 of different modules are fine; on the same module not.
-    EXPECT_EQ(load("modbus:\n  modules:\n" + x + "    - {name: y, device: {transport: tcp, port: 503}}\n"
+    EXPECT_EQ(load("modbus:\n  modules:\n" + x +
+                   "    - {name: y, device: {transport: tcp, port: 503}}\n"
                    "  lamps:\n    - {name: a, module: x, coil: 1}\n    - {name: b, module: y, coil: 1}\n")
                   .modbus.points.outputs.size(),
               2U);
-    EXPECT_EQ(key("modbus:\n  modules:\n" + x + "  lamps:\n    - {name: a, module: x, coil: 1}\n"
+    EXPECT_EQ(key("modbus:\n  modules:\n" + x +
+                  "  lamps:\n    - {name: a, module: x, coil: 1}\n"
                   "    - {name: b, module: x, coil: 1}\n"),
               "modbus.lamps[1]");
 }
@@ -319,9 +323,10 @@ TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
     // Two 50 ms polls and two tries of 200 ms: 500 ms at least.
     EXPECT_EQ(key("  at_connect:\n    - {register: 4096, value: 4}\n  watchdog_ms: 400\n" + lamp),
               "modbus.watchdog_ms");
-    EXPECT_EQ(
-        load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp).modbus.modules[0].watchdog,
-        std::chrono::milliseconds(500));
+    EXPECT_EQ(load(device + "  at_connect:\n    - {register: 4096, value: 5}\n  watchdog_ms: 500\n" + lamp)
+                  .modbus.modules[0]
+                  .watchdog,
+              std::chrono::milliseconds(500));
     EXPECT_EQ(key("  at_connect:\n    - {register: 4096}\n" + lamp), "modbus.at_connect[0]");
     EXPECT_EQ(key("  at_stop:\n    - {register: 4104, values: []}\n" + lamp), "modbus.at_stop[0].values");
     // An open door tilts the table: a lamp naming both shows door_open only if it ranks higher.
