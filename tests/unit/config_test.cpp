@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
 #include "daemon/config/config_error.h"
@@ -238,6 +239,35 @@ TEST(Config, ModbusMistakesAreNamed) {
     EXPECT_NE(std::string(twice.what()).find("b: coil 1 drives another lamp too"), std::string::npos) << twice.what();
     EXPECT_EQ(errorOf(device + "  lamps: []\n  reconnect_min_ms: 500\n  reconnect_max_ms: 100\n").key(),
               "modbus.reconnect_max_ms");
+}
+
+// Issue 21: the README's example is a configuration pitlinkd takes, and each entry of each lamp's
+// rule can show: some set of active conditions (an open door comes with its tilt) lights it so.
+TEST(Config, TheModbusReadmeExampleLoadsAndEveryLampEntryCanShow) {
+    std::ifstream readme(test::sourceDir() / "protocols" / "modbus" / "README.md");
+    std::stringstream text;
+    text << readme.rdbuf();
+    const std::string all = text.str();
+    const std::size_t start = all.find("```yaml\nmodbus:\n  device:");
+    ASSERT_NE(start, std::string::npos);
+    const std::size_t from = start + std::string("```yaml\n").size();
+    const std::string example = all.substr(from, all.find("```", from) - from);
+    const Config c = load(example);
+    const auto& m = c.modbus;
+    ASSERT_EQ(m.lamps.size(), 5U);
+    EXPECT_EQ(m.switches.size(), 2U);
+    EXPECT_EQ(m.modules[0].watchdog, std::chrono::milliseconds(1000));
+    for (std::size_t i = 0; i < m.lamps.size(); ++i) {
+        for (const auto& [condition, state] : m.lamps[i]) {
+            modbus::TableConditions active{};
+            active.at(static_cast<std::size_t>(condition)) = true;
+            if (condition == modbus::TableCondition::DoorOpen) {
+                active.at(static_cast<std::size_t>(modbus::TableCondition::Tilt)) = true;
+            }
+            EXPECT_EQ(modbus::lampStateFor(m.lamps[i], m.priority, active), state)
+                << m.points.outputs[i].name << ": " << modbus::tableConditionName(condition) << " can never show";
+        }
+    }
 }
 
 // Issue 21: several modules, TCP and RTU, two units on one RS-485 bus.
