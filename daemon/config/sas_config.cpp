@@ -12,6 +12,10 @@ namespace {
 
 void readSasStation(YamlMap map, Config& c, std::set<std::int64_t>& stations, std::set<std::string>& ports) {
     sas::StationLinkSettings link;
+    if (!map.has("station")) {
+        throw map.error("station",
+                        "missing: the station this link serves (1.." + std::to_string(c.table.stations) + ")");
+    }
     link.station = map.integer("station", 0, 1, c.table.stations);
     if (!stations.insert(link.station).second) {
         throw map.error("station", "station " + std::to_string(link.station) + " has a SAS link already");

@@ -366,5 +366,15 @@ TEST(Config, ModbusSetUpsThatCannotWorkAreRefused) {
     EXPECT_EQ(key("  at_connect:\n    - {coil: 4, value: 2}\n" + lamp), "modbus.at_connect[0].value");
 }
 
+// Found by fuzz_config (tests/fuzz/corpus/config/regression-sas-link-without-station.yaml): a SAS
+// link that names no station was taken as station 0, outside the table.
+TEST(Config, ASasLinkWithoutItsStationIsRefused) {
+    const std::string sas =
+        "table: {stations: 4}\nsas:\n  stations:\n    - {station: 1, address: 1, port: /dev/ttyS1}\n";
+    EXPECT_EQ(load(sas).sas.links.size(), 1U);
+    EXPECT_EQ(errorOf(sas + "    - {port: /dev/ttyS2}\n").key(), "sas.stations[1].station");
+    EXPECT_EQ(errorOf(sas + "    - {station: 5, port: /dev/ttyS2}\n").key(), "sas.stations[1].station");
+}
+
 }  // namespace
 }  // namespace pitlink::config
