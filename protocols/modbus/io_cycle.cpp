@@ -22,9 +22,12 @@ std::string describe(const char* kind, std::uint16_t address) {
 // Makes one request, trying again up to `retries` times; a failure that a retry mends is kept
 // in the result as a transient error.
 template <typename Request>
-DeviceError attempt(CycleResult& result, int retries, const std::string& what, Request request) {
+DeviceError attempt(ModbusDevice& device, CycleResult& result, int retries, const std::string& what, Request request) {
     DeviceError e;
     for (int tried = 0; tried <= retries; ++tried) {
+        if (tried > 0) {
+            device.recover();
+        }
         ++result.requests;
         e = request();
         if (!e) {
@@ -74,7 +77,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         result.connected = true;
         for (const SetupWrite& w : request.setup) {
             const std::string what = "set-up write " + describe(w.coils ? "coil" : "holding register", w.address);
-            DeviceError e = attempt(result, retries, what, [&] {
+            DeviceError e = attempt(device, result, retries, what, [&] {
                 if (w.coils) {
                     return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
                 }
@@ -94,14 +97,15 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
     const OutputImage writes = changedPart(request.image, full ? nullptr : &request.written);
     for (const CoilRun& run : coilRuns(writes.coils)) {
         const std::string what = "write " + describe("coil", run.start);
-        if (DeviceError e = attempt(result, retries, what, [&] { return device.writeCoils(run.start, run.values); })) {
+        if (DeviceError e =
+                attempt(device, result, retries, what, [&] { return device.writeCoils(run.start, run.values); })) {
             return failed(device, std::move(result), what, *e);
         }
     }
     for (const RegisterRun& run : registerRuns(writes.registers)) {
         const std::string what = "write " + describe("holding register", run.start);
         if (DeviceError e =
-                attempt(result, retries, what, [&] { return device.writeRegisters(run.start, run.values); })) {
+                attempt(device, result, retries, what, [&] { return device.writeRegisters(run.start, run.values); })) {
             return failed(device, std::move(result), what, *e);
         }
     }
@@ -112,7 +116,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         for (const CoilRun& run : coilRuns(request.image.coils)) {
             std::vector<bool> back;
             const std::string what = "read back " + describe("coil", run.start);
-            if (DeviceError e = attempt(result, retries, what, [&] {
+            if (DeviceError e = attempt(device, result, retries, what, [&] {
                     return device.readCoils(run.start, static_cast<std::uint16_t>(run.values.size()), back);
                 })) {
                 return failed(device, std::move(result), what, *e);
@@ -124,7 +128,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         for (const RegisterRun& run : registerRuns(request.image.registers)) {
             std::vector<std::uint16_t> back;
             const std::string what = "read back " + describe("holding register", run.start);
-            if (DeviceError e = attempt(result, retries, what, [&] {
+            if (DeviceError e = attempt(device, result, retries, what, [&] {
                     return device.readHoldingRegisters(run.start, static_cast<std::uint16_t>(run.values.size()), back);
                 })) {
                 return failed(device, std::move(result), what, *e);
@@ -137,7 +141,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
     }
     for (const SetupWrite& w : request.final) {
         const std::string what = "stop write " + describe(w.coils ? "coil" : "holding register", w.address);
-        if (DeviceError e = attempt(result, retries, what, [&] {
+        if (DeviceError e = attempt(device, result, retries, what, [&] {
                 if (w.coils) {
                     return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
                 }
@@ -149,7 +153,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
     const ReadPlan& plan = request.plan;
     if (plan.discreteCount > 0) {
         const std::string what = "read " + describe("discrete input", plan.discreteStart);
-        if (DeviceError e = attempt(result, retries, what, [&] {
+        if (DeviceError e = attempt(device, result, retries, what, [&] {
                 return device.readDiscreteInputs(plan.discreteStart, plan.discreteCount, result.discrete);
             })) {
             return failed(device, std::move(result), what, *e);
@@ -157,7 +161,7 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
     }
     if (plan.registerCount > 0) {
         const std::string what = "read " + describe("input register", plan.registerStart);
-        if (DeviceError e = attempt(result, retries, what, [&] {
+        if (DeviceError e = attempt(device, result, retries, what, [&] {
                 return device.readInputRegisters(plan.registerStart, plan.registerCount, result.registers);
             })) {
             return failed(device, std::move(result), what, *e);

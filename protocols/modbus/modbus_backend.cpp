@@ -75,6 +75,22 @@ public:
         return ctx_;
     }
     void answered() { frameEnd_ = std::chrono::steady_clock::now(); }
+    // After a failed request, under the lock: on TCP a fresh connection (a late answer goes to the
+    // old one); on a serial line, the answer's time left to come, then what came is dropped.
+    void recover(const ConnectionSettings& unit) {
+        if (ctx_ == nullptr) {
+            return;
+        }
+        if (settings_.transport == Transport::Tcp) {
+            modbus_close(ctx_);
+            if (modbus_connect(ctx_) != 0) {
+                closeNow();  // the retry fails as not connected; the cycle reconnects
+            }
+            return;
+        }
+        std::this_thread::sleep_for(unit.responseTimeout);
+        modbus_flush(ctx_);
+    }
     [[nodiscard]] std::uint16_t nextTransaction() { return ++transaction_; }
 
 private:
@@ -169,6 +185,13 @@ public:
     }
 
     [[nodiscard]] bool connected() const override { return connected_; }
+
+    void recover() override {
+        if (connected_) {
+            const auto lock = bus_->lock();
+            bus_->recover(settings_);
+        }
+    }
 
     DeviceError writeCoils(std::uint16_t start, const std::vector<bool>& values) override {
         std::vector<std::uint8_t> bits(values.begin(), values.end());

@@ -25,6 +25,9 @@ public:
     virtual DeviceError readDiscreteInputs(std::uint16_t start, std::uint16_t count, std::vector<bool>& out) = 0;  // 02
     virtual DeviceError readInputRegisters(std::uint16_t start, std::uint16_t count,
                                            std::vector<std::uint16_t>& out) = 0;  // 04
+    // Before a failed request is tried again: what is left of its answer must not be taken for
+    // the retry's (a late answer, the rest of a cut-short frame). Nothing to do in memory.
+    virtual void recover() {}
     // 43/14 Read Device Identification, one request: `objectId` is the first object asked for
     // (basic category, code 01); `pdu` gets the answer from its function code on. Modules that do
     // not offer it answer with an exception, returned as an error.

@@ -25,6 +25,7 @@ each on stdout with one JSON line, so that a test plays the table's hardware:
       every write request seen, and every coil change with its time (time.monotonic())
   {"op": "stick", "address": 1, "value": 0}     coil 1 stuck at 0 (writes to it do nothing); "value": null frees it
   {"op": "fail_next", "count": 1}              the next request(s) answered with an exception
+  {"op": "slow_next", "seconds": 0.5}          the next request answered that late
   {"op": "watchdog"}                           -> {"running": bool, "expired": N, "timeout_ms": T}
 
 With --names 0=candle,1=bets_open ... it prints lamp changes instead ("lamp candle on", a lamp
@@ -58,6 +59,7 @@ class Module:
         self.lock = threading.Lock()
         self.last_request = time.monotonic()
         self.fail_next = 0
+        self.slow_next = 0.0
         self.running = False
         self.expired = 0
 
@@ -65,10 +67,13 @@ class Module:
         """A request came: it retriggers the watchdog (and restarts it after an expiry)."""
         with self.lock:
             self.last_request = time.monotonic()
+            slow, self.slow_next = self.slow_next, 0.0
             if self.fail_next > 0:
                 self.fail_next -= 1
                 return False
-            return True
+        if slow:
+            time.sleep(slow)  # the answer goes out late (the whole server waits, as a busy module)
+        return True
 
 
 class Block(ModbusSequentialDataBlock):
@@ -225,6 +230,10 @@ def main() -> int:
                 elif op == "fail_next":
                     with module.lock:
                         module.fail_next = command["count"]
+                    answer = {"ok": True}
+                elif op == "slow_next":
+                    with module.lock:
+                        module.slow_next = command["seconds"]
                     answer = {"ok": True}
                 elif op == "watchdog":
                     with module.lock:

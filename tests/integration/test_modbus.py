@@ -502,6 +502,16 @@ class ModbusTable(unittest.TestCase):
         self.assertIn("Illegal data address", modbus["modules"][0]["last_transient_error"])  # the exception the peer answers
         self.assertEqual([r["up"] for r in self.records("modbus.link")], [True])
 
+        # A late answer (past timeout_ms, 200 ms): the request is tried again, the late answer
+        # flushed rather than taken for the retry's; still no outage.
+        self.peer.request("slow_next", seconds=0.35)
+        modbus = self.wait_for("a second transient error", lambda: (lambda m: m if m["transient_errors"] >= 2 else None)(
+            self.status()["daemon"]["modbus"]))
+        self.assertEqual(modbus["failures"], 0)
+        self.assertIn("timed out", modbus["modules"][0]["last_transient_error"])
+        self.assertEqual([r["up"] for r in self.records("modbus.link")], [True])
+        self.peer.wait_coils({IDLE: 1})
+
         # Several bad answers in a row outlast the retry: an outage, journaled once, and its end
         # with how long it lasted and what was seen.
         self.peer.request("fail_next", count=6)
