@@ -192,12 +192,26 @@ void checkModules(YamlMap& map, const Config& c) {
         const bool listed = map.has("modules");
         const std::string key = listed ? "modules[" + std::to_string(i) + "].watchdog_ms" : "watchdog_ms";
         if (module.watchdog.count() > 0) {
-            // Polls keep the watchdog fed: it must outlast a poll period and a cycle's every try.
-            const auto needed = 2 * m.poll + (d.retries + 1) * d.responseTimeout;
+            // Polls keep the watchdog fed: it must outlast a poll period and the longest silence
+            // a cycle can make on its line: every try of a request (on RTU each retry waits a
+            // time-out more to recover the line), and the other units' cycles on the same bus.
+            const auto worstCycle = [](const modbus::ConnectionSettings& u) {
+                const int tries = u.retries + 1;
+                return tries * u.responseTimeout + (u.transport == modbus::Transport::Rtu
+                                                        ? u.retries * u.responseTimeout
+                                                        : std::chrono::milliseconds(0));
+            };
+            auto needed = 2 * m.poll + worstCycle(d);
+            for (const modbus::ModuleSettings& other : m.modules) {
+                if (&other != &module && d.transport == modbus::Transport::Rtu &&
+                    other.connection.transport == modbus::Transport::Rtu && other.connection.device == d.device) {
+                    needed += worstCycle(other.connection);
+                }
+            }
             if (module.watchdog < needed) {
                 throw map.error(key, "below " + std::to_string(needed.count()) +
-                                         " ms (two polls and every try of a request): the module would drop its "
-                                         "lamps while pitlinkd runs");
+                                         " ms (two polls and the longest a cycle can keep its line silent): the "
+                                         "module would drop its lamps while pitlinkd runs");
             }
         }
         const std::string where = listed ? "modules[" + std::to_string(i) + "].device" : "device";

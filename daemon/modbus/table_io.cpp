@@ -11,6 +11,9 @@ namespace pitlink::modbus {
 namespace {
 
 constexpr std::size_t kOutageErrorsKept = 5;
+// More edges than this between two polls is not a hand on a button: the module's counter was
+// reset (a restart, a latch cleared on read): a new baseline, not thousands of presses.
+constexpr std::uint16_t kMostCountedPerPoll = 20;
 
 TableCondition phaseCondition(table::RoundPhase phase) {
     switch (phase) {
@@ -175,9 +178,11 @@ void TableIo::tick() {
     });
     const std::int64_t now = now_();
     buttons_.expire(now);
-    if (lampTest_ && now - lampTest_->start >= lampTest_->step * static_cast<std::int64_t>(settings_.lamps.size())) {
+    if (lampTest_ && (now - lampTest_->start >= lampTest_->step * static_cast<std::int64_t>(settings_.lamps.size()) ||
+                      table_.phase() != table::RoundPhase::Idle)) {
+        // Done, or a round opened (a dealer's button): the players read the lamps again.
+        spdlog::info("modbus: lamp test {}", table_.phase() == table::RoundPhase::Idle ? "done" : "ended by a round");
         lampTest_.reset();
-        spdlog::info("modbus: lamp test done");
     }
     const std::vector<bool> lit = litNow(now);
     for (std::size_t i = 0; i < modules_.size(); ++i) {
@@ -300,9 +305,16 @@ void TableIo::onInputs(std::size_t index, const CycleResult& result, std::int64_
             // The module counts the edges: every one since the last reading is a press, however
             // short; the first reading after a connect is the baseline.
             if (counts_[i]) {
-                for (std::uint16_t n = countedSince(*counts_[i], *counts[k]); n > 0; --n) {
-                    ++counted_;
-                    buttons_.pressed(i);
+                const std::uint16_t n = countedSince(*counts_[i], *counts[k]);
+                if (n > kMostCountedPerPoll) {
+                    ++counterResets_;
+                    spdlog::warn("modbus: {}'s edge counter went from {} to {}: taken as reset, not as {} presses",
+                                 settings_.points.inputs[i].name, *counts_[i], *counts[k], n);
+                } else {
+                    for (std::uint16_t left = n; left > 0; --left) {
+                        ++counted_;
+                        buttons_.pressed(i);
+                    }
                 }
             }
             counts_[i] = counts[k];
@@ -454,6 +466,10 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
     } else if (lampTest_) {
         reply = table::Reply::refused("already_testing", "a lamp test is under way");
     }
+    if (journal_.failed()) {
+        respond(table::Reply::refused("journal_failed", "the journal cannot record the lamp test"));
+        return;
+    }
     body["outcome"] = reply.ok ? "started" : "refused";
     if (!reply.ok) {
         body["error"] = reply.error;
@@ -461,13 +477,12 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
         lampTest_ = LampTest{now_(), step.count()};
         spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
     }
-    if (journal_.failed()) {
-        respond(table::Reply::refused("journal_failed", "the journal cannot record the lamp test"));
-        return;
-    }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt, body);
-    journal_.submit(std::move(tx), [respond, reply](const journal::CommitResult& result) {
+    journal_.submit(std::move(tx), [this, alive = alive_, respond, reply](const journal::CommitResult& result) {
+        if (!result.ok && reply.ok && *alive) {
+            lampTest_.reset();  // not recorded: not done
+        }
         respond(result.ok ? reply : table::Reply::refused("journal_failed", result.error));
     });
 }
@@ -541,7 +556,8 @@ void TableIo::answerIo(std::size_t index, const CycleResult* result) {
     if (ioReads_.empty()) {
         return;
     }
-    if (index < modules_.size()) {
+    // A cycle sent before the question, without a read-back, does not answer it: the next will.
+    if (index < modules_.size() && (result == nullptr || result->readBack)) {
         const nlohmann::json io = ioOf(index, result);
         for (IoRead& read : ioReads_) {
             if (!read.modules[index]) {
@@ -613,6 +629,7 @@ nlohmann::json TableIo::statusJson() const {
                      {"modules", modules},
                      {"presses", buttons_.presses()},
                      {"counted_presses", counted_},
+                     {"counter_resets", counterResets_},
                      {"faults", faults_},
                      {"lamps", lamps},
                      {"buttons", buttons},

@@ -154,7 +154,8 @@ private:
     };
     std::optional<LampTest> lampTest_;
     std::vector<IoRead> ioReads_;
-    std::uint64_t counted_ = 0;  // presses counted by a module's edge counter
+    std::uint64_t counted_ = 0;        // presses counted by a module's edge counter
+    std::uint64_t counterResets_ = 0;  // counter readings taken as a reset of the module's counter
 };
 
 }  // namespace pitlink::modbus

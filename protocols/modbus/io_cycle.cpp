@@ -40,6 +40,24 @@ DeviceError attempt(ModbusDevice& device, CycleResult& result, int retries, cons
     return e;
 }
 
+// A module's text as pitlink shows and journals it: printable ASCII kept, any other byte as \xNN
+// (the module's encoding is unknown; JSON needs valid UTF-8).
+std::string printable(const std::string& bytes) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string out;
+    for (const char c : bytes) {
+        const auto b = static_cast<unsigned char>(c);
+        if (b >= 0x20 && b < 0x7F && b != '\\') {
+            out += c;
+        } else {
+            out += "\\x";
+            out += kHex[b >> 4U];
+            out += kHex[b & 0x0FU];
+        }
+    }
+    return out;
+}
+
 void identify(ModbusDevice& device, CycleResult& result) {
     std::uint8_t next = 0;
     for (int chunk = 0; chunk < 8; ++chunk) {  // the basic objects come in one or a few answers
@@ -56,7 +74,7 @@ void identify(ModbusDevice& device, CycleResult& result) {
         }
         const auto& answer = std::get<DeviceIdChunk>(parsed);
         for (const auto& [id, value] : answer.objects) {
-            result.identity[deviceIdObjectName(id)] = value;
+            result.identity[deviceIdObjectName(id)] = printable(value);
         }
         if (!answer.moreFollows || answer.nextObjectId <= next) {
             return;

@@ -3,6 +3,9 @@
 
 #include <modbus/modbus.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -75,6 +78,26 @@ public:
         return ctx_;
     }
     void answered() { frameEnd_ = std::chrono::steady_clock::now(); }
+    // A frame pitlink builds itself (43/14), under the lock: no SIGPIPE on a socket the module
+    // closed; on RS-485 with RTS direction control, RTS raised around it as libmodbus does.
+    bool sendRaw(const std::vector<std::uint8_t>& frame) {
+        const int fd = modbus_get_socket(ctx_);
+        if (settings_.transport == Transport::Tcp) {
+            return ::send(fd, frame.data(), frame.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(frame.size());
+        }
+        const bool rts = settings_.rs485 == Rs485::Rts;
+        if (rts) {
+            setRts(fd, settings_.rtsActiveHigh);
+            std::this_thread::sleep_for(settings_.rtsDelay);
+        }
+        const bool sent = ::write(fd, frame.data(), frame.size()) == static_cast<ssize_t>(frame.size());
+        if (rts) {
+            ::tcdrain(fd);  // the last bit out before the line is let go
+            std::this_thread::sleep_for(settings_.rtsDelay);
+            setRts(fd, !settings_.rtsActiveHigh);
+        }
+        return sent;
+    }
     // After a failed request, under the lock: on TCP a fresh connection (a late answer goes to the
     // old one); on a serial line, the answer's time left to come, then what came is dropped.
     void recover(const ConnectionSettings& unit) {
@@ -102,6 +125,9 @@ private:
         if (ctx_ == nullptr) {
             return lastError("cannot create the context");
         }
+        // The connect too waits no longer than the configuration says (libmodbus: 500 ms).
+        setTimeout(ctx_, &modbus_set_response_timeout, settings_.responseTimeout);
+        setTimeout(ctx_, &modbus_set_byte_timeout, settings_.byteTimeout);
         // After a time-out or a bad frame, what is left on the line is flushed, so that a late
         // answer is not taken for the next request's.
         modbus_set_error_recovery(ctx_, MODBUS_ERROR_RECOVERY_PROTOCOL);
@@ -124,6 +150,14 @@ private:
             ctx_ = nullptr;
         }
         users_ = 0;
+    }
+
+    static void setRts(int fd, bool up) {
+        int flags = 0;
+        if (::ioctl(fd, TIOCMGET, &flags) == 0) {  // a pty has no modem lines: nothing to do
+            flags = up ? (flags | TIOCM_RTS) : (flags & ~TIOCM_RTS);
+            ::ioctl(fd, TIOCMSET, &flags);
+        }
     }
 
     // RS-485 on RTU: the kernel driver switches the transceiver, or libmodbus toggles RTS around
@@ -241,7 +275,7 @@ public:
         const std::uint16_t transaction = bus_->nextTransaction();
         const std::vector<std::uint8_t> frame = tcp ? tcpFrame(transaction, unit, request) : rtuFrame(unit, request);
         const int fd = modbus_get_socket(ctx);
-        if (::write(fd, frame.data(), frame.size()) != static_cast<ssize_t>(frame.size())) {
+        if (!bus_->sendRaw(frame)) {
             return std::string("read device identification: cannot send");
         }
         std::vector<std::uint8_t> answer;

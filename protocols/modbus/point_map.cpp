@@ -63,6 +63,30 @@ std::vector<PointProblem> pointMapProblems(const PointMap& map) {
                      " is read by another input too (" + it->second + ")"});
         }
     }
+    // A counter register is a whole input register of its own: not another input's counter, not
+    // an input register whose bits are inputs.
+    constexpr int kCounterKind = 4;
+    for (std::size_t n = 0; n < map.inputs.size(); ++n) {
+        const InputPoint& i = map.inputs[n];
+        if (!i.counter) {
+            continue;
+        }
+        const auto [it, fresh] = used.emplace(std::pair{kCounterKind, std::uint32_t{*i.counter}}, i.name);
+        if (!fresh) {
+            problems.push_back({Where::Input, n,
+                                i.name + ": counter register " + std::to_string(*i.counter) +
+                                    " is another input's counter too (" + it->second + ")"});
+            continue;
+        }
+        for (const InputPoint& other : map.inputs) {
+            if (other.kind == InputKind::InputRegisterBit && other.address == *i.counter) {
+                problems.push_back({Where::Input, n,
+                                    i.name + ": counter register " + std::to_string(*i.counter) +
+                                        " holds the input bits of " + other.name});
+                break;
+            }
+        }
+    }
     // Inputs are read in one request per kind: their addresses must fit in it.
     const ReadPlan plan = readPlanOf(map);
     if (plan.discreteCount > kMaxReadBits) {

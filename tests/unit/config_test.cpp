@@ -322,6 +322,19 @@ TEST(Config, ModulesThatCannotWorkTogetherAreRefused) {
                   "  lamps:\n    - {name: a, module: x, coil: 1}\n"
                   "    - {name: b, module: x, coil: 1}\n"),
               "modbus.lamps[1]");
+    // On a shared RS-485 bus the watchdog must also outlast the other unit's cycle and each
+    // retry's recovery: 2 * 50 + (2 tries + 1 recovery) * 200, for it and for the other = 1300 ms.
+    const auto onBus = [&](int watchdogMs) {
+        return "modbus:\n  modules:\n"
+               "    - {name: x, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 2}, "
+               "at_connect: [{register: 1, value: 1}], watchdog_ms: " +
+               std::to_string(watchdogMs) +
+               "}\n"
+               "    - {name: y, device: {transport: rtu, serial_port: /dev/ttyS1, unit_id: 3}}\n" +
+               lamp;
+    };
+    EXPECT_EQ(key(onBus(1299)), "modbus.modules[0].watchdog_ms");
+    EXPECT_EQ(load(onBus(1300)).modbus.modules[0].watchdog, std::chrono::milliseconds(1300));
 }
 
 // Issue 21: what cannot work is refused, each mistake named by its own key.

@@ -202,6 +202,14 @@ TEST(PointMap, ProblemsAreNamed) {
     EXPECT_EQ(problems[2].index, 4U);
     EXPECT_NE(problems[3].message.find("discrete inputs span 2997"), std::string::npos);
     EXPECT_EQ(problems[3].where, PointProblem::Where::Map);
+    // Counter registers: one per input, and not a register whose bits are inputs.
+    PointMap counters = sampleMap();
+    counters.inputs[0].counter = 40;
+    counters.inputs[1].counter = 40;
+    ASSERT_EQ(pointMapProblems(counters).size(), 1U);
+    EXPECT_EQ(pointMapProblems(counters)[0].message, "void: counter register 40 is another input's counter too (deal)");
+    counters.inputs[1].counter = 20;  // "key" reads bit 2 of input register 20
+    EXPECT_EQ(pointMapProblems(counters)[0].message, "void: counter register 20 holds the input bits of key");
 }
 
 CycleRequest cycleOf(OutputImage image, OutputImage written, bool valid, ReadPlan plan) {
@@ -350,6 +358,10 @@ TEST(IoCycle, TheModulesIdentityIsReadAfterAConnectWhereAsked) {
     ASSERT_TRUE(r.ok);
     EXPECT_EQ(r.identity,
               (std::map<std::string, std::string>{{"vendor", "ACME"}, {"product_code", "IO-8"}, {"revision", "1.2"}}));
+    // Bytes that are not printable ASCII (a Latin-1 name) are shown as \xNN: status stays JSON.
+    device.identification = {0x2B, 0x0E, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 3, 0xC9, 'l', '\\'};
+    device.close();
+    EXPECT_EQ(runCycle(device, request).identity.at("vendor"), "\\xC9l\\x5C");
     device.identification = {0xAB, 0x01};  // an exception: not offered, and not a failure
     device.close();
     const CycleResult without = runCycle(device, request);

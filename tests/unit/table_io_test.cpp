@@ -215,6 +215,13 @@ TEST(TableIo, EdgesCountedByTheModuleArePressesHoweverShort) {
     EXPECT_EQ(f.count(journal::kind::kButtonPressed), 3);  // each refused (no call), each journaled
     f.timers.advance(milliseconds(100));
     EXPECT_EQ(f.io->statusJson().at("presses"), 3);
+    f.device.inputRegisters[30] = 0;  // the module restarted between two polls: a reset, not 65535 presses
+    f.timers.advance(milliseconds(20));
+    EXPECT_EQ(f.io->statusJson().at("presses"), 3);
+    EXPECT_EQ(f.io->statusJson().at("counter_resets"), 1);
+    f.device.inputRegisters[30] = 1;  // counted from the new baseline
+    f.timers.advance(milliseconds(20));
+    EXPECT_EQ(f.io->statusJson().at("presses"), 4);
 }
 
 TEST(TableIo, AButtonHeldTooLongIsAFaultUntilLetGo) {
@@ -279,12 +286,19 @@ TEST(TableIo, TheLampTestLightsEachLampAloneThenGivesThemBack) {
     EXPECT_TRUE(f.device.coils[kIdleCoil]);  // the table's lamps again: idle
     EXPECT_FALSE(f.device.coils[kCandleCoil]);
     EXPECT_FALSE(f.io->statusJson().at("lamp_test"));
+    // A round opened by a dealer's button ends a test under way: players read the lamps.
+    ASSERT_TRUE(f.call([&](Respond r) { f.io->lampTest(milliseconds(1'000), "tech", r); }).ok);
+    f.timers.advance(milliseconds(20));
+    EXPECT_TRUE(f.io->statusJson().at("lamp_test"));
     ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
     ASSERT_TRUE(f.call([&](Respond r) { f.table->openRound(r); }).ok);
+    f.timers.advance(milliseconds(20));
+    EXPECT_FALSE(f.io->statusJson().at("lamp_test"));
+    EXPECT_TRUE(f.device.coils[kBetsCoil]);
     const Reply refused = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", r); });
     EXPECT_FALSE(refused.ok);
     EXPECT_EQ(refused.error, "round_in_progress");
-    EXPECT_EQ(f.count(journal::kind::kModbusLampTest), 2);  // the refusal too
+    EXPECT_EQ(f.count(journal::kind::kModbusLampTest), 3);  // the refusal too
 }
 
 }  // namespace
