@@ -240,8 +240,8 @@ void Daemon::startControl() {
     control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
     if (tableIo_) {
         control_->setTableIo(control::TableIoControl{
-            [this](std::chrono::milliseconds step, const std::string& by, table::Respond respond) {
-                tableIo_->lampTest(step, by, std::move(respond));
+            [this](std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
+                tableIo_->lampTest(step, by, respond);
             },
             [this](std::function<void(nlohmann::json)> answer) { tableIo_->readIo(std::move(answer)); }});
     }

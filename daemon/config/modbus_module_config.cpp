@@ -118,8 +118,8 @@ void eachItem(YamlMap& map, const char* key, Read read) {
 // The keys of one module beside its `device`.
 void readModuleKeys(YamlMap& map, const Config& c, modbus::ModuleSettings& m) {
     readDevice(map.map("device"), c, m.connection);
-    eachItem(map, "at_connect", [&](YamlMap item) { readSetupWrite(item, m.atConnect); });
-    eachItem(map, "at_stop", [&](YamlMap item) { readSetupWrite(item, m.atStop); });
+    eachItem(map, "at_connect", [&](YamlMap item) { readSetupWrite(std::move(item), m.atConnect); });
+    eachItem(map, "at_stop", [&](YamlMap item) { readSetupWrite(std::move(item), m.atStop); });
     m.watchdog = std::chrono::milliseconds(map.integer("watchdog_ms", 0, 0, 600'000));
     if (m.watchdog.count() > 0 && m.atConnect.empty()) {
         throw map.error("watchdog_ms", "a watchdog is armed by at_connect writes: there are none");

@@ -46,7 +46,7 @@ void DealerButtons::pressed(std::size_t input) {
     if (button.action == ButtonAction::Confirm) {
         if (!armed_) {
             body["outcome"] = "nothing to confirm";
-            journal(std::move(body));
+            journal(body);
             return;
         }
         const Armed armed = *armed_;
@@ -61,14 +61,14 @@ void DealerButtons::pressed(std::size_t input) {
     if (button.needsConfirm) {
         armed_ = Armed{button.action, name, now_() + settings_.confirmWindow.count()};
         body["outcome"] = "armed";
-        journal(std::move(body));
+        journal(body);
         return;
     }
     carryOut(button.action,
              [this, body = std::move(body)](const table::Reply& reply) { journal(withAnswer(body, reply, "done")); });
 }
 
-void DealerButtons::journal(nlohmann::json body) {
+void DealerButtons::journal(const nlohmann::json& body) {
     spdlog::info("button {}: {} {}{}", body.value("button", ""), body.value("action", ""), body.value("outcome", ""),
                  body.contains("error") ? " (" + body.value("error", "") + ": " + body.value("message", "") + ")" : "");
     if (journal_.failed()) {

@@ -30,7 +30,7 @@ private:
         std::string button;
         std::int64_t until = 0;
     };
-    void journal(nlohmann::json body);
+    void journal(const nlohmann::json& body);
     // Asks the table; `answered` gets its reply (one reply even where the action asks several times).
     void carryOut(ButtonAction action, std::function<void(const table::Reply&)> answered);
 

@@ -71,7 +71,15 @@ TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::
 }
 
 TableIo::~TableIo() {
-    stop();
+    // Without answering `io` reads still waiting (stop() does, and the daemon calls it first).
+    running_ = false;
+    *alive_ = false;
+    try {
+        if (timer_) {
+            timers_.cancel(*timer_);
+        }
+    } catch (...) {  // an executor going away with us: nothing left to cancel
+    }
 }
 
 std::string TableIo::tiltCause(std::size_t index) const {
