@@ -184,20 +184,6 @@ void checkPoints(YamlMap& map, const Config& c, std::size_t buttons) {
     }
 }
 
-template <typename Read>
-void readList(YamlMap& map, const char* key, Config& c, Read read) {
-    const auto list = map.node(key);
-    if (!list) {
-        return;
-    }
-    if (!list->IsSequence()) {
-        throw map.error(*list, key, "expected a list");
-    }
-    for (std::size_t i = 0; i < list->size(); ++i) {
-        read(YamlMap((*list)[i], map.keyPath(key) + "[" + std::to_string(i) + "]", map.file()), c);
-    }
-}
-
 }  // namespace
 
 void readModbus(YamlMap map, Config& c) {
@@ -229,10 +215,10 @@ void readModbus(YamlMap map, Config& c) {
                         "below poll_ms (" + std::to_string(m.poll.count()) + "), or 0 for after a connect only");
     }
     readPriority(map, c);
-    readList(map, "lamps", c, readLamp);
-    readList(map, "buttons", c, readButton);
+    forEachItem(map, "lamps", [&](YamlMap item) { readLamp(std::move(item), c); });
+    forEachItem(map, "buttons", [&](YamlMap item) { readButton(std::move(item), c); });
     const std::size_t buttons = m.points.inputs.size();
-    readList(map, "switches", c, readSwitch);
+    forEachItem(map, "switches", [&](YamlMap item) { readSwitch(std::move(item), c); });
     checkModules(map, c);
     checkPoints(map, c, buttons);
     // An open door is a tilt too: a lamp that names both shows door_open only if it ranks higher.

@@ -101,25 +101,11 @@ void readSetupWrite(YamlMap map, std::vector<modbus::SetupWrite>& writes) {
     writes.push_back(w);
 }
 
-template <typename Read>
-void eachItem(YamlMap& map, const char* key, Read read) {
-    const auto list = map.node(key);
-    if (!list) {
-        return;
-    }
-    if (!list->IsSequence()) {
-        throw map.error(*list, key, "expected a list");
-    }
-    for (std::size_t i = 0; i < list->size(); ++i) {
-        read(YamlMap((*list)[i], map.keyPath(key) + "[" + std::to_string(i) + "]", map.file()));
-    }
-}
-
 // The keys of one module beside its `device`.
 void readModuleKeys(YamlMap& map, const Config& c, modbus::ModuleSettings& m) {
     readDevice(map.map("device"), c, m.connection);
-    eachItem(map, "at_connect", [&](YamlMap item) { readSetupWrite(std::move(item), m.atConnect); });
-    eachItem(map, "at_stop", [&](YamlMap item) { readSetupWrite(std::move(item), m.atStop); });
+    forEachItem(map, "at_connect", [&](YamlMap item) { readSetupWrite(std::move(item), m.atConnect); });
+    forEachItem(map, "at_stop", [&](YamlMap item) { readSetupWrite(std::move(item), m.atStop); });
     m.watchdog = std::chrono::milliseconds(map.integer("watchdog_ms", 0, 0, 600'000));
     if (m.watchdog.count() > 0 && m.atConnect.empty()) {
         throw map.error("watchdog_ms", "a watchdog is armed by at_connect writes: there are none");
@@ -138,7 +124,7 @@ void readModules(YamlMap& map, Config& c) {
         modules.emplace_back();
         readModuleKeys(map, c, modules.back());
     }
-    eachItem(map, "modules", [&](YamlMap item) {
+    forEachItem(map, "modules", [&](YamlMap item) {
         if (modules.size() >= 16) {
             throw item.error("", "at most 16 modules");
         }

@@ -51,4 +51,19 @@ private:
     std::set<std::string> read_;
 };
 
+// Each item of the list at `key` (absent: none) as a mapping named "key[i]"; not a list: an error.
+template <typename Read>
+void forEachItem(YamlMap& map, const std::string& key, Read read) {
+    const auto list = map.node(key);
+    if (!list) {
+        return;
+    }
+    if (!list->IsSequence()) {
+        throw map.error(*list, key, "expected a list");
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        read(YamlMap((*list)[i], map.keyPath(key) + "[" + std::to_string(i) + "]", map.file()));
+    }
+}
+
 }  // namespace pitlink::config

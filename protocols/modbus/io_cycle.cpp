@@ -40,6 +40,24 @@ DeviceError attempt(ModbusDevice& device, CycleResult& result, int retries, cons
     return e;
 }
 
+// The set-up or stop writes, in order; the first that fails (after its retries) is named in `what`.
+DeviceError writeEach(ModbusDevice& device, CycleResult& result, int retries, const std::vector<SetupWrite>& writes,
+                      const char* label, std::string& what) {
+    for (const SetupWrite& w : writes) {
+        what = label + describe(w.coils ? "coil" : "holding register", w.address);
+        DeviceError e = attempt(device, result, retries, what, [&] {
+            if (w.coils) {
+                return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
+            }
+            return device.writeRegisters(w.address, w.values);
+        });
+        if (e) {
+            return e;
+        }
+    }
+    return std::nullopt;
+}
+
 // A module's text as pitlink shows and journals it: printable ASCII kept, any other byte as \xNN
 // (the module's encoding is unknown; JSON needs valid UTF-8).
 std::string printable(const std::string& bytes) {
@@ -93,17 +111,9 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
             return failed(device, std::move(result), "connect", *e);
         }
         result.connected = true;
-        for (const SetupWrite& w : request.setup) {
-            const std::string what = "set-up write " + describe(w.coils ? "coil" : "holding register", w.address);
-            DeviceError e = attempt(device, result, retries, what, [&] {
-                if (w.coils) {
-                    return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
-                }
-                return device.writeRegisters(w.address, w.values);
-            });
-            if (e) {
-                return failed(device, std::move(result), what, *e);
-            }
+        std::string failing;
+        if (DeviceError e = writeEach(device, result, retries, request.setup, "set-up write ", failing)) {
+            return failed(device, std::move(result), failing, *e);
         }
         result.setupWritten = true;
         if (request.identify) {
@@ -157,16 +167,9 @@ CycleResult runCycle(ModbusDevice& device, const CycleRequest& request) {
         }
         result.readBack = std::move(held);
     }
-    for (const SetupWrite& w : request.final) {
-        const std::string what = "stop write " + describe(w.coils ? "coil" : "holding register", w.address);
-        if (DeviceError e = attempt(device, result, retries, what, [&] {
-                if (w.coils) {
-                    return device.writeCoils(w.address, std::vector<bool>(w.values.begin(), w.values.end()));
-                }
-                return device.writeRegisters(w.address, w.values);
-            })) {
-            return failed(device, std::move(result), what, *e);
-        }
+    if (std::string failing;
+        DeviceError e = writeEach(device, result, retries, request.final, "stop write ", failing)) {
+        return failed(device, std::move(result), failing, *e);
     }
     const ReadPlan& plan = request.plan;
     if (plan.discreteCount > 0) {

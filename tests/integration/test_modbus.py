@@ -179,6 +179,15 @@ class ModbusTable(unittest.TestCase):
             time.sleep(0.05)
         raise AssertionError("%s: not within %.1f s (last: %r)" % (what, timeout, value))
 
+    def pty_pair(self, one, other):
+        """A serial line: a socat pty pair linked at two paths in the test's directory."""
+        paths = os.path.join(self.dir, one), os.path.join(self.dir, other)
+        socat = subprocess.Popen(["socat", "pty,raw,echo=0,link=%s" % paths[0], "pty,raw,echo=0,link=%s" % paths[1]],
+                                 stderr=subprocess.DEVNULL)
+        self.extra_processes.append(socat)
+        self.wait_for("the pty pair", lambda: all(os.path.exists(p) for p in paths))
+        return paths
+
     def ctl(self, *args, check=True):
         run = subprocess.run([CTL, *args, "--socket", self.daemon.control], capture_output=True, text=True)
         if check and run.returncode != 0:
@@ -343,13 +352,7 @@ class ModbusTable(unittest.TestCase):
         self.peer.wait_coils({BETS_OPEN: 1})
 
     def test_rtu_over_a_socat_pty_pair(self):
-        module_end, table_end = os.path.join(self.dir, "module"), os.path.join(self.dir, "table")
-        socat = subprocess.Popen(["socat", "pty,raw,echo=0,link=%s" % module_end, "pty,raw,echo=0,link=%s" % table_end],
-                                 stderr=subprocess.DEVNULL)
-        self.extra_processes.append(socat)
-        deadline = time.time() + 5
-        while not (os.path.exists(module_end) and os.path.exists(table_end)) and time.time() < deadline:
-            time.sleep(0.05)
+        module_end, table_end = self.pty_pair("module", "table")
         self.peer = Peer("--rtu", module_end)
         self.daemon = Daemon(self.dir, extra=modbus_config(
             "{transport: rtu, serial_port: %s, baud: 19200, unit_id: 1, timeout_ms: 1000}" % table_end))
@@ -373,13 +376,7 @@ class ModbusTable(unittest.TestCase):
         self.assertTrue(self.status()["daemon"]["modbus"]["modules"][0]["device"].startswith("rtu "))
 
     def test_two_units_on_one_rs485_bus_and_a_tcp_module_each_with_its_own_health(self):
-        module_end, table_end = os.path.join(self.dir, "bus"), os.path.join(self.dir, "table")
-        socat = subprocess.Popen(["socat", "pty,raw,echo=0,link=%s" % module_end, "pty,raw,echo=0,link=%s" % table_end],
-                                 stderr=subprocess.DEVNULL)
-        self.extra_processes.append(socat)
-        deadline = time.time() + 5
-        while not (os.path.exists(module_end) and os.path.exists(table_end)) and time.time() < deadline:
-            time.sleep(0.05)
+        module_end, table_end = self.pty_pair("bus", "table")
         bus = Peer("--rtu", module_end, "--units", "1,2")  # two modules on one RS-485 line
         self.extra_peers = [bus]
         self.port = free_port()
