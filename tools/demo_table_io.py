@@ -139,6 +139,7 @@ def main():
         engine = EngineClient(engine_socket)
         engine.request("new_shoe")
         wait_for("all modules up", lambda: status()["daemon"]["modbus"]["up"])
+        wait_for("the table's lamps at the next poll", lambda: tower.coils()[CLOSED] == 0)
         closed = [v for (_, a, v) in tower.ask("writes")["changes"] if a == CLOSED]
         print("--- until the table was ready the tower showed the safe image: 'closed' went", closed,
               "\ntower coils now [candle, bets_open, closed]:", tower.coils())
