@@ -35,7 +35,7 @@ void Answer::data(json data) const {
     fill_(io::acceptedLine(id_, std::move(data)));
 }
 
-ControlCommands::ControlCommands(table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
+ControlCommands::ControlCommands(table::Table& table, journal::Journal& journal, journal::JournalReader& reader,
                                  std::function<json()> info)
     : table_(table), journal_(journal), reader_(reader), info_(std::move(info)) {}
 

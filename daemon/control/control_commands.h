@@ -53,7 +53,7 @@ class ControlCommands {
 public:
     // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
     // recall, audit and re-settlement off the logic thread.
-    ControlCommands(table::Table& table, const journal::Journal& journal, journal::JournalReader& reader,
+    ControlCommands(table::Table& table, journal::Journal& journal, journal::JournalReader& reader,
                     std::function<nlohmann::json()> info);
     // One request line from a caller with `role`, known as `user`; its reply goes to `reply`
     // exactly once.
@@ -75,7 +75,7 @@ private:
     void resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer);
 
     table::Table& table_;
-    const journal::Journal& journal_;
+    journal::Journal& journal_;  // afterPending: reads of the file see what was submitted before
     journal::JournalReader& reader_;
     std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
     std::function<nlohmann::json()> info_;

@@ -99,21 +99,31 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
     const std::vector<game::Card>& cards = request.cards;
     // One re-settlement of a round at a time: the second would be computed against a result in
     // force that the first is about to replace.
+    const json detail{{"round", *round}, {"by", user}};
     if (!resettling_.insert(*round).second) {
-        answer(Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"));
+        table_.refuseRequest("resettle", std::nullopt, answer,
+                             Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"),
+                             detail);
         return;
     }
     auto finish = [this, roundId = *round, answer](const Reply& reply) {
         resettling_.erase(roundId);
         answer(reply);
     };
-    reader_.read<SettledRound>(
-        [roundId = *round](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
-        [this, cards, reason, user, finish](SettledRound read) {
-            spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
-            table_.resettle(read.round, read.paytable, cards, reason, user, finish);
-        },
-        [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });
+    // Read once every transaction submitted so far has committed: a settlement still in flight
+    // is in the file by then (decided on the state that includes it).
+    journal_.afterPending([this, roundId = *round, cards, reason, user, finish, detail] {
+        reader_.read<SettledRound>(
+            [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
+            [this, cards, reason, user, finish](SettledRound read) {
+                spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
+                table_.resettle(read.round, read.paytable, cards, reason, user, finish);
+            },
+            [this, finish, detail](const std::string& error) {
+                table_.refuseRequest("resettle", std::nullopt, finish, Reply::refused("cannot_resettle", error),
+                                     detail);
+            });
+    });
 }
 
 void ControlCommands::resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer) {
@@ -130,20 +140,30 @@ void ControlCommands::resolveDispute(const ControlRequest& request, const std::s
         return;
     }
     const std::int64_t roundId = table_.station(decision.station).dispute->round;
+    const json detail{{"round", roundId}, {"by", user}};
     if (!resettling_.insert(roundId).second) {
-        answer(Reply::refused("busy", "round " + std::to_string(roundId) + " is being re-settled already"));
+        table_.refuseRequest(
+            "dispute_resolve", decision.station, answer,
+            Reply::refused("busy", "round " + std::to_string(roundId) + " is being re-settled already"), detail);
         return;
     }
     auto finish = [this, roundId, answer](const Reply& reply) {
         resettling_.erase(roundId);
         answer(reply);
     };
-    reader_.read<SettledRound>(
-        [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
-        [this, decision, cards = request.cards, finish](const SettledRound& read) {
-            table_.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards}, finish);
-        },
-        [finish](const std::string& error) { finish(Reply::refused("cannot_resettle", error)); });
+    // As for resettle: read once what was submitted before has committed.
+    journal_.afterPending([this, roundId, decision, cards = request.cards, finish, detail] {
+        reader_.read<SettledRound>(
+            [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
+            [this, decision, cards, finish](const SettledRound& read) {
+                table_.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards},
+                                      finish);
+            },
+            [this, finish, decision, detail](const std::string& error) {
+                table_.refuseRequest("dispute_resolve", decision.station, finish,
+                                     Reply::refused("cannot_resettle", error), detail);
+            });
+    });
 }
 
 }  // namespace pitlink::control

@@ -212,6 +212,13 @@ public:
     }
     [[nodiscard]] TableStatus status() const;
 
+    // A refusal decided outside the table (the control socket's, before the table is asked):
+    // journaled as request.refused like the table's own, and answered once that has committed.
+    void refuseRequest(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
+                       const nlohmann::json& detail = nlohmann::json::object()) {
+        refuse(op, station, respond, std::move(refusal), detail);
+    }
+
 private:
     // Submits `tx` (whatever it changes in memory is already applied); `then` runs after it
     // committed (and the respond, if any, is called with `reply`). A failed commit tilts the table

@@ -536,6 +536,11 @@ class Table(unittest.TestCase):
             recalled = json.loads(ctl("round", str(first), "--json").stdout)[0]
             self.assertEqual(recalled["resettlements"], 1)
             self.assertEqual(ctl("resettle", str(first + 5), "--cards", BANKER_WINS, "--reason", "x").returncode, 1)
+            # That refusal is journaled like an acceptance, with the round and who asked.
+            self.assertEqual(daemon.rows("SELECT json_extract(body, '$.error'), json_extract(body, '$.round'), "
+                                         "json_extract(body, '$.by') FROM record WHERE kind = 'request.refused' "
+                                         "AND json_extract(body, '$.op') = 'resettle'"),
+                             [("cannot_resettle", first + 5, "root (uid 0)")])
             audit = ctl("audit", "verify", "--json")
             self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
             report = json.loads(audit.stdout)
