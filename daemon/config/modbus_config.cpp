@@ -59,12 +59,18 @@ void readLamp(YamlMap map, Config& c) {
     c.modbus.safeLit.push_back(safe == "on");
 }
 
-void readButton(YamlMap map, Config& c) {
+// An input's name and point (`discrete_input: N` or `input_register: N, bit: B`), `active_low`.
+modbus::InputPoint readInputPoint(YamlMap& map) {
     modbus::InputPoint point;
     point.name = map.requiredString("name");
     std::tie(point.kind, point.address) = readAddress(map, "discrete_input", "input_register", InputKind::DiscreteInput,
                                                       InputKind::InputRegisterBit, point.bit);
     point.activeLow = map.boolean("active_low", false);
+    return point;
+}
+
+void readButton(YamlMap map, Config& c) {
+    modbus::InputPoint point = readInputPoint(map);
     modbus::ButtonSettings button;
     const auto action = modbus::parseButtonAction(map.requiredString("action"));
     if (!action) {
@@ -92,11 +98,7 @@ void readButton(YamlMap map, Config& c) {
 
 // A switch: a level (door switch, card reader's fault output), not a press.
 void readSwitch(YamlMap map, Config& c) {
-    modbus::InputPoint point;
-    point.name = map.requiredString("name");
-    std::tie(point.kind, point.address) = readAddress(map, "discrete_input", "input_register", InputKind::DiscreteInput,
-                                                      InputKind::InputRegisterBit, point.bit);
-    point.activeLow = map.boolean("active_low", false);
+    modbus::InputPoint point = readInputPoint(map);
     modbus::SwitchSettings sw;
     const bool door = map.has("door");
     if (door == map.has("reader_fault")) {
