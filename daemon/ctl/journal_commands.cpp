@@ -121,9 +121,19 @@ void printRound(std::ostream& out, const json& r) {
         out << ", re-settled " << r["resettlements"] << "x";
     }
     out << "\n  paytable " << r["paytable"].get<std::string>() << " "
-        << r["paytable_sha256"].get<std::string>().substr(0, 16) << "\n";
+        << r["paytable_sha256"].get<std::string>().substr(0, 16) << ", settled per " << r.value("settle", "bet")
+        << "\n";
     for (const json& bet : r["bets"]) {
         out << "  station " << bet["station"] << " " << bet["spot"].get<std::string>() << " " << bet["stake"];
+        if (bet["additions"].size() > 1) {
+            // How the spot's stake was built: "(1,000 bet + 20 raise)".
+            const char* plus = " (";
+            for (const json& addition : bet["additions"]) {
+                out << plus << addition["stake"] << " " << addition.value("action", "bet");
+                plus = " + ";
+            }
+            out << ")";
+        }
         if (bet.contains("result")) {
             out << ": " << bet["result"].get<std::string>() << ", returned " << bet["returned"];
         }
@@ -262,10 +272,11 @@ int runResettle(const std::vector<std::string>& rawArgs, std::ostream& out) {
                 out << "  result " << record["previous_outcome"].value("winner", "?") << " -> "
                     << record["outcome"].value("winner", "?") << " (re-settlement " << record["step"] << ")\n";
             } else {
-                out << "  bet " << record.value("bet", 0) << " station " << record.value("station", 0) << " "
-                    << record.value("spot", "") << " " << record.value("stake", 0) << ": returned "
-                    << record.value("previous_returned", 0) << " -> " << record.value("returned", 0) << " (delta "
-                    << record.value("delta", 0) << ")\n";
+                out << "  "
+                    << (record.contains("bets") ? "bets " + record["bets"].dump() : "bet " + record["bet"].dump())
+                    << " station " << record.value("station", 0) << " " << record.value("spot", "") << " "
+                    << record.value("stake", 0) << ": returned " << record.value("previous_returned", 0) << " -> "
+                    << record.value("returned", 0) << " (delta " << record.value("delta", 0) << ")\n";
             }
         }
         for (const auto& [station, credit] : data["credits"].items()) {

@@ -9,6 +9,7 @@
 #include "daemon/journal/ledger_replay.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/round_history.h"
 
 namespace pitlink::journal {
 
@@ -19,11 +20,28 @@ namespace {
 // Sums of a round's money by station, on 128 bits: a forged journal may hold any number of records.
 using Sums = std::map<std::int64_t, game::Int128>;
 
+// A bet standing in the round the auditor follows.
+struct StandingBet {
+    std::int64_t station = 0;
+    std::string spot;
+    Money stake = 0;
+};
+
+// One bet.settled: whom and what it settled, and the bets it says it covers.
+struct Settlement {
+    std::int64_t seq = 0;
+    std::int64_t station = 0;
+    std::string spot;
+    Money stake = 0;
+    std::vector<std::int64_t> covers;
+};
+
 // What the auditor follows of the round in progress.
 struct Track {
     std::int64_t id = 0;
-    std::map<std::int64_t, std::pair<std::int64_t, Money>> stakes;  // bet -> (station, stake)
-    std::set<std::int64_t> settled;
+    game::SettleRule rule = game::SettleRule::PerBet;
+    std::map<std::int64_t, StandingBet> stakes;  // bet index -> the bet, while it stands
+    std::vector<Settlement> settlements;
     Sums expectedByStation;
     Sums creditedByStation;
     int endings = 0;
@@ -31,8 +49,10 @@ struct Track {
 };
 
 // Follows one round at a time (a round opens only when the one before has ended) and checks it
-// when the next opens: settled or voided once, each standing bet settled exactly once, and the
-// credits of the round equal to what its settlement or void says.
+// when the next opens: settled or voided once; every bet standing covered by exactly one
+// settlement of its round, of its station and spot and for the sum of the stakes it covers (by
+// spot: one settlement per station's spot); and the credits of the round equal to what its
+// settlement or void says.
 class RoundAuditor {
 public:
     void visit(const JournalRecord& record, const json& body) {
@@ -40,6 +60,7 @@ public:
             finish(false);
             current_.emplace();
             current_->id = *record.roundId;
+            current_->rule = settleRuleOf(body);
             ++rounds_;
             return;
         }
@@ -53,17 +74,17 @@ public:
             problem(t, std::string(k) + " record " + std::to_string(record.seq) + " without a station");
         }
         if (k == kind::kBetAccepted) {
-            t.stakes[betIndex(body)] = {station, integerField(body, "stake", 1, kMaxBodyStake)};
+            t.stakes[betIndex(body)] =
+                StandingBet{station, stringField(body, "spot"), integerField(body, "stake", 1, kMaxBodyStake)};
         } else if (k == kind::kBetWithdrawn) {
             t.stakes.erase(betIndex(body));
         } else if (k == kind::kRoundSettled || k == kind::kRoundVoided) {
             ++t.endings;
             t.voided = k == kind::kRoundVoided;
         } else if (k == kind::kBetSettled) {
-            const auto bet = betIndex(body);
-            if (!t.settled.insert(bet).second) {
-                problem(t, "bet " + std::to_string(bet) + " settled twice");
-            }
+            t.settlements.push_back(Settlement{record.seq, station, stringField(body, "spot"),
+                                               integerField(body, "stake", 0, kMaxBodyMoney),
+                                               settledBetIndexes(body, t.rule)});
             t.expectedByStation[station] += integerField(body, "returned", 0, kMaxBodyMoney);
         } else if (k == kind::kCredit && t.endings > 0) {
             const std::string& why = stringField(body, "reason");
@@ -87,24 +108,17 @@ public:
             problem(t, "ended " + std::to_string(t.endings) + " times");
         } else if (t.voided) {
             Sums stakes;
-            for (const auto& [bet, stake] : t.stakes) {
-                stakes[stake.first] += stake.second;
+            for (const auto& [bet, standing] : t.stakes) {
+                stakes[standing.station] += standing.stake;
             }
-            if (!t.settled.empty()) {
+            if (!t.settlements.empty()) {
                 problem(t, "voided but has settled bets");
             }
             if (stakes != t.creditedByStation) {
                 problem(t, "voided but the stakes returned differ from the stakes standing");
             }
         } else {
-            for (const auto& [bet, stake] : t.stakes) {
-                if (t.settled.count(bet) == 0) {
-                    problem(t, "bet " + std::to_string(bet) + " was never settled");
-                }
-            }
-            if (t.settled.size() != t.stakes.size()) {
-                problem(t, "has settlements for bets that were not standing");
-            }
+            checkCoverage(t);
             if (t.expectedByStation != t.creditedByStation) {
                 problem(t, "settlement credits differ from what its bets returned");
             }
@@ -116,6 +130,44 @@ public:
     std::vector<std::string> problems;
 
 private:
+    void checkCoverage(const Track& t) {
+        std::set<std::int64_t> covered;
+        std::set<std::pair<std::int64_t, std::string>> spots;
+        for (const Settlement& s : t.settlements) {
+            const std::string which = "bet.settled " + std::to_string(s.seq);
+            game::Int128 sum = 0;
+            bool standing = true;
+            for (const std::int64_t bet : s.covers) {
+                if (!covered.insert(bet).second) {
+                    problem(t, "bet " + std::to_string(bet) + " settled twice");
+                }
+                const auto it = t.stakes.find(bet);
+                if (it == t.stakes.end()) {
+                    problem(t, which + " settles bet " + std::to_string(bet) + ", which was not standing");
+                    standing = false;
+                    continue;
+                }
+                if (it->second.station != s.station || it->second.spot != s.spot) {
+                    problem(t, which + " settles bet " + std::to_string(bet) + " of another station or spot");
+                }
+                sum += it->second.stake;
+            }
+            if (standing && sum != s.stake) {
+                problem(t, which + " settles a stake of " + std::to_string(s.stake) + ", its bets sum to " +
+                               std::to_string(static_cast<std::int64_t>(sum)));
+            }
+            if (t.rule == game::SettleRule::PerSpot && !spots.emplace(s.station, s.spot).second) {
+                problem(t, "station " + std::to_string(s.station) + "'s " + s.spot +
+                               " is settled in parts; a spot is one bet");
+            }
+        }
+        for (const auto& [bet, standing] : t.stakes) {
+            if (covered.count(bet) == 0) {
+                problem(t, "bet " + std::to_string(bet) + " was never settled");
+            }
+        }
+    }
+
     static std::int64_t betIndex(const json& body) { return integerField(body, "bet", 1, kMaxInt64); }
     void problem(const Track& t, const std::string& what) {
         problems.push_back("round " + std::to_string(t.id) + ": " + what);

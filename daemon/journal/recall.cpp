@@ -4,6 +4,7 @@
 
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
+#include "daemon/journal/settlement_records.h"
 
 namespace pitlink::journal {
 
@@ -60,11 +61,31 @@ std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, st
 
 json recalledRoundJson(const RecalledRound& recalled) {
     const RoundHistory& round = recalled.round;
+    // One line per stake the round's rule settles: per spot (with the additions that built it), or
+    // per bet in rounds opened before settlement by spot.
     json bets = json::array();
-    for (const RoundBet& bet : round.bets) {
-        json entry{
-            {"bet", bet.index}, {"station", bet.station}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}};
-        if (const auto it = round.outcomes.find(bet.index); it != round.outcomes.end()) {
+    for (const game::SettledStake& stake : game::stakesToSettle(gameBets(round.bets), round.rule)) {
+        const RoundBet& first = round.bets[stake.covers.front()];
+        json indexes = json::array();
+        json additions = json::array();
+        for (const std::size_t i : stake.covers) {
+            const RoundBet& bet = round.bets[i];
+            indexes.push_back(bet.index);
+            json addition{{"bet", bet.index}, {"stake", bet.stake}};
+            if (!bet.action.empty()) {
+                addition["action"] = bet.action;
+            }
+            additions.push_back(std::move(addition));
+        }
+        json entry{{"station", first.station},
+                   {"spot", game::betTypeName(first.spot)},
+                   {"stake", stake.bet.stake},
+                   {"bets", std::move(indexes)},
+                   {"additions", std::move(additions)}};
+        if (round.rule == game::SettleRule::PerBet) {
+            entry["bet"] = first.index;
+        }
+        if (const auto it = round.outcomes.find(first.index); it != round.outcomes.end()) {
             entry["result"] = it->second.result;
             entry["tier"] = it->second.tier;
             entry["win"] = it->second.win;
@@ -85,6 +106,7 @@ json recalledRoundJson(const RecalledRound& recalled) {
              {"shoe", round.shoe},
              {"round_in_shoe", round.roundInShoe},
              {"state", roundStateName(round.state)},
+             {"settle", game::settleRuleName(round.rule)},
              {"opened_at_ms", round.openedAtMs},
              {"paytable", round.paytableId},
              {"paytable_sha256", round.paytableSha},

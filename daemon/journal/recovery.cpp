@@ -108,7 +108,8 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
     const bool settle = coup && paytable;
     const auto failure = commitNow(store, ledger, clock, [&](JournalTransaction& tx) {
         if (settle) {
-            const game::RoundSettlement settled = game::settleCoup(*coup, gameBets(round.bets), *paytable);
+            // The rule the round was opened with (a round from before an upgrade keeps its own).
+            const game::RoundSettlement settled = settleBets(*coup, round.bets, *paytable, round.rule);
             addSettlement(tx, round.roundId, *coup, round.bets, settled, *paytable, round.paytableSha,
                           json{{"recovered", true}});
         } else {

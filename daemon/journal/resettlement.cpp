@@ -31,7 +31,8 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
     if (!coup) {
         throw std::invalid_argument("corrected cards: " + problem);
     }
-    const game::RoundSettlement settled = game::settleCoup(*coup, gameBets(round.bets), paytable);
+    // Under the rule the round was opened with: a round settled per bet is re-settled per bet.
+    const game::RoundSettlement settled = settleBets(*coup, round.bets, paytable, round.rule);
     const game::Outcome& outcome = settled.outcome;
     tx.add(kind::kRoundResettled, round.roundId, std::nullopt,
            json{{"step", round.resettlements + 1},
@@ -44,16 +45,17 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
                 {"paytable", paytable.id},
                 {"paytable_sha256", round.paytableSha}});
     std::map<std::int64_t, game::Money> deltas;
-    for (std::size_t i = 0; i < round.bets.size(); ++i) {
-        const RoundBet& bet = round.bets[i];
+    for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
+        const game::SettledStake& stake = settled.stakes[i];
         const game::BetSettlement& settlement = settled.bets[i];
-        const auto previous = round.outcomes.find(bet.index);
+        const std::int64_t station = round.bets[stake.covers.front()].station;
+        const auto previous = round.outcomes.find(round.bets[stake.covers.front()].index);
         const game::Money before = previous == round.outcomes.end() ? 0 : previous->second.returned;
-        json body = settledBetJson(bet, settlement);
+        json body = settledStakeJson(round.rule, round.bets, stake, settlement);
         body["previous_returned"] = before;
         body["delta"] = settlement.returned - before;
-        tx.add(kind::kBetAdjusted, round.roundId, bet.station, std::move(body));
-        deltas[bet.station] += settlement.returned - before;
+        tx.add(kind::kBetAdjusted, round.roundId, station, std::move(body));
+        deltas[station] += settlement.returned - before;
     }
     for (const auto& [station, due] : deltas) {
         if (due == 0) {

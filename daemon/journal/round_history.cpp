@@ -30,10 +30,16 @@ std::string_view roundStateName(RoundState state) {
 
 namespace {
 
-BetOutcome outcomeOf(const json& body) {
-    return BetOutcome{stringField(body, "result"), integerField(body, "tier", 0, game::kMaxPayTiers - 1),
-                      integerField(body, "win", 0, kMaxBodyMoney), integerField(body, "returned", 0, kMaxBodyMoney),
-                      stringField(body, "breakage")};
+BetOutcome outcomeOf(const json& body, game::SettleRule rule) {
+    BetOutcome out;
+    out.bets = settledBetIndexes(body, rule);
+    out.stake = integerField(body, "stake", 0, kMaxBodyMoney);
+    out.result = stringField(body, "result");
+    out.tier = integerField(body, "tier", 0, game::kMaxPayTiers - 1);
+    out.win = integerField(body, "win", 0, kMaxBodyMoney);
+    out.returned = integerField(body, "returned", 0, kMaxBodyMoney);
+    out.breakage = stringField(body, "breakage");
+    return out;
 }
 
 std::int64_t betIndex(const json& body) {
@@ -47,6 +53,7 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         round.roundInShoe = integerField(body, "round_in_shoe", 0, std::numeric_limits<int>::max());
         round.paytableId = stringField(body, "paytable");
         round.paytableSha = stringField(body, "paytable_sha256");
+        round.rule = settleRuleOf(body);
         round.openedAtMs = record.atMs;
         round.state = RoundState::Open;
     } else if (k == kind::kBetAccepted) {
@@ -54,8 +61,9 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         if (!spot || !record.station) {
             throw std::invalid_argument("bet.accepted " + std::to_string(record.seq) + " without station or spot");
         }
-        round.bets.push_back(
-            RoundBet{betIndex(body), *record.station, *spot, integerField(body, "stake", 1, kMaxBodyStake)});
+        round.bets.push_back(RoundBet{betIndex(body), *record.station, *spot,
+                                      integerField(body, "stake", 1, kMaxBodyStake),
+                                      optionalStringField(body, "action").value_or("")});
     } else if (k == kind::kBetWithdrawn) {
         const auto index = betIndex(body);
         std::erase_if(round.bets, [&](const RoundBet& bet) { return bet.index == index; });
@@ -89,7 +97,9 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         round.endedAtMs = k == kind::kRoundSettled ? record.atMs : round.endedAtMs;
         round.resettlements += k == kind::kRoundResettled ? 1 : 0;
     } else if (k == kind::kBetSettled || k == kind::kBetAdjusted) {
-        round.outcomes[betIndex(body)] = outcomeOf(body);
+        BetOutcome outcome = outcomeOf(body, round.rule);
+        const std::int64_t first = outcome.bets.front();
+        round.outcomes[first] = std::move(outcome);
     } else if (k == kind::kRoundVoided) {
         round.state = RoundState::Voided;
         round.voidReason = stringField(body, "reason");
@@ -98,6 +108,44 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
 }
 
 }  // namespace
+
+game::SettleRule settleRuleOf(const json& openedBody) {
+    const auto name = optionalStringField(openedBody, "settle");
+    if (!name) {
+        return game::SettleRule::PerBet;
+    }
+    const auto rule = game::parseSettleRule(*name);
+    if (!rule) {
+        throw BodyError("\"settle\" must be \"spot\" or \"bet\", not \"" + *name + "\"");
+    }
+    return *rule;
+}
+
+std::vector<std::int64_t> settledBetIndexes(const json& body, game::SettleRule rule) {
+    if (rule == game::SettleRule::PerBet) {
+        if (body.contains("bets")) {
+            throw BodyError("a settlement by spot (\"bets\") in a round settled per bet");
+        }
+        return {betIndex(body)};
+    }
+    if (body.contains("bet")) {
+        throw BodyError("a settlement of one bet (\"bet\") in a round settled by spot");
+    }
+    const json& list = arrayField(body, "bets");
+    std::vector<std::int64_t> out;
+    out.reserve(list.size());
+    for (const json& index : list) {
+        const std::int64_t bet = integerValue(index, "a bet of \"bets\"", 1, kMaxInt64);
+        if (!out.empty() && bet <= out.back()) {
+            throw BodyError("\"bets\" must be ascending, without repeats");
+        }
+        out.push_back(bet);
+    }
+    if (out.empty()) {
+        throw BodyError("\"bets\" names no bet");
+    }
+    return out;
+}
 
 RoundHistory reconstructRound(std::vector<JournalRecord> records) {
     RoundHistory round;

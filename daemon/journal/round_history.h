@@ -13,6 +13,7 @@
 #include "daemon/game/bet_type.h"
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
+#include "daemon/game/round_settlement.h"
 #include "daemon/game/settlement.h"
 #include "daemon/journal/record.h"
 
@@ -26,6 +27,7 @@ struct RoundBet {
     std::int64_t station = 0;
     game::BetType spot = game::BetType::Player;
     game::Money stake = 0;
+    std::string action;  // the request that placed it (bet, repeat, double, raise, ...); empty in old journals
 };
 
 struct DealtCard {
@@ -33,9 +35,11 @@ struct DealtCard {
     game::Card card;
 };
 
-// The result in force for one bet.
+// The result in force for one settled stake: a bet, or a station's spot (game::SettleRule).
 struct BetOutcome {
-    std::string result;  // win, push, loss
+    std::vector<std::int64_t> bets;  // the indexes of the bets it covers, ascending
+    game::Money stake = 0;           // their sum
+    std::string result;              // win, push, loss
     std::int64_t tier = 0;
     game::Money win = 0;
     game::Money returned = 0;
@@ -51,17 +55,26 @@ struct RoundHistory {
     std::int64_t roundInShoe = 0;
     std::string paytableId;
     std::string paytableSha;
+    game::SettleRule rule = game::SettleRule::PerBet;  // round.opened's `settle`; absent: per bet
     RoundState state = RoundState::Open;
     std::int64_t openedAtMs = 0;
     std::int64_t endedAtMs = 0;
     std::vector<RoundBet> bets;                   // accepted and not withdrawn, in order
     std::vector<DealtCard> cards;                 // as dealt
     nlohmann::json settlement;                    // body of the round.settled or latest round.resettled, or null
-    std::map<std::int64_t, BetOutcome> outcomes;  // by bet index
+    std::map<std::int64_t, BetOutcome> outcomes;  // by the first bet index each covers
     int resettlements = 0;
     std::string voidReason;
     std::vector<JournalRecord> records;
 };
+
+// The rule a round is settled under, from its round.opened body: `settle` ("spot"), or per bet when
+// the round was opened before settlement by spot. An unknown rule is refused with BodyError.
+[[nodiscard]] game::SettleRule settleRuleOf(const nlohmann::json& openedBody);
+
+// The bets a bet.settled or bet.adjusted body covers under the round's rule: its `bet` (per bet),
+// or its `bets` (per spot: at least one index, ascending). Refused with BodyError otherwise.
+[[nodiscard]] std::vector<std::int64_t> settledBetIndexes(const nlohmann::json& body, game::SettleRule rule);
 
 // Throws std::invalid_argument when the records do not make a round (no round.opened, a body
 // without the fields its kind must have).

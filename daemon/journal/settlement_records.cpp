@@ -22,17 +22,27 @@ json outcomeToJson(const game::Outcome& outcome) {
     };
 }
 
-json settledBetJson(const RoundBet& bet, const game::BetSettlement& settlement) {
-    return {
-        {"bet", bet.index},
-        {"spot", game::betTypeName(bet.spot)},
-        {"stake", bet.stake},
+json settledStakeJson(game::SettleRule rule, std::span<const RoundBet> bets, const game::SettledStake& stake,
+                      const game::BetSettlement& settlement) {
+    json body{
+        {"spot", game::betTypeName(stake.bet.type)},
+        {"stake", stake.bet.stake},
         {"result", game::betResultName(settlement.result)},
         {"tier", settlement.tier},
         {"win", settlement.win},
         {"returned", settlement.returned},
         {"breakage", settlement.breakage.reduced().toString()},
     };
+    if (rule == game::SettleRule::PerBet) {
+        body["bet"] = bets[stake.covers.front()].index;
+    } else {
+        json covered = json::array();
+        for (const std::size_t i : stake.covers) {
+            covered.push_back(bets[i].index);
+        }
+        body["bets"] = std::move(covered);
+    }
+    return body;
 }
 
 std::vector<game::Bet> gameBets(std::span<const RoundBet> bets) {
@@ -44,10 +54,19 @@ std::vector<game::Bet> gameBets(std::span<const RoundBet> bets) {
     return out;
 }
 
+game::RoundSettlement settleBets(const game::Coup& coup, std::span<const RoundBet> bets, const game::Paytable& paytable,
+                                 game::SettleRule rule) {
+    return game::settleCoup(coup, gameBets(bets), paytable, rule);
+}
+
 void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup, std::span<const RoundBet> bets,
                    const game::RoundSettlement& settled, const game::Paytable& paytable, std::string_view paytableSha,
                    json extra) {
-    if (settled.bets.size() != bets.size()) {
+    std::size_t covered = 0;
+    for (const game::SettledStake& stake : settled.stakes) {
+        covered += stake.covers.size();
+    }
+    if (covered != bets.size() || settled.stakes.size() != settled.bets.size()) {
         throw std::logic_error("addSettlement: the settlement is not of these bets");
     }
     extra["player"] = handToJson(coup.player);
@@ -56,8 +75,10 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
     extra["paytable"] = paytable.id;
     extra["paytable_sha256"] = paytableSha;
     tx.add(kind::kRoundSettled, roundId, std::nullopt, std::move(extra));
-    for (std::size_t i = 0; i < bets.size(); ++i) {
-        tx.add(kind::kBetSettled, roundId, bets[i].station, settledBetJson(bets[i], settled.bets[i]));
+    for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
+        const game::SettledStake& stake = settled.stakes[i];
+        tx.add(kind::kBetSettled, roundId, stake.bet.station,
+               settledStakeJson(settled.rule, bets, stake, settled.bets[i]));
     }
     for (const auto& [station, total] : settled.stations) {
         tx.credit(station, total.returned, reason::kSettlement, roundId, json{{"wagered", total.wagered}});

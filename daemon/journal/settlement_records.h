@@ -21,15 +21,23 @@ namespace pitlink::journal {
 
 [[nodiscard]] nlohmann::json outcomeToJson(const game::Outcome& outcome);
 [[nodiscard]] nlohmann::json handToJson(const game::Hand& hand);
-[[nodiscard]] nlohmann::json settledBetJson(const RoundBet& bet, const game::BetSettlement& settlement);
+
+// The body of the bet.settled (or, with its previous return, bet.adjusted) of one stake the rule
+// settled: per bet {"bet": index, ...}; per spot {"bets": [indexes], ...} with the spot's stake.
+[[nodiscard]] nlohmann::json settledStakeJson(game::SettleRule rule, std::span<const RoundBet> bets,
+                                              const game::SettledStake& stake, const game::BetSettlement& settlement);
 
 // The game's bets of a round (game::settleCoup settles them).
 [[nodiscard]] std::vector<game::Bet> gameBets(std::span<const RoundBet> bets);
 
-// The records of a round settled by game::settleCoup (of `coup` and gameBets(bets)): round.settled
-// (cards, outcome, paytable hash, plus `extra`), one bet.settled per bet, then one credit per
-// station with a bet: what settlement paid back (0 when everything lost) and what was wagered,
-// so that games and coin in/out are metered from the credit record.
+// The round's bets settled on `coup` under `rule` (game::settleCoup of gameBets(bets)).
+[[nodiscard]] game::RoundSettlement settleBets(const game::Coup& coup, std::span<const RoundBet> bets,
+                                               const game::Paytable& paytable, game::SettleRule rule);
+
+// The records of a round settled by settleBets(coup, bets, ...): round.settled (cards, outcome,
+// paytable hash, plus `extra`), one bet.settled per stake settled (a bet, or a station's spot),
+// then one credit per station with a bet: what settlement paid back (0 when everything lost) and
+// what was wagered, so that games and coin in/out are metered from the credit record.
 void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup, std::span<const RoundBet> bets,
                    const game::RoundSettlement& settled, const game::Paytable& paytable, std::string_view paytableSha,
                    nlohmann::json extra = nlohmann::json::object());

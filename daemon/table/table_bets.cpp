@@ -136,7 +136,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
         if (add.stakes[i] <= 0) {
             continue;
         }
-        const journal::RoundBet bet{nextBetIndex_++, number, static_cast<game::BetType>(i), add.stakes[i]};
+        const journal::RoundBet bet{nextBetIndex_++, number, static_cast<game::BetType>(i), add.stakes[i], action};
         tx.add(
             kind::kBetAccepted, roundId_, number,
             json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}, {"action", action}});

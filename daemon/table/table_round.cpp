@@ -2,6 +2,7 @@
 // shoe or a reader, each checked and journaled), settlement, void. Each step changes the table's
 // memory as it is submitted (table.h): a round is over for every later request as soon as its
 // settlement or void is on its way to the journal.
+#include <algorithm>
 #include <utility>
 
 #include "daemon/game/outcome.h"
@@ -14,6 +15,11 @@ namespace pitlink::table {
 
 using nlohmann::json;
 namespace kind = journal::kind;
+
+namespace {
+// Every round this version opens is settled by spot (game/round_settlement.h).
+constexpr game::SettleRule kSettleRule = game::SettleRule::PerSpot;
+}  // namespace
 
 void Table::start() {
     running_ = true;
@@ -128,7 +134,10 @@ void Table::openRound(Respond respond) {
            json{{"shoe", shoeNumber_},
                 {"round_in_shoe", roundInShoe_},
                 {"paytable", paytable_.id},
-                {"paytable_sha256", paytableSha_}});
+                {"paytable_sha256", paytableSha_},
+                // The rule this round is settled under, whatever a later version settles by:
+                // recovery, recall and re-settlement read it from here.
+                {"settle", game::settleRuleName(kSettleRule)}});
     // The window runs from the submission: the round takes bets from then on (table.h). With
     // rounds.start: deal there is none: a station's DEAL closes the bets.
     if (!settings_.startOnDeal) {
@@ -282,8 +291,11 @@ void Table::settleRound() {
     for (const Station& s : stations_) {
         bets.insert(bets.end(), s.bets.begin(), s.bets.end());
     }
+    // In the order they were accepted, as recovery reads them from the journal.
+    std::sort(bets.begin(), bets.end(),
+              [](const journal::RoundBet& a, const journal::RoundBet& b) { return a.index < b.index; });
     const game::Coup coup = coup_->coup();
-    const game::RoundSettlement settled = game::settleCoup(coup, journal::gameBets(bets), paytable_);
+    const game::RoundSettlement settled = journal::settleBets(coup, bets, paytable_, kSettleRule);
     const game::Outcome& outcome = settled.outcome;
     journal::JournalTransaction tx = journal_.begin();
     journal::addSettlement(tx, roundId_, coup, bets, settled, paytable_, paytableSha_);

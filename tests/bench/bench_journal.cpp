@@ -52,10 +52,11 @@ journal::JournalTransaction settledRound(journal::Journal& j, const game::Paytab
                                          std::int64_t round, const game::Coup& coup) {
     std::vector<journal::RoundBet> bets;
     for (std::int64_t s = 1; s <= 8; ++s) {
-        bets.push_back({s, s, s % 2 == 0 ? game::BetType::Banker : game::BetType::Player, 100});
+        bets.push_back({s, s, s % 2 == 0 ? game::BetType::Banker : game::BetType::Player, 100, "bet"});
     }
     journal::JournalTransaction tx = j.begin();
-    journal::addSettlement(tx, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table, sha);
+    journal::addSettlement(tx, round, coup, bets, journal::settleBets(coup, bets, table, game::SettleRule::PerSpot),
+                           table, sha);
     return tx;
 }
 
@@ -217,7 +218,8 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
               json{{"shoe", shoe->number()},
                    {"round_in_shoe", round % 80},
                    {"paytable", table.id},
-                   {"paytable_sha256", sha}});
+                   {"paytable_sha256", sha},
+                   {"settle", "spot"}});
         const game::BetType spot = round % 2 == 0 ? game::BetType::Banker : game::BetType::Player;
         r.add(journal::kind::kBetAccepted, round, 1,
               json{{"bet", 1}, {"spot", game::betTypeName(spot)}, {"stake", 100}});
@@ -230,9 +232,9 @@ void makeJournal(const std::string& path, std::int64_t rounds) {
                   json{{"position", ++position}, {"card", card.toString()}, {"source", "rng"}, {"rescans", 0}});
             return card;
         });
-        const std::vector<journal::RoundBet> bets{{1, 1, spot, 100}};
-        journal::addSettlement(r, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table), table,
-                               sha);
+        const std::vector<journal::RoundBet> bets{{1, 1, spot, 100, "bet"}};
+        journal::addSettlement(r, round, coup, bets, journal::settleBets(coup, bets, table, game::SettleRule::PerSpot),
+                               table, sha);
         j.submit(std::move(r));
         if (round % 100000 == 0) {
             std::cerr << "  " << round << " rounds\n";

@@ -181,7 +181,8 @@ private:
                  json{{"shoe", shoe_->number()},
                       {"round_in_shoe", roundInShoe_},
                       {"paytable", table_.id},
-                      {"paytable_sha256", sha_}});
+                      {"paytable_sha256", sha_},
+                      {"settle", "spot"}});
         submit(std::move(open));
 
         std::vector<journal::RoundBet> bets;
@@ -197,7 +198,7 @@ private:
                     json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}, {"action", "bet"}});
             bet.credit(station, -stake, reason::kBet, round);
             submit(std::move(bet));
-            bets.push_back({index, station, spot, stake});
+            bets.push_back({index, station, spot, stake, "bet"});
         }
 
         journal::JournalTransaction close = journal_->begin();
@@ -223,8 +224,8 @@ private:
         });
 
         journal::JournalTransaction settle = journal_->begin();
-        journal::addSettlement(settle, round, coup, bets, game::settleCoup(coup, journal::gameBets(bets), table_),
-                               table_, sha_);
+        journal::addSettlement(settle, round, coup, bets,
+                               journal::settleBets(coup, bets, table_, game::SettleRule::PerSpot), table_, sha_);
         for (const auto& [station, stake] : wagered.items()) {
             const std::int64_t s = std::stoll(station);
             settle.add(kind::kSasException, std::nullopt, s, exception(0x7F, ++serial_[s]));

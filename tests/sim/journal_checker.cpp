@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace pitlink::sim {
 
@@ -191,12 +192,24 @@ struct Bet {
     std::string spot;
     std::int64_t stake = 0;
     int endings = 0;  // settled, withdrawn or returned by a void
-    std::optional<std::int64_t> settledReturn;
+    bool settled = false;
+};
+
+// One bet.settled: what it says it settled and returned.
+struct Settled {
+    std::int64_t seq = 0;
+    std::int64_t station = 0;
+    std::string spot;
+    std::int64_t stake = 0;
+    std::vector<std::int64_t> covers;  // bet numbers
+    std::int64_t returned = 0;
 };
 
 struct Round {
+    bool bySpot = false;                        // round.opened says settle: "spot"
     std::map<std::int64_t, std::string> cards;  // position -> card
     std::map<std::int64_t, Bet> bets;           // bet number in the round
+    std::vector<Settled> settlements;
     int settled = 0;
     int voided = 0;
     std::optional<Coup> finalCoup;  // the cards in force (a re-settlement's last)
@@ -295,7 +308,13 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
                         std::to_string(openDisputes.begin()->first) + "'s dispute of round " +
                         std::to_string(openDisputes.begin()->second) + " is open");
             }
-            rounds[*r.round];
+            // Every round of a run is opened by this version: settled by spot (schema/README.md
+            // "Settlement by spot"); a round without the mark would be paid per bet.
+            const std::string rule = r.body.value("settle", "");
+            if (rule != "spot") {
+                problem("round " + std::to_string(*r.round) + " opened with settle '" + rule + "', not 'spot'");
+            }
+            rounds[*r.round].bySpot = rule == "spot";
         } else if (k == "dispute.raised") {
             if (!openDisputes.emplace(*r.station, r.round.value_or(0)).second) {
                 problem("station " + std::to_string(*r.station) + ": a second dispute open at record " +
@@ -338,15 +357,41 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             sums[it->second.station] += it->second.stake;
             report.meters[it->second.station].inPlay -= it->second.stake;
         } else if (k == "bet.settled") {
+            // By spot: {"bets": [numbers], ...} covering a station's spot; per bet: {"bet": n, ...}.
             Round& round = atRound();
-            const auto it = round.bets.find(r.body.at("bet").get<std::int64_t>());
-            if (it == round.bets.end()) {
-                problem("record " + std::to_string(r.seq) + ": a bet settled that was never accepted");
+            Settled settled{r.seq,
+                            *r.station,
+                            r.body.at("spot").get<std::string>(),
+                            r.body.at("stake").get<std::int64_t>(),
+                            {},
+                            r.body.at("returned").get<std::int64_t>()};
+            if (round.bySpot != r.body.contains("bets") || r.body.contains("bet") == round.bySpot) {
+                problem("record " + std::to_string(r.seq) + ": a bet.settled of the wrong shape for its round");
                 continue;
             }
-            ++it->second.endings;
-            it->second.settledReturn = r.body.at("returned").get<std::int64_t>();
-            report.meters[it->second.station].inPlay -= it->second.stake;
+            settled.covers = round.bySpot ? r.body.at("bets").get<std::vector<std::int64_t>>()
+                                          : std::vector<std::int64_t>{r.body.at("bet").get<std::int64_t>()};
+            std::int64_t sum = 0;
+            for (const std::int64_t number : settled.covers) {
+                const auto it = round.bets.find(number);
+                if (it == round.bets.end()) {
+                    problem("record " + std::to_string(r.seq) + ": a bet settled that was never accepted");
+                    continue;
+                }
+                if (it->second.station != settled.station || it->second.spot != settled.spot) {
+                    problem("record " + std::to_string(r.seq) + ": settles bet " + std::to_string(number) +
+                            " of another station or spot");
+                }
+                ++it->second.endings;
+                it->second.settled = true;
+                sum += it->second.stake;
+                report.meters[it->second.station].inPlay -= it->second.stake;
+            }
+            if (sum != settled.stake) {
+                problem("record " + std::to_string(r.seq) + ": settles a stake of " + std::to_string(settled.stake) +
+                        ", its bets come to " + std::to_string(sum));
+            }
+            round.settlements.push_back(std::move(settled));
         } else if (k == "round.settled") {
             Round& round = atRound();
             ++round.settled;
@@ -483,22 +528,45 @@ CheckReport checkJournal(const std::string& path, const char* vfs) {
             inOrder.push_back(card);
         }
         const auto dealt = handsOf(inOrder);
+        // The stakes the round's rule settles, from the bets themselves: each station's spot
+        // summed (by spot), or each bet (per bet). A spot is one bet: its whole stake is paid.
+        std::map<std::tuple<std::int64_t, std::string, std::int64_t>, std::pair<std::int64_t, std::set<std::int64_t>>>
+            stakes;  // (station, spot, bet number or 0) -> (summed stake, bet numbers)
         for (const auto& [number, bet] : round.bets) {
-            if (!bet.settledReturn) {
-                continue;  // withdrawn
+            if (bet.settled) {
+                auto& [stake, numbers] = stakes[{bet.station, bet.spot, round.bySpot ? 0 : number}];
+                stake += bet.stake;
+                numbers.insert(number);
             }
-            const auto back = returned(bet.spot, bet.stake, *round.finalCoup);
-            const auto first = dealt ? returned(bet.spot, bet.stake, *dealt) : std::nullopt;
-            if (!back || !first) {
-                problem(name + ": bet on '" + bet.spot + "' the checker cannot settle");
+        }
+        for (const Settled& settled : round.settlements) {
+            const auto key = std::make_tuple(settled.station, settled.spot, round.bySpot ? 0 : settled.covers.front());
+            const auto it = stakes.find(key);
+            if (it == stakes.end() ||
+                it->second.second != std::set<std::int64_t>(settled.covers.begin(), settled.covers.end())) {
+                problem(name + ": bet.settled " + std::to_string(settled.seq) + " (station " +
+                        std::to_string(settled.station) + " " + settled.spot + ") does not settle the " +
+                        (round.bySpot ? "spot's whole stake" : "bet") + " once");
                 continue;
             }
-            if (*bet.settledReturn != *first) {
-                problem(name + ": bet " + std::to_string(number) + " (" + bet.spot + " " + std::to_string(bet.stake) +
-                        ") returned " + std::to_string(*bet.settledReturn) + ", its cards say " +
-                        std::to_string(*first));
+            const auto first = dealt ? returned(settled.spot, it->second.first, *dealt) : std::nullopt;
+            if (!first) {
+                problem(name + ": bet on '" + settled.spot + "' the checker cannot settle");
+                continue;
             }
-            due[bet.station] += *back;
+            if (settled.returned != *first) {
+                problem(name + ": bet.settled " + std::to_string(settled.seq) + " (" + settled.spot + " " +
+                        std::to_string(it->second.first) + ") returned " + std::to_string(settled.returned) +
+                        ", its cards say " + std::to_string(*first));
+            }
+        }
+        for (const auto& [key, stake] : stakes) {
+            const auto back = returned(std::get<1>(key), stake.first, *round.finalCoup);
+            if (!back) {
+                problem(name + ": bet on '" + std::get<1>(key) + "' the checker cannot settle");
+                continue;
+            }
+            due[std::get<0>(key)] += *back;
         }
         for (const auto& [station, amount] : due) {
             const std::int64_t got = round.creditsByStation[station];

@@ -550,6 +550,14 @@ private:
         }
     }
 
+    // Cents to add to a stake so that it is not a multiple of 20: a Banker win of 19/20 then breaks,
+    // and a spot paid per addition would come to less than the spot paid whole. Half the stakes
+    // stay whole credits of 1.00, which the stations that chose that denomination can play.
+    std::int64_t oddCents() {
+        static constexpr std::int64_t kCents[] = {10, 30, 55, 5};
+        return random_() % 2 == 0 ? 0 : kCents[random_() % std::size(kCents)];
+    }
+
     // Station connections: bursts of station ops, pipelined.
     void stations() {
         std::uniform_int_distribution<std::size_t> which(1, 3);
@@ -567,7 +575,13 @@ private:
         std::uniform_int_distribution<int> hundreds(1, 50);
         if (roll < 45) {
             const char* spot = kSpots[std::uniform_int_distribution<std::size_t>(0, std::size(kSpots) - 1)(random_)];
-            std::int64_t stake = std::int64_t{hundreds(random_)} * 100;
+            // A spot built in steps (settled on its whole stake, issue 30): now and then the
+            // station's last spot again.
+            if (const auto last = lastSpot_.find(station); last != lastSpot_.end() && random_() % 3 == 0) {
+                spot = last->second;
+            }
+            lastSpot_[station] = spot;
+            std::int64_t stake = std::int64_t{hundreds(random_)} * 100 + oddCents();
             if (roll < 2) {
                 stake = 15'000;  // a tie of 15,000 wins 120,000: the jackpot hand-pay
                 spot = "tie";
@@ -588,7 +602,9 @@ private:
             // Raise by a chip, and now and then a limit level (refused under bets), racing the
             // round's close and the other stations' requests like any bet.
             if (roll == 66) {
-                send(c, json{{"op", "raise"}, {"station", station}, {"chip", std::int64_t{hundreds(random_)} * 100}});
+                send(c, json{{"op", "raise"},
+                             {"station", station},
+                             {"chip", std::int64_t{hundreds(random_)} * 100 + oddCents()}});
             } else {
                 send(c, json{{"op", "limit_level"}, {"station", station}, {"level", 1 + random_() % 2}});
             }
@@ -1094,6 +1110,7 @@ private:
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
     std::map<std::int64_t, std::int64_t> hostDelayUntil_;
+    std::map<std::int64_t, const char*> lastSpot_;  // each station's last spot bet
     std::map<std::int64_t, sas::StationSasMeters>
         lastSasMeters_;  // each station's, after the last step  // station -> end of its LP 2E delay (simulated ms)
     config::Config config_;

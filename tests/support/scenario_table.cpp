@@ -62,16 +62,19 @@ void ScenarioTable::startShoe(std::int64_t shoe) {
     submit(std::move(tx));
 }
 
-std::int64_t ScenarioTable::openRound() {
+std::int64_t ScenarioTable::openRound(game::SettleRule rule) {
     roundId_ = nextRoundId_++;
+    rule_ = rule;
     nextBet_ = 1;
     bets_.clear();
     cards_.clear();
     JournalTransaction tx = journal_.begin();
-    tx.add(
-        kind::kRoundOpened, roundId_, std::nullopt,
-        json{
-            {"shoe", shoe_}, {"round_in_shoe", ++roundInShoe_}, {"paytable", paytable_.id}, {"paytable_sha256", sha_}});
+    json opened{
+        {"shoe", shoe_}, {"round_in_shoe", ++roundInShoe_}, {"paytable", paytable_.id}, {"paytable_sha256", sha_}};
+    if (rule == game::SettleRule::PerSpot) {
+        opened["settle"] = game::settleRuleName(rule);
+    }
+    tx.add(kind::kRoundOpened, roundId_, std::nullopt, std::move(opened));
     submit(std::move(tx));
     return roundId_;
 }
@@ -80,10 +83,10 @@ std::int64_t ScenarioTable::bet(std::int64_t station, game::BetType spot, game::
     const std::int64_t index = nextBet_++;
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kBetAccepted, roundId_, station,
-           json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}});
+           json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}, {"action", "bet"}});
     tx.credit(station, -stake, reason::kBet, roundId_, json{{"ref", "bet " + std::to_string(index)}});
     submit(std::move(tx));
-    bets_.push_back(journal::RoundBet{index, station, spot, stake});
+    bets_.push_back(journal::RoundBet{index, station, spot, stake, "bet"});
     return index;
 }
 
@@ -118,8 +121,8 @@ void ScenarioTable::settle() {
         throw std::logic_error("ScenarioTable::settle: " + problem);
     }
     JournalTransaction tx = journal_.begin();
-    journal::addSettlement(tx, roundId_, *coup, bets_, game::settleCoup(*coup, journal::gameBets(bets_), paytable_),
-                           paytable_, sha_);
+    journal::addSettlement(tx, roundId_, *coup, bets_, journal::settleBets(*coup, bets_, paytable_, rule_), paytable_,
+                           sha_);
     submit(std::move(tx));
 }
 

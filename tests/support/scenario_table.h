@@ -8,6 +8,7 @@
 
 #include "daemon/game/card.h"
 #include "daemon/game/paytable.h"
+#include "daemon/game/round_settlement.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/round_history.h"
 #include "daemon/journal/store_sink.h"
@@ -25,7 +26,8 @@ public:
     void record(std::string_view kind, nlohmann::json body);
     void loadPaytable();
     void startShoe(std::int64_t shoe);
-    std::int64_t openRound();
+    // Opened under `rule` (the daemon's: by spot; PerBet writes a round as versions before it did).
+    std::int64_t openRound(game::SettleRule rule = game::SettleRule::PerSpot);
     std::int64_t bet(std::int64_t station, game::BetType spot, game::Money stake);
     void withdraw(std::int64_t betIndex);
     void close();
@@ -56,6 +58,7 @@ private:
     std::int64_t shoe_ = 0;
     std::int64_t roundInShoe_ = 0;
     std::int64_t nextBet_ = 1;
+    game::SettleRule rule_ = game::SettleRule::PerSpot;
     std::vector<journal::RoundBet> bets_;
     std::vector<journal::DealtCard> cards_;
     journal::CommitResult last_;

@@ -141,9 +141,11 @@ TEST(RoundHistory, TheFuzzersRoundOpenedWithShoe1e107IsRefusedNamingTheRecordAnd
               "18446744073709551615");
     EXPECT_EQ(refused(kind::kRoundSettled, R"({"player":["9H",9],"banker":["2S","3S"],"outcome":{}})"),
               R"(record 2 (round.settled): a player card must be text, not 9)");
-    EXPECT_EQ(refused(kind::kBetSettled, R"({"bet":1,"result":"win","tier":7,"win":1,"returned":2,"breakage":"0"})"),
+    EXPECT_EQ(refused(kind::kBetSettled,
+                      R"({"bet":1,"stake":1,"result":"win","tier":7,"win":1,"returned":2,"breakage":"0"})"),
               R"(record 2 (bet.settled): "tier" must be an integer from 0 to 6, not 7)");
-    EXPECT_EQ(refused(kind::kBetSettled, R"({"bet":1,"result":"win","tier":0,"win":-1,"returned":2,"breakage":"0"})"),
+    EXPECT_EQ(refused(kind::kBetSettled,
+                      R"({"bet":1,"stake":1,"result":"win","tier":0,"win":-1,"returned":2,"breakage":"0"})"),
               R"(record 2 (bet.settled): "win" must be an integer from 0 to 1000000000000000, not -1)");
     EXPECT_EQ(refused(kind::kRoundVoided, R"({"reason":false})"),
               R"(record 2 (round.voided): "reason" must be text, not false)");

@@ -256,7 +256,7 @@ TEST(Audit, RecomputesMetersAndFindsARoundPaidTwice) {
     JournalTransaction tx = f.journal->begin();
     tx.credit(1, 0, reason::kSettlement, f.table->roundId(), json{{"wagered", 0}});
     tx.add(kind::kBetSettled, f.table->roundId(), 1,
-           json{{"bet", 1},
+           json{{"bets", {1}},
                 {"spot", "player"},
                 {"stake", 1000},
                 {"result", "win"},

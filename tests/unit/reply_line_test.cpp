@@ -60,7 +60,7 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.tilts = {{"door:main", "main door open"}};
     status.stations.push_back(table::StationStatus{1,
                                                    2500,
-                                                   {journal::RoundBet{1, 1, game::BetType::Tie, 100}},
+                                                   {journal::RoundBet{1, 1, game::BetType::Tie, 100, "bet"}},
                                                    std::nullopt,
                                                    true,
                                                    std::nullopt,

@@ -221,7 +221,7 @@ TEST(RoundSettlement, SettlesEveryBetOnceAndSumsEachStation) {
     // P 5 (3 cards) v B 6: Banker wins, paid 19/20 on the standard table.
     const std::vector<Bet> bets{{3, BetType::Player, 100}, {3, BetType::Banker, 200}, {5, BetType::Tie, 50},
                                 {5, BetType::Banker, 105}, {7, BetType::Tie, 40},     {9, BetType::Player, 100}};
-    const RoundSettlement round = settleCoup(test::coupFromDeal("KH 3S QD 3C 5H"), bets, table);
+    const RoundSettlement round = settleCoup(test::coupFromDeal("KH 3S QD 3C 5H"), bets, table, SettleRule::PerBet);
     EXPECT_EQ(round.outcome.winner, Winner::Banker);
     ASSERT_EQ(round.bets.size(), bets.size());
     EXPECT_EQ(round.bets[1].bet, bets[1]);
@@ -252,7 +252,7 @@ TEST(RoundSettlement, SettlesEveryBetOnceAndSumsEachStation) {
 TEST(RoundSettlement, ATieReturnsEvenMoneyStakesAsAPush) {
     const Paytable table = test::shippedPaytable("standard");
     const std::vector<Bet> bets{{1, BetType::Player, 100}, {1, BetType::Banker, 100}, {2, BetType::Tie, 10}};
-    const RoundSettlement round = settleCoup(test::coupFromDeal("4H 5D 4S 3C"), bets, table);
+    const RoundSettlement round = settleCoup(test::coupFromDeal("4H 5D 4S 3C"), bets, table, SettleRule::PerSpot);
     EXPECT_EQ(round.outcome.winner, Winner::Tie);
     EXPECT_EQ(round.stations.at(1).returned, 200);
     EXPECT_EQ(round.stations.at(1).evenMoney, BetResult::Push);
