@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "daemon/journal/audit.h"
 #include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/record_kinds.h"
 #include "daemon/journal/schema_migrations.h"
+#include "daemon/journal/segmented_journal.h"
 #include "tests/support/power_loss_vfs.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
@@ -183,21 +185,56 @@ TEST(JournalStore, KeyFileMustBePrivateAndLongEnough) {
 }
 
 TEST(JournalStore, MigratesEverySchemaVersionFixtureAndKeepsItsRecords) {
-    for (const std::string name : {"v1.db", "v2.db"}) {
+    // v1 and v2 hold one round settled per bet; v3 also a round settled by spot (issue 30).
+    for (const auto& [name, records] : {std::pair{"v1.db", 18}, std::pair{"v2.db", 18}, std::pair{"v3.db", 43}}) {
         TempDir dir;
         const fs::path path = copyFixture(dir, name);
         JournalStore store(path.string(), StoreOptions{});
         EXPECT_EQ(store.schemaVersion(), latestSchemaVersion()) << name;
         const ChainCheck check = verifyChain(store, 1);
         EXPECT_TRUE(check.ok) << name << ": " << check.problem;
-        EXPECT_EQ(check.checked, 18) << name;
-        // The inspector views of schema 2 answer on the migrated file.
-        auto recall = store.connection().prepare("SELECT spot, stake, returned FROM round_recall ORDER BY bet");
+        EXPECT_EQ(check.checked, records) << name;
+        // The inspector views answer on the migrated file: round 1 per bet, as it was paid.
+        auto recall = store.connection().prepare(
+            "SELECT spot, stake, returned, settle, bets FROM round_recall WHERE round_id = 1 ORDER BY bet");
         ASSERT_TRUE(recall.step()) << name;
         EXPECT_EQ(recall.text(0), "banker");
         EXPECT_EQ(recall.integer(2), 1950);
-        EXPECT_EQ(store.connection().queryInt("SELECT balance FROM station_statement ORDER BY seq DESC LIMIT 1"), 5450);
+        EXPECT_EQ(recall.text(3), "bet");
+        EXPECT_EQ(recall.text(4), "[1]");
+        // Every round of every version replays and verifies as it was paid.
+        SegmentedJournal whole(store);
+        const AuditReport audit = auditJournal(whole);
+        EXPECT_TRUE(audit.ok()) << name << ": " << audit.chain.problem
+                                << (audit.roundProblems.empty() ? "" : audit.roundProblems[0]);
+        EXPECT_EQ(audit.roundsChecked, records == 43 ? 2 : 1) << name;
     }
+}
+
+TEST(JournalStore, TheRecallViewShowsASpotSettledWholeWithItsAdditions) {
+    TempDir dir;
+    const fs::path path = copyFixture(dir, "v3.db");
+    JournalStore store(path.string(), StoreOptions{});
+    auto recall = store.connection().prepare(
+        "SELECT station, settle, bet, bets, additions, spot, stake, win, returned, breakage, adjusted "
+        "FROM round_recall WHERE round_id = 2 ORDER BY station, spot");
+    ASSERT_TRUE(recall.step());
+    EXPECT_EQ(recall.integer(0), 1);
+    EXPECT_EQ(recall.text(1), "spot");
+    EXPECT_EQ(recall.integer(2), 1);
+    EXPECT_EQ(recall.text(3), "[1,3]");
+    EXPECT_EQ(recall.text(4), R"([{"bet":1,"stake":1010,"action":"bet"},{"bet":3,"stake":10,"action":"raise"}])");
+    EXPECT_EQ(recall.integer(6), 1'020);
+    EXPECT_EQ(recall.integer(7), 969);  // floor(1,020 x 19/20), where 959 + 9 was paid per bet
+    EXPECT_EQ(recall.integer(8), 1'989);
+    EXPECT_EQ(recall.integer(10), 0);
+    ASSERT_TRUE(recall.step());
+    EXPECT_EQ(recall.integer(0), 2);
+    EXPECT_EQ(recall.text(3), "[2,4]");  // the tie it took back is not a row
+    EXPECT_EQ(recall.integer(6), 245);
+    EXPECT_EQ(recall.integer(7), 232);
+    EXPECT_EQ(recall.text(9), "3/4");
+    EXPECT_FALSE(recall.step());
 }
 
 TEST(JournalStore, RefusesAJournalFromANewerPitlink) {
