@@ -28,6 +28,24 @@ constexpr const char* kBankerWins = "2S 9H 4D KC";
 // P 9 (natural) v B 6.
 constexpr const char* kPlayerWins = "9S 2H KD 4C";
 
+// A round on the scripted journal table: station 1 bets `stakes` on Banker one after the other,
+// the coup is dealt, and the round is settled unless `settle` is false (the power went first).
+std::int64_t bankerInSteps(test::JournalFixture& f, SettleRule rule, const std::vector<Money>& stakes, const char* deal,
+                           bool settle = true) {
+    const auto round = f.table->openRound(rule);
+    for (const Money stake : stakes) {
+        f.table->bet(1, BetType::Banker, stake);
+    }
+    f.table->close();
+    for (const game::Card card : test::cards(deal)) {
+        f.table->deal(card);
+    }
+    if (settle) {
+        f.table->settle();
+    }
+    return round;
+}
+
 Money winOf(const std::vector<Bet>& bets, const char* deal, const char* paytable, SettleRule rule) {
     const game::RoundSettlement round =
         game::settleCoup(test::coupFromDeal(deal), bets, test::shippedPaytable(paytable), rule);
@@ -120,24 +138,10 @@ TEST(SpotSettlement, RoundsOfBothRulesRecallReSettleRecoverAndAuditAsTheyWerePai
     test::JournalFixture f;
     f.table->ticketIn(1, 10'000, "T1");
     // An old round: per bet (no `settle` in round.opened), 110 + 130 on Banker win 104 + 123.
-    const auto old = f.table->openRound(SettleRule::PerBet);
-    f.table->bet(1, BetType::Banker, 110);
-    f.table->bet(1, BetType::Banker, 130);
-    f.table->close();
-    for (const game::Card card : test::cards(kBankerWinsWithSix)) {
-        f.table->deal(card);
-    }
-    f.table->settle();
+    const auto old = bankerInSteps(f, SettleRule::PerBet, {110, 130}, kBankerWinsWithSix);
     EXPECT_EQ(f.journal->committed().credits(1), 10'000 + 227);
     // A new round: by spot, the same stakes win 228.
-    const auto spot = f.table->openRound();
-    f.table->bet(1, BetType::Banker, 110);
-    f.table->bet(1, BetType::Banker, 130);
-    f.table->close();
-    for (const game::Card card : test::cards(kBankerWinsWithSix)) {
-        f.table->deal(card);
-    }
-    f.table->settle();
+    const auto spot = bankerInSteps(f, SettleRule::PerSpot, {110, 130}, kBankerWinsWithSix);
     EXPECT_EQ(f.journal->committed().credits(1), 10'000 + 227 + 228);
 
     const journal::AuditReport audit = journal::auditJournal(*test::whole(f));
@@ -185,13 +189,7 @@ TEST(SpotSettlement, RecoverySettlesAnUnfinishedRoundUnderTheRuleItWasOpenedWith
     for (const SettleRule rule : {SettleRule::PerBet, SettleRule::PerSpot}) {
         test::JournalFixture f;
         f.table->ticketIn(1, 10'000, "T1");
-        f.table->openRound(rule);
-        f.table->bet(1, BetType::Banker, 1'010);
-        f.table->bet(1, BetType::Banker, 10);
-        f.table->close();
-        for (const game::Card card : test::cards(kBankerWins)) {
-            f.table->deal(card);
-        }
+        bankerInSteps(f, rule, {1'010, 10}, kBankerWins, false);
         f.reopen();  // the power went before the settlement
         EXPECT_EQ(f.recovery->ledger.credits(1), 10'000 + (rule == SettleRule::PerSpot ? 969 : 968));
         EXPECT_TRUE(journal::auditJournal(*test::whole(f)).ok());
@@ -201,13 +199,7 @@ TEST(SpotSettlement, RecoverySettlesAnUnfinishedRoundUnderTheRuleItWasOpenedWith
 TEST(SpotSettlement, TheAuditFindsASpotSettledInPartsOrForAnotherStake) {
     test::JournalFixture f;
     f.table->ticketIn(1, 10'000, "T1");
-    const auto round = f.table->openRound();
-    f.table->bet(1, BetType::Banker, 110);
-    f.table->bet(1, BetType::Banker, 130);
-    f.table->close();
-    for (const game::Card card : test::cards(kBankerWinsWithSix)) {
-        f.table->deal(card);
-    }
+    const auto round = bankerInSteps(f, SettleRule::PerSpot, {110, 130}, kBankerWinsWithSix, false);
     // The old rule's records in a round opened by spot: each addition settled on its own.
     journal::JournalTransaction tx = f.journal->begin();
     tx.add(journal::kind::kRoundSettled, round, std::nullopt,
