@@ -11,7 +11,8 @@ After every death it recovers the journal as pitlinkd starts (crash_child --reco
 last snapshots, the unfinished round finished) and checks it with its own code (it shares nothing with the daemon: its own SHA-256 chain check, its own
 sums with sqlite3):
   * the chain is whole and every acknowledged step is in the journal;
-  * every round has ended, exactly once; each bet was settled or returned exactly once;
+  * every round has ended, exactly once; each standing bet was covered by exactly one settlement
+    (its own, or its spot's in rounds opened with settle "spot") or returned once;
   * each station's credit records follow one from the other, never below zero;
   * everything that came in (tickets) plus the game's net equals the credits held plus what
     left the table (tickets out, hand-pays, tips);
@@ -59,31 +60,54 @@ def canonical(row):
 
 @dataclasses.dataclass
 class RoundTally:
-    """What the checker has seen of one round, from every record that names it."""
-    bets: dict = dataclasses.field(default_factory=dict)      # bet -> (station, stake)
+    """What the checker has seen of one round, from every record that names it.
+
+    The round is settled by the rule its round.opened names (schema/README.md): without `settle`
+    per bet (each bet.settled names its `bet`), with `settle: "spot"` per spot (each bet.settled
+    names the standing `bets` of one station's spot and has their total as its stake)."""
+    settle: str = "bet"                                        # "bet" or "spot", from round.opened
+    bets: dict = dataclasses.field(default_factory=dict)      # bet -> (station, stake, spot)
     withdrawn: set = dataclasses.field(default_factory=set)
     ends: list = dataclasses.field(default_factory=list)      # round.settled / round.voided
-    settled: dict = dataclasses.field(default_factory=dict)   # bet -> (station, returned)
+    settled: dict = dataclasses.field(default_factory=dict)   # bet -> the station its settlement is for
+    settlements: list = dataclasses.field(default_factory=list)  # (station, spot, stake, bets covered)
+    returned: dict = dataclasses.field(default_factory=dict)  # station -> sum of its bet.settled returned
     credits: dict = dataclasses.field(default_factory=dict)   # station -> credited once ended
 
     def add(self, kind, station, body):
         """Takes one record of the round; returns a problem, or None."""
-        if kind == "bet.accepted":
-            self.bets[body["bet"]] = (station, body["stake"])
+        if kind == "round.opened":
+            if "settle" in body and body["settle"] != "spot":
+                return f"opened with settle {body['settle']!r} (none: per bet, or \"spot\")"
+            self.settle = body.get("settle", "bet")
+        elif kind == "bet.accepted":
+            self.bets[body["bet"]] = (station, body["stake"], body["spot"])
         elif kind == "bet.withdrawn":
             self.withdrawn.add(body["bet"])
         elif kind in ("round.settled", "round.voided"):
             self.ends.append(kind)
         elif kind == "bet.settled":
-            if body["bet"] in self.settled:
-                return f"bet {body['bet']} settled twice"
-            self.settled[body["bet"]] = (station, body["returned"])
+            if self.settle == "spot":
+                covered = body.get("bets")
+                if "bet" in body or not isinstance(covered, list) or not covered or covered != sorted(set(covered)):
+                    return f"bet.settled {body} of a round settled per spot: bets must name its bets, ascending"
+            else:
+                if "bets" in body or not isinstance(body.get("bet"), int):
+                    return f"bet.settled {body} of a round settled per bet: bet must name its one bet"
+                covered = [body["bet"]]
+            for bet in covered:
+                if bet in self.settled:
+                    return f"bet {bet} settled twice"
+                self.settled[bet] = station
+            self.settlements.append((station, body["spot"], body["stake"], tuple(covered)))
+            self.returned[station] = self.returned.get(station, 0) + body["returned"]
         elif kind == "credit" and body["reason"] in ("settlement", "bet_return") and self.ends:
             self.credits[station] = self.credits.get(station, 0) + body["amount"]
         return None
 
     def problem(self):
-        """Ended exactly once; each standing bet settled or returned once, and credited so."""
+        """Ended exactly once; each standing bet covered by exactly one settlement (per bet, or
+        its station's spot's one settlement) or returned, and credited so."""
         if len(self.ends) != 1:
             return f"ended {len(self.ends)} times after recovery"
         standing = {b: v for b, v in self.bets.items() if b not in self.withdrawn}
@@ -91,12 +115,27 @@ class RoundTally:
         if self.ends[0] == "round.settled":
             if set(self.settled) != set(standing):
                 return f"settled bets {sorted(self.settled)} != standing {sorted(standing)}"
-            for station, returned in self.settled.values():
-                expected[station] = expected.get(station, 0) + returned
+            spots = set()
+            for station, spot, stake, covered in self.settlements:
+                bets = [standing[b] for b in covered]
+                if any((s, p) != (station, spot) for s, _, p in bets):
+                    return f"the settlement of bets {list(covered)} (station {station}, {spot}) covers {bets}"
+                if stake != sum(st for _, st, _ in bets):
+                    return f"the settlement of bets {list(covered)} has stake {stake}, they add up to " \
+                           f"{sum(st for _, st, _ in bets)}"
+                if self.settle == "spot":
+                    if (station, spot) in spots:
+                        return f"station {station}'s {spot} is settled twice"
+                    spots.add((station, spot))
+            if self.settle == "spot":
+                unsettled = {(s, p) for s, _, p in standing.values()} - spots
+                if unsettled:
+                    return f"spots {sorted(unsettled)} have bets standing and no settlement"
+            expected = dict(self.returned)
         else:
             if self.settled:
                 return "voided with settled bets"
-            for station, stake in standing.values():
+            for station, stake, _spot in standing.values():
                 expected[station] = expected.get(station, 0) + stake
         if expected != self.credits:
             return f"credited {self.credits} != due {expected}"

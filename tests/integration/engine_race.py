@@ -15,16 +15,24 @@ order they were written, the dealer knows what each of its requests must get (ac
 and how each round must end; the checker holds the daemon to that.
 
 Each station has its own connection and writes bursts of pipelined requests (bet, clear, undo,
-repeat, double, tip, cash_out, ticket_in) that race close_bets and the settlement. Their replies
-cannot be predicted; what they say is checked against the journal and against each other.
+repeat, double, raise, tip, cash_out, ticket_in) that race close_bets and the settlement. Their
+replies cannot be predicted; what they say is checked against the journal and against each other.
+Stakes are not multiples of 20, and a station builds a spot's stake in steps (a bet, another bet on
+the same spot, raise, double), so that the paytable on a spot's total and on each addition rounded
+down one by one pay differently.
 
 Checks (Checker.findings): exactly one reply per request, in request order, per connection; the
 dealer's predicted replies and round endings; each round ends exactly once (settled xor voided)
 and has one `result` event; every accepted bet is settled, withdrawn or returned by the void
 exactly once; settled rounds' cards form a complete coup that splits into the journaled hands;
 every bet.settled and settlement credit equals what the paytable pays for those cards (computed
-here); each station's credit records chain and never go below zero; what each station was told
-(tickets, tips, cash-outs, its slip after each bet, clear, undo, repeat, double) matches the
+here), by the rule the round was opened under (schema/README.md): a round.opened without `settle`
+is settled per bet (one bet.settled per bet, `bet`), one with `settle: "spot"` per spot (one
+bet.settled per station and spot, `bets` naming the standing bets it covers, in the order the
+spots were first bet, the paytable applied to the spot's total stake); each standing bet is
+covered by exactly one settlement; each settlement credit is the sum of the station's returned;
+each station's credit records chain and never go below zero; what each station was told
+(tickets, tips, cash-outs, its slip after each bet, clear, undo, repeat, double, raise) matches the
 journal; every refused request is journaled as refused (bet.refused, card.refused or
 request.refused, with its station and the round then in progress); and per station the final
 credits (status, and the journal's last balance) equal tickets in - tickets out - tips -
@@ -59,10 +67,18 @@ LUCKY_NINES = {"four_nines": 500, "three_nines_suited": 250, "three_nines": 20, 
                "two_nines": 5, "one_nine_of_diamonds": 2, "one_nine": 1}
 SPOTS = ["player", "banker", "tie", "player_pair", "banker_pair", "any_pair", "big", "small", "lucky_nines"]
 SPOT_WEIGHTS = [5, 5, 2, 1, 1, 1, 1, 1, 1]
-STAKES = [100, 200, 500, 1000, 2500]
+# Stakes that are not multiples of 20 (nor of 2): the paytable on a spot's total pays more than
+# on each of its additions rounded down one by one (banker 110 + 130: 228, not 104 + 123).
+STAKES = [100, 110, 130, 155, 205, 505, 1010, 2535]
+# What a station adds to a spot it has bet already (bet again on the same spot), and its raise chips.
+ADDITIONS = [5, 10, 15, 35, 110, 130]
+CHIPS = [5, 10, 15, 25, 110]
 # What each station op does to the slip of the open round, for the reply-order checks.
-BET_OPS = ("bet", "clear", "undo", "repeat", "double")
+BET_OPS = ("bet", "clear", "undo", "repeat", "double", "raise")
 STATION_OPS = BET_OPS + ("tip", "cash_out", "ticket_in")
+# The ops that place chips: a refusal by a bet rule is journaled as bet.refused, any other as
+# request.refused; both count as one kind here.
+PLACING = ("bet", "repeat", "double", "raise")
 DEALER_OPS = ("new_shoe", "open_round", "close_bets", "card", "card_unreadable", "void_round")
 
 
@@ -470,6 +486,7 @@ class Station:
         self.rng = rng
         self.tag = tag
         self.tickets = 0
+        self.last_spot = None  # the spot of its last bet: a stake is built in steps on it
 
     def ticket(self):
         self.tickets += 1
@@ -492,11 +509,17 @@ class Station:
         if self.conn.outstanding() == 0 and self.last_credits() < 3000:
             burst.append(("ticket_in", self.ticket()))
         for _ in range(rng.randint(1, 5)):
-            op = rng.choices(["bet", "clear", "undo", "repeat", "double", "tip", "cash_out", "ticket_in"],
-                             [60, 3, 8, 8, 6, 4, 1, 2])[0]
-            if op == "bet":
-                burst.append(("bet", {"station": n, "spot": rng.choices(SPOTS, SPOT_WEIGHTS)[0],
-                                      "stake": rng.choice(STAKES)}))
+            op = rng.choices(["bet", "again", "clear", "undo", "repeat", "double", "raise", "tip", "cash_out",
+                              "ticket_in"], [45, 20, 3, 8, 8, 6, 10, 4, 1, 2])[0]
+            if op == "again" and self.last_spot:
+                # Again on the spot of its last bet: one spot, its stake built in steps (taken
+                # below the spot's minimum when that bet was not placed or went with its round).
+                burst.append(("bet", {"station": n, "spot": self.last_spot, "stake": rng.choice(ADDITIONS)}))
+            elif op in ("bet", "again"):
+                self.last_spot = rng.choices(SPOTS, SPOT_WEIGHTS)[0]
+                burst.append(("bet", {"station": n, "spot": self.last_spot, "stake": rng.choice(STAKES)}))
+            elif op == "raise":
+                burst.append(("raise", {"station": n, "chip": rng.choice(CHIPS)}))
             elif op == "tip":
                 burst.append(("tip", {"station": n, "amount": rng.choice([100, 200])}))
             elif op == "ticket_in":
@@ -652,6 +675,15 @@ class Checker:
     def rounds(self):
         j = self.j
         self.opened = {r["round"]: r for r in j.of("round.opened")}
+        # The rule each round is settled under, named when it opened: no `settle`, per bet (rounds
+        # opened before settlement by spot); `settle: "spot"`, per spot. Anything else is malformed.
+        self.rule = {}
+        for rnd, opened in self.opened.items():
+            mark = opened["body"].get("settle")
+            if "settle" in opened["body"] and mark != "spot":
+                self.add("rounds", "round %d: round.opened names settle %r (none, or \"spot\")" % (rnd, mark))
+            self.rule[rnd] = "spot" if mark == "spot" else "bet"
+        self.covers = {}  # seq of a bet.settled -> the bet indexes it covers
         self.ends = defaultdict(list)
         for r in j.of("round.settled", "round.voided"):
             self.ends[r["round"]].append(r)
@@ -721,6 +753,40 @@ class Checker:
                     rnd, plan.fault, len(shown), ", ".join("voided (%s)" % e.get("reason") if e.get("voided")
                                                           else "settled, %s wins" % e.get("winner") for e in shown)))
 
+    def covered(self, r):
+        """The indexes of the bets a bet.settled covers, read by its round's rule: `bet` in a round
+        settled per bet, `bets` (ascending, no `bet`) in a round settled per spot. A record of the
+        wrong shape is reported once, and read for what it names."""
+        if r["seq"] in self.covers:
+            return self.covers[r["seq"]]
+        body, rnd = r["body"], r["round"]
+        bet, bets = body.get("bet"), body.get("bets")
+        if self.rule.get(rnd, "bet") == "spot":
+            well = ("bet" not in body and isinstance(bets, list) and bets and all(isinstance(i, int) for i in bets)
+                    and bets == sorted(set(bets)))
+            named = [i for i in bets if isinstance(i, int)] if isinstance(bets, list) else []
+            if not named and isinstance(bet, int):
+                named = [bet]
+        else:
+            well = "bets" not in body and isinstance(bet, int)
+            named = [bet] if isinstance(bet, int) else []
+            if not named and isinstance(bets, list):
+                named = [i for i in bets if isinstance(i, int)]
+        if not well:
+            self.add("settlements", "round %s: bet.settled seq %d has bet %r and bets %r; a round settled per %s "
+                     "names %s" % (rnd, r["seq"], bet, bets, self.rule.get(rnd, "bet"),
+                                   "the ascending indexes of the spot's bets in bets, and no bet"
+                                   if self.rule.get(rnd, "bet") == "spot" else "its one bet in bet"))
+        self.covers[r["seq"]] = named
+        return named
+
+    def settled_hands(self, rnd):
+        """(player, banker) of a round settled on a complete coup, else None."""
+        ends = self.ends.get(rnd, [])
+        if not ends or ends[0]["kind"] != "round.settled":
+            return None
+        return split_coup([c["body"]["card"] for c in sorted(self.cards.get(rnd, []), key=lambda c: c["seq"])])
+
     # Bets: each accepted bet ends once; every settlement recomputed from the cards.
     def bets_and_settlements(self):
         j = self.j
@@ -743,14 +809,16 @@ class Checker:
             endings[key].append(("withdrawn", r))
             if r["seq"] > no_more_bets.get(r["round"], float("inf")):
                 self.add("bets", "round %d: bet %d withdrawn after the round closed" % key)
-        self.settled_bets = []  # (station, stake, my returned)
+        self.settled_bets = []  # (station, stake, my returned): per bet, or per spot in spot rounds
         for r in j.of("bet.settled"):
-            endings[(r["round"], r["body"]["bet"])].append(("settled", r))
+            for index in self.covered(r):
+                endings[(r["round"], index)].append(("settled", r))
         for key in endings:
             if key not in self.bets:
                 self.add("bets", "round %d: bet %d is %s but was never accepted" % (key + (endings[key][0][0],)))
         void_seq = {rnd: ends[0]["seq"] for rnd, ends in self.ends.items() if ends[0]["kind"] == "round.voided"}
         standing = defaultdict(int)  # (round, station) -> stakes not withdrawn
+        spots = defaultdict(list)  # spot rounds: (round, station, spot) -> indexes of its bets not withdrawn
         self.unfinished = defaultdict(int)  # station -> stakes standing in rounds that never ended
         for key, accepted in sorted(self.bets.items()):
             rnd, station, stake = key[0], accepted["station"], accepted["body"]["stake"]
@@ -768,10 +836,22 @@ class Checker:
                 self.unfinished[station] += stake
             if not withdrawn:
                 standing[(rnd, station)] += stake
-        # Settlements: every bet.settled recomputed from the round's cards.
+                if self.rule.get(rnd) == "spot":
+                    spots[(rnd, station, accepted["body"]["spot"])].append(key[1])
+        # Settlements: every bet.settled recomputed from the round's cards, with the paytable
+        # applied per bet in rounds opened without a rule, and to each spot's total stake in
+        # rounds opened with settle "spot" (a spot is one bet however its stake was built).
         wagered, returned, won_on_top = defaultdict(int), defaultdict(int), defaultdict(int)
+        self.journal_returned = defaultdict(int)  # (round, station) -> sum of its bet.settled returned
+        per_spot = defaultdict(list)  # spot rounds: (round, station, spot) -> its bet.settled records
         for r in j.of("bet.settled"):
-            key = (r["round"], r["body"]["bet"])
+            self.journal_returned[(r["round"], r["station"])] += r["body"].get("returned", 0)
+            if self.rule.get(r["round"]) == "spot":
+                per_spot[(r["round"], r["station"], r["body"].get("spot"))].append(r)
+                continue
+            if not self.covered(r):
+                continue  # a malformed record, reported
+            key = (r["round"], self.covered(r)[0])
             accepted = self.bets.get(key)
             body = r["body"]
             if accepted is None:
@@ -781,9 +861,8 @@ class Checker:
                 self.add("settlements", "round %d: bet %d settled as %s %s at station %s, accepted as %s %s at station %s"
                          % (key + (body.get("spot"), body.get("stake"), r["station"], accepted["body"]["spot"],
                                    accepted["body"]["stake"], accepted["station"])))
-            ends = self.ends.get(r["round"], [])
-            hands = split_coup([c["body"]["card"] for c in sorted(self.cards.get(r["round"], []), key=lambda c: c["seq"])])
-            if not ends or ends[0]["kind"] != "round.settled" or hands is None:
+            hands = self.settled_hands(r["round"])
+            if hands is None:
                 self.add("settlements", "round %d: bet %d settled in a round that was not settled on a complete coup" % key)
                 continue
             spot, stake = accepted["body"]["spot"], accepted["body"]["stake"]
@@ -798,6 +877,62 @@ class Checker:
             wagered[(r["round"], accepted["station"])] += stake
             returned[(r["round"], accepted["station"])] += back
             won_on_top[(r["round"], accepted["station"])] += max(0, back - stake)
+        for unit in sorted(set(per_spot) | {u for u in spots if self.settled_hands(u[0]) is not None}, key=str):
+            rnd, station, spot = unit
+            records, indexes = per_spot.get(unit, []), spots.get(unit, [])
+            what = "round %d: station %s's %s spot" % (rnd, station, spot)
+            hands = self.settled_hands(rnd)
+            if hands is None:
+                self.add("settlements", "%s settled in a round that was not settled on a complete coup" % what)
+                continue
+            if not records:
+                continue  # its bets are reported as never settled
+            for r in records:
+                covered = self.covered(r)
+                accepted = [self.bets.get((rnd, i)) for i in covered]
+                if None in accepted:
+                    continue  # reported as never accepted
+                stakes = sum(a["body"]["stake"] for a in accepted)
+                if any((a["station"], a["body"]["spot"]) != (station, spot) for a in accepted):
+                    self.add("settlements", "%s: bet.settled seq %d covers bets %s, accepted as %s" % (
+                        what, r["seq"], covered, ", ".join("%s at station %s" % (a["body"]["spot"], a["station"])
+                                                           for a in accepted)))
+                if r["body"].get("stake") != stakes:
+                    self.add("settlements", "%s: bet.settled seq %d has stake %r, the bets it covers (%s) add up to %d"
+                             % (what, r["seq"], r["body"].get("stake"), covered, stakes))
+                if covered != indexes:
+                    self.add("settlements", "%s: bet.settled seq %d covers bets %s, the bets standing on the spot are %s"
+                             % (what, r["seq"], covered, indexes))
+            if not indexes:
+                self.add("settlements", "%s is settled but has no bet standing on it" % what)
+                continue
+            stake = sum(self.bets[(rnd, i)]["body"]["stake"] for i in indexes)
+            result, back = settle(spot, stake, *hands)
+            told = "%s (bets %s, %d in all, on %s / %s)" % (what, indexes, stake, " ".join(hands[0]), " ".join(hands[1]))
+            if len(records) != 1:
+                paid = sum(r["body"].get("returned", 0) for r in records)
+                self.add("settlements", "%s is settled by %d bet.settled records returning %d in all; one settlement "
+                         "of the spot's total expected, returning %d" % (told, len(records), paid, back))
+            else:
+                body = records[0]["body"]
+                if (body.get("result"), body.get("returned")) != (result, back):
+                    self.add("settlements", "%s: journal says %s returned %s, the paytable on the spot's total says %s "
+                             "returned %d" % (told, body.get("result"), body.get("returned"), result, back))
+                if body.get("win") != (back - stake if result == "win" else 0):
+                    self.add("settlements", "%s: win %r with returned %r" % (told, body.get("win"), body.get("returned")))
+            self.settled_bets.append((station, stake, back))
+            wagered[(rnd, station)] += stake
+            returned[(rnd, station)] += back
+            won_on_top[(rnd, station)] += max(0, back - stake)
+        # In a spot round, one bet.settled per spot, in the order each spot was first bet.
+        firsts = defaultdict(list)
+        for r in j.of("bet.settled"):
+            if self.rule.get(r["round"]) == "spot" and self.covered(r):
+                firsts[r["round"]].append(self.covered(r)[0])
+        for rnd, order in sorted(firsts.items()):
+            if order != sorted(order):
+                self.add("settlements", "round %d: spots settled in the order of their first bets %s, not in the "
+                         "order they were first bet" % (rnd, order))
         # The credits of each ended round: one settlement credit per station with bets, or one
         # return of the stakes standing when it was voided; nothing else after its end.
         jackpots = {(r["round"], r["station"]): r["body"].get("amount") for r in j.of("handpay.pending")
@@ -827,6 +962,12 @@ class Checker:
                         self.add("settlements", "round %d station %d: settlement credit says wagered %r, its bets "
                                  "standing are %d" % (rnd, station, settle_credits[0]["body"].get("wagered"),
                                                       standing[(rnd, station)]))
+                    # The credit is what the round's bet.settled records of the station return, in
+                    # either rule (and what the paytable says, above).
+                    paid = self.journal_returned[(rnd, station)]
+                    if settle_credits and settle_credits[0]["body"].get("amount") != paid:
+                        self.add("settlements", "round %d station %d: settlement credit of %r, its bet.settled records "
+                                 "return %d" % (rnd, station, settle_credits[0]["body"].get("amount"), paid))
                 else:
                     want = [("bet_return", standing[(rnd, station)])] if standing[(rnd, station)] else []
                 if credits != want:
@@ -888,8 +1029,10 @@ class Checker:
                 elif op in BET_OPS:
                     rnd = data.get("round")
                     before, after = slips.get(rnd, 0), slip_total(reply)
+                    raised = after - before
                     fits = {"bet": after == before + fields.get("stake", 0), "double": after == 2 * before,
-                            "clear": after == 0, "undo": 0 <= after < before, "repeat": after > before}[op]
+                            "clear": after == 0, "undo": 0 <= after < before, "repeat": after > before,
+                            "raise": raised > 0 and raised % fields.get("chip", 1) == 0}[op]
                     if not fits:
                         self.add("station replies", "station %d: #%d %s in round %s answered a slip of %d after %d"
                                  % (n, rid, op, rnd, after, before))
@@ -920,17 +1063,17 @@ class Checker:
     # and each request.refused names the station of a station op and the round in progress.
     def refusals(self):
         j = self.j
-        placing = "bet, repeat or double"
+        placing = "bet, repeat, double or raise"
         told = Counter()
         for conn in self.race.connections():
             for rid, op, fields in conn.sent:
                 reply = conn.replies.get(rid)
                 if reply is not None and not reply.get("ok"):
-                    told[(fields.get("station"), placing if op in ("bet", "repeat", "double") else op,
+                    told[(fields.get("station"), placing if op in PLACING else op,
                           reply.get("error"))] += 1
         ours = set(STATION_OPS) | set(DEALER_OPS) | {"status"}
         records = [r for r in j.of("request.refused") if r["body"].get("op") in ours]
-        journaled = Counter((r["station"], placing if r["body"]["op"] in ("bet", "repeat", "double") else r["body"]["op"],
+        journaled = Counter((r["station"], placing if r["body"]["op"] in PLACING else r["body"]["op"],
                              r["body"].get("error")) for r in records)
         for r in j.of("bet.refused"):
             journaled[(r["station"], placing, r["body"].get("rule", r["body"].get("reason")))] += 1

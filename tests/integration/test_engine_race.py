@@ -6,6 +6,11 @@ library, the public protocol and the documented journal schema only).
 1. Issue 15 exactly: a natural's four cards, a card too many and void_round written at once.
 2. Several seeds of one dealer and several stations, each on its own connection, writing bursts
    without waiting; every reply, round, bet, credit and settlement checked by engine_race.Checker.
+   The stations build spots in steps with stakes that are not multiples of 20 (issue 30): the
+   rounds are settled per spot, and somewhere a spot's total pays more than its additions would
+   one by one.
+3. The checker's checks are live: a journal doctored as issue 15 shows, and one where a spot is
+   paid per addition (the rule before issue 30) in a round opened to be settled per spot.
 
 Usage: test_engine_race.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
@@ -76,6 +81,25 @@ class ReaderTable:
 def records(db, kind, round_id=None):
     journal = engine_race.Journal(db)
     return [r for r in journal.records if r["kind"] == kind and (round_id is None or r["round"] == round_id)]
+
+
+def spots_built_in_steps(journal):
+    """The bet.settled records of spots built from two additions or more, each with the bet
+    indexes, stakes and returns (per the paytable, computed by engine_race) of its additions paid
+    one by one: [(record, [(bet, stake, returned)])]."""
+    accepted = {(r["round"], r["body"]["bet"]): r["body"] for r in journal.records if r["kind"] == "bet.accepted"}
+    hands = {r["round"]: (r["body"]["player"], r["body"]["banker"]) for r in journal.records
+             if r["kind"] == "round.settled"}
+    built = []
+    for r in journal.records:
+        bets = r["body"].get("bets") if r["kind"] == "bet.settled" else None
+        if isinstance(bets, list) and len(bets) >= 2 and r["round"] in hands:
+            additions = []
+            for bet in bets:
+                stake = accepted[(r["round"], bet)]["stake"]
+                additions.append((bet, stake, engine_race.settle(r["body"]["spot"], stake, *hands[r["round"]])[1]))
+            built.append((r, additions))
+    return built
 
 
 class EngineRace(unittest.TestCase):
@@ -156,6 +180,7 @@ class EngineRace(unittest.TestCase):
         """A dealer and several stations, each on its own connection, write bursts of requests without
         waiting; the dealer's faults (a card too many, void racing the last card or in the deal,
         unreadable cards) race the stations' bets, cash-outs and tickets. Checked per seed."""
+        rounding = 0  # spots whose total pays otherwise than their additions one by one
         for seed in SEEDS:
             with self.subTest(seed=seed), tempfile.TemporaryDirectory() as d:
                 # Small ticket and jackpot limits: some cash-outs and wins are hand-pays, paid by
@@ -179,6 +204,16 @@ class EngineRace(unittest.TestCase):
                 self.assertEqual(len(race.dealer.plans), ROUNDS, summary)
                 self.assertGreater(kinds["bet.settled"], ROUNDS, summary)
                 self.assertGreater(kinds["bet.withdrawn"], 0, summary)
+                # Every round this version opens is settled per spot, and stakes were built in steps.
+                marks = Counter(r["body"].get("settle") for r in journal.records if r["kind"] == "round.opened")
+                self.assertEqual(set(marks), {"spot"}, summary)
+                built = spots_built_in_steps(journal)
+                self.assertTrue(built, "seed %d: no spot was built in steps: %s" % (seed, summary))
+                rounding += sum(1 for r, additions in built if r["body"]["returned"] != sum(b for _, _, b in additions))
+                print("seed %d: %d spots built in steps, %d settled spots" % (
+                    seed, len(built), kinds["bet.settled"]), file=sys.stderr)
+        # Not a vacuous workload: per-addition rounding would have paid some spot otherwise.
+        self.assertGreater(rounding, 0, "no spot of these seeds pays otherwise per addition than on its total")
 
     def test_the_checker_reports_issue_15_as_a_daemon_with_it_journals_and_answers_it(self):
         """The checks are live: a real race's replies and journal, doctored the way issue 15 shows
@@ -222,6 +257,59 @@ class EngineRace(unittest.TestCase):
             expected += ["station %d: status says %d credits" % (s, balance[s]) for s in standing]
             for start in expected:
                 self.assertTrue(any(f.startswith(start) for f in new), "%r not in\n%s" % (start, "\n".join(sorted(new))))
+
+    def test_the_checker_reports_a_spot_paid_per_addition_in_a_round_settled_per_spot(self):
+        """Issue 30: the rule before it, each addition to a spot paid on its own and rounded down,
+        put back into a real race's journal (a spot round's settlement of a spot built in steps,
+        and its station's credits, rewritten so) is reported: the spot settled in pieces, the
+        credit short of what the paytable pays on the spot's total, and the station's money."""
+        found = None
+        for seed in (5, 6, 7, 8, 9):
+            with tempfile.TemporaryDirectory() as d:
+                table = ReaderTable(d, stations=CLIENTS + 1)
+                table.start()
+                try:
+                    race = engine_race.Race(table.socket, seed, 12, CLIENTS).run()
+                finally:
+                    table.stop()
+                journal = engine_race.Journal(table.db)
+            short = [(r, additions) for r, additions in spots_built_in_steps(journal)
+                     if sum(b for _, _, b in additions) < r["body"]["returned"]]
+            if short:
+                found = (race, journal, short[0])
+                break
+        self.assertIsNotNone(found, "no race of seeds 5-9 built a spot that per-addition rounding pays less")
+        race, journal, (unit, additions) = found
+        before = set(engine_race.Checker(race, journal).findings())
+        rnd, station = unit["round"], unit["station"]
+        delta = unit["body"]["returned"] - sum(b for _, _, b in additions)
+        pieces = []
+        for k, (bet, stake, back) in enumerate(additions):
+            result = "win" if back > stake else "push" if back == stake else "loss"
+            body = dict(unit["body"], bets=[bet], stake=stake, returned=back, result=result,
+                        win=back - stake if result == "win" else 0)
+            pieces.append(dict(unit, seq=unit["seq"] + k / 10, body=body))
+        at = journal.records.index(unit)
+        journal.records[at:at + 1] = pieces
+        credited = False
+        for r in journal.records:
+            if r["kind"] == "credit" and r["station"] == station and r["seq"] > unit["seq"]:
+                if not credited and r["round"] == rnd and r["body"].get("reason") == "settlement":
+                    r["body"] = dict(r["body"], amount=r["body"]["amount"] - delta)
+                    credited = True
+                r["body"] = dict(r["body"], balance=r["body"]["balance"] - delta)
+        self.assertTrue(credited)
+        for st in race.status_after["stations"]:
+            if st["station"] == station:
+                st["credits"] -= delta
+        new = set(engine_race.Checker(race, journal).findings()) - before
+        what = "round %d: station %d's %s spot" % (rnd, station, unit["body"]["spot"])
+        expected = ["%s (bets %s" % (what, [bet for bet, _, _ in additions]),
+                    "round %d (round.settled) station %d: credits after its end" % (rnd, station),
+                    "station %d: status says" % station]
+        for start in expected:
+            self.assertTrue(any(f.startswith(start) for f in new), "%r not in\n%s" % (start, "\n".join(sorted(new))))
+        self.assertTrue(any("settled by %d bet.settled records" % len(additions) in f for f in new), "\n".join(new))
 
 
 if __name__ == "__main__":

@@ -251,6 +251,9 @@ class StationFunctions(unittest.TestCase):
             self.assertEqual(listed[0]["credits"], {"before": 6000, "after": 5000})
             self.assertEqual(listed[0]["bets"][0]["spot"], "player")
             self.assertNotIn("station", listed[0]["bets"][0])
+            # Each line is a spot with the additions that built it, and how (issue 30).
+            self.assertEqual([[(a["stake"], a["action"]) for a in r["bets"][0]["additions"]] for r in listed],
+                             [[(1000, "auto_repeat")], [(1000, "bet")]])
             self.assertEqual(ok(self, c.request("bet_list", station=4))["rounds"], [])
             ok(self, c.request("auto_repeat", station=3, on=False))
             ok(self, c.request("open_round"))

@@ -123,6 +123,21 @@ class Daemon:
             db.close()
 
 
+def settlement_units(daemon):
+    """What the settled rounds' bet.settled records must number, from the journal's bets: one per
+    standing bet in a round opened without `settle` (settled per bet), one per station and spot
+    with bets standing in a round opened with `settle: "spot"` (issue 30)."""
+    rules = dict(daemon.rows("SELECT round_id, json_extract(body, '$.settle') FROM record WHERE kind = 'round.opened'"))
+    settled = {r for (r,) in daemon.rows("SELECT round_id FROM record WHERE kind = 'round.settled'")}
+    withdrawn = set(daemon.rows("SELECT round_id, json_extract(body, '$.bet') FROM record WHERE kind = 'bet.withdrawn'"))
+    units = set()
+    for round_id, station, bet, spot in daemon.rows("SELECT round_id, station, json_extract(body, '$.bet'), "
+                                                    "json_extract(body, '$.spot') FROM record WHERE kind = 'bet.accepted'"):
+        if round_id in settled and (round_id, bet) not in withdrawn:
+            units.add((round_id, station, spot) if rules.get(round_id) == "spot" else (round_id, bet))
+    return len(units)
+
+
 def ok(testcase, reply):
     testcase.assertTrue(reply["ok"], reply)
     return reply["data"]
@@ -173,7 +188,10 @@ class Table(unittest.TestCase):
                 winners[round_id] = winner_of(json.loads(player), json.loads(banker))
             bets = daemon.rows("SELECT b.round_id, json_extract(b.body, '$.spot'), json_extract(b.body, '$.stake'), "
                                "json_extract(b.body, '$.returned') FROM record b WHERE b.kind = 'bet.settled'")
-            self.assertEqual(len(bets), accepted)
+            self.assertEqual(daemon.rows("SELECT count(*) FROM record WHERE kind = 'bet.accepted'"), [(accepted,)])
+            # One settlement per bet, or per station and spot in rounds settled by spot; its
+            # stake is the spot's total, and the paytable applies to that.
+            self.assertEqual(len(bets), settlement_units(daemon))
             self.assertGreater(accepted, 4 * len(settled))  # a few may miss the 40 ms window
             for round_id, spot, stake, back in bets:
                 self.assertEqual(back, returned(spot, stake, winners[round_id]), (round_id, spot, stake))
