@@ -39,7 +39,7 @@ SELECT k.round_id, k.station, k.settle, k.bet, k.bets, k.additions, k.spot, k.st
        json_extract(s.body, '$.win')      AS win,
        json_extract(s.body, '$.returned') AS returned,
        json_extract(s.body, '$.breakage') AS breakage,
-       s.kind = 'bet.adjusted'            AS adjusted
+       coalesce(s.kind = 'bet.adjusted', 0) AS adjusted
 FROM stake k
 LEFT JOIN record s ON s.seq = (
     SELECT max(x.seq) FROM record x

@@ -470,10 +470,10 @@ TEST(SegmentedJournal, TheAuditFindsASealThatDoesNotNameTheSegmentBeforeIt) {
 namespace pitlink {
 namespace {
 
-// A journal made before segments (schema versions 1 and 2, written by the independent Python
+// A journal made before segments (schema versions 1 to 3, written by the independent Python
 // fixture writer) is migrated, rotated (it becomes segment 1), and reads the same afterwards.
 TEST(SegmentRotation, AnOldSingleFileJournalBecomesSegmentOneAndReadsTheSame) {
-    for (const std::string name : {"v1.db", "v2.db"}) {
+    for (const std::string name : {"v1.db", "v2.db", "v3.db"}) {
         test::TempDir dir;
         const std::string path = (dir.path() / "journal.db").string();
         fs::copy_file(fs::path(PITLINK_FIXTURES_DIR) / "journal" / name, path);
