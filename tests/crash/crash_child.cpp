@@ -3,16 +3,19 @@
 // driver (run_crash_test.py) kills it with SIGKILL, cuts its "power" (power-loss VFS), fills its
 // disk, and checks the journal after every death.
 //
-//   crash_child --journal FILE --ack-log FILE --rounds N --seed S
+//   crash_child --journal FILE (--ack-log FILE | --ack-fd N) --rounds N --seed S
 //               [--power-cut-after-writes W --keep P] [--fail-writes-after W] [--segment-bytes B]
 //               (--segment-bytes: the journal is rotated into segments of about B bytes, between
-//               two rounds, as pitlinkd does with journal.segment_max_mb)
+//               two rounds, as pitlinkd does with journal.segment_max_mb; --ack-fd: the
+//               acknowledgements go to an inherited descriptor, a pipe the driver reads, which no
+//               file-size limit (RLIMIT_FSIZE) binds: that limit must reach the journal first)
 //   crash_child --journal FILE --recover    recovery from the last snapshots, meters as JSON on stdout
 //   crash_child --journal FILE --check      integrity scan, recovery over the whole chain, full audit
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -52,6 +55,7 @@ enum class Mode { Play, Recover, Check };
 struct Options {
     std::string journal;
     std::string ackLog;
+    int ackFd = -1;
     std::string paytable;
     std::int64_t rounds = 100;
     std::uint64_t seed = 1;
@@ -76,6 +80,8 @@ Options parse(int argc, char** argv) {
             o.journal = next();
         else if (a == "--ack-log")
             o.ackLog = next();
+        else if (a == "--ack-fd")
+            o.ackFd = std::stoi(next());
         else if (a == "--paytable")
             o.paytable = next();
         else if (a == "--rounds")
@@ -173,9 +179,9 @@ int play(const Options& o) {
     const auto activeBytes = std::filesystem::file_size(o.journal, sizeError);
     journal.setSegmentPolicy(journal::SegmentPolicy{0, o.segmentBytes}, segmentStart,
                              sizeError ? 0 : static_cast<std::int64_t>(activeBytes));
-    const int ack = ::open(o.ackLog.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int ack = o.ackFd >= 0 ? o.ackFd : ::open(o.ackLog.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (ack < 0) {
-        std::cerr << "crash_child: cannot open ack log\n";
+        std::cerr << "crash_child: cannot open the ack log " << o.ackLog << ": " << std::strerror(errno) << "\n";
         return 2;
     }
     test::ScenarioTable table(journal, config::loadPaytableFile(o.paytable), report.lastRoundId.value_or(0) + 1,
@@ -194,7 +200,12 @@ int play(const Options& o) {
         }
         char line[96];
         const int n = std::snprintf(line, sizeof line, "%lld %s\n", static_cast<long long>(result.seqs.lastSeq), what);
-        if (::write(ack, line, static_cast<std::size_t>(n)) != n) {
+        if (const ssize_t written = ::write(ack, line, static_cast<std::size_t>(n)); written != n) {
+            // Not a death of the journal: the harness lost its own record of the step. Said, so
+            // that the driver does not take it for something the journal did.
+            const int error = errno;
+            std::cerr << "crash_child: cannot acknowledge record " << result.seqs.lastSeq << " (" << what
+                      << "): " << (written < 0 ? std::strerror(error) : "short write") << "\n";
             std::_Exit(2);
         }
     };
@@ -298,7 +309,9 @@ int play(const Options& o) {
     table.snapshot();
     acknowledge("snapshot");
     writer.stop();
-    ::close(ack);
+    if (o.ackFd < 0) {
+        ::close(ack);
+    }
     return 0;
 }
 
