@@ -315,6 +315,17 @@ void PowerLoss::reset() {
     s.cutAt = -1;
 }
 
+void PowerLoss::disarm() {
+    State& s = state();
+    const std::lock_guard lock(s.mutex);
+    if (s.failAt >= s.writes) {
+        s.failAt = -1;
+    }
+    if (s.cutAt >= s.writes) {
+        s.cutAt = -1;
+    }
+}
+
 void PowerLoss::failWritesAfter(std::int64_t writes, int sqliteError) {
     State& s = state();
     const std::lock_guard lock(s.mutex);

@@ -27,6 +27,9 @@ struct PowerLoss {
     // Cuts the power now: each unsynced write is kept with probability `keep` (1: a process
     // killed, whose writes the OS still has), then all I/O fails.
     static void cutNow(std::uint64_t seed, double keep);
+    // Forgets the injected faults that have not struck yet (no write has reached them); one that
+    // has struck stays, with what it did.
+    static void disarm();
     [[nodiscard]] static bool powerIsOff();
 };
 
