@@ -71,6 +71,11 @@ std::string readFile(const std::string& path) {
 int main(int argc, char** argv) {
     using namespace pitlink;
     const Options options = parseOptions(argc, argv);
+    // A write past a file-size limit (RLIMIT_FSIZE, systemd's LimitFSIZE=) raises SIGXFSZ, whose
+    // default action ends the process with a core: the journal would stop in the middle of a
+    // commit, unexplained, and systemd would restart it into the same limit. Ignored, the write
+    // fails with EFBIG instead: the commit fails, the table tilts and says why (issue 31).
+    std::signal(SIGXFSZ, SIG_IGN);
     try {
         config::Config config = config::loadConfigFile(options.config);
         spdlog::set_level(spdlog::level::from_str(config.log.level));

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "daemon/journal/storage_diagnosis.h"
+
 namespace pitlink::journal {
 
 namespace {
@@ -55,12 +57,21 @@ SqliteConnection& SqliteConnection::operator=(SqliteConnection&& other) noexcept
     return *this;
 }
 
+std::string SqliteConnection::osError(int rc) const {
+    const int primary = rc & 0xff;
+    if (primary != SQLITE_IOERR && primary != SQLITE_FULL) {
+        return {};
+    }
+    return storageDiagnosis(path_);
+}
+
 void SqliteConnection::check(int rc, std::string_view what) const {
     if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) {
         return;
     }
-    throw JournalError(
-        std::string(what) + " failed on " + path_ + ": " + sqlite3_errmsg(db_) + " (" + sqlite3_errstr(rc) + ")", rc);
+    throw JournalError(std::string(what) + " failed on " + path_ + ": " + sqlite3_errmsg(db_) + " (" +
+                           sqlite3_errstr(rc) + osError(rc) + ")",
+                       rc);
 }
 
 void SqliteConnection::interrupt() const {
@@ -75,7 +86,8 @@ void SqliteConnection::exec(const std::string& sql) {
     if (rc != SQLITE_OK) {
         std::string message = error != nullptr ? error : sqlite3_errstr(rc);
         sqlite3_free(error);
-        throw JournalError("SQL failed on " + path_ + ": " + message + " (" + sqlite3_errstr(rc) + ")", rc);
+        throw JournalError("SQL failed on " + path_ + ": " + message + " (" + sqlite3_errstr(rc) + osError(rc) + ")",
+                           rc);
     }
 }
 

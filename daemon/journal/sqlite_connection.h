@@ -37,6 +37,9 @@ public:
     [[nodiscard]] const std::string& path() const { return path_; }
     // Throws JournalError naming `what` with SQLite's message when rc is an error.
     void check(int rc, std::string_view what) const;
+    // After an I/O error or a full disk `rc`: what the journal's files show of the cause (a
+    // file-size limit reached, no space left: storage_diagnosis.h), else empty.
+    [[nodiscard]] std::string osError(int rc) const;
 
 private:
     sqlite3* db_ = nullptr;

@@ -10,6 +10,7 @@ import pathlib
 import sqlite3
 import time
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -359,6 +360,57 @@ class Pitlinkd(unittest.TestCase):
             r = run(DAEMON, "--config", self.config(d, "bets:\n  min: -5\n"), "--rounds", "1")
         self.assertEqual(r.returncode, 78)
         self.assertIn("'bets.min': -5 is out of range", r.stdout + r.stderr)
+
+    def run_under_file_size_limit(self, config, limit, seconds):
+        """pitlinkd with RLIMIT_FSIZE set as systemd's LimitFSIZE= would (SIGXFSZ left at its
+        default: pitlinkd must ignore it itself), stopped with SIGTERM after `seconds`."""
+        def limit_file_size():
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+        p = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                             preexec_fn=limit_file_size)
+        time.sleep(seconds)
+        alive = p.poll() is None
+        p.terminate()
+        out = p.communicate(timeout=15)[0]
+        return alive, p.returncode, out
+
+    def test_a_file_size_limit_tilts_naming_it_keeps_every_record_and_a_restart_without_it_resumes(self):
+        # Issue 31: the journal of a table that has played, then a file-size limit it meets in play
+        # (64 KiB above its files: the next growth), and one below them (at start-up).
+        with tempfile.TemporaryDirectory() as d:
+            config = self.config(d, "  snapshot_every: 100\n")
+            first = run(DAEMON, "--config", config, "--rounds", "150")
+            self.assertEqual(first.returncode, 0, first.stdout[-2000:])
+            db = os.path.join(d, "journal.db")
+            files = lambda: os.path.getsize(db) + (os.path.getsize(db + "-wal") if os.path.exists(db + "-wal") else 0)
+            before = self.chain_of(db)
+            alive, code, out = self.run_under_file_size_limit(config, files() + 64 * 1024, 3)
+            # Not killed by SIGXFSZ: tilted, with the cause named, and stopped cleanly.
+            self.assertTrue(alive, out[-2000:])
+            self.assertEqual(code, 0, out[-2000:])
+            tilt = [line for line in out.splitlines() if "TILT: the journal cannot be written" in line]
+            self.assertEqual(len(tilt), 1, out[-3000:])
+            self.assertIn("file-size limit", tilt[0])
+            self.assertIn("RLIMIT_FSIZE", tilt[0])
+            after_play = self.chain_of(db)  # whole, and nothing journaled before is gone
+            self.assertEqual(after_play[:len(before)], before)
+            self.assertGreater(len(after_play), len(before))  # it played before it met the limit
+            # At start-up, a limit below the journal's size: it names the cause and writes nothing.
+            alive, code, out = self.run_under_file_size_limit(config, 4096, 1)
+            self.assertIn("file-size limit of 4096 bytes", out)
+            self.assertNotIn("round #", out)
+            self.assertEqual(self.chain_of(db), after_play)
+            # Without the limit it recovers and goes on: the rounds continue from the last one.
+            last_round = max(r[3] for r in after_play if r[2] == "round.opened")
+            again = run(DAEMON, "--config", config, "--rounds", "5")
+            self.assertEqual(again.returncode, 0, again.stdout[-2000:])
+            resumed = self.chain_of(db)
+            self.assertEqual(resumed[:len(after_play)], after_play)
+            opened = [r[3] for r in resumed[len(after_play):] if r[2] == "round.opened"]
+            self.assertEqual(opened[0], last_round + 1)
+            audit = run(CTL, "audit", "verify", "--journal", db, "--json")
+            self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+            self.assertTrue(json.loads(audit.stdout)["ok"])
 
     def test_sigterm_stops_it_cleanly(self):
         with tempfile.TemporaryDirectory() as d:
