@@ -11,7 +11,7 @@ namespace pitlink::journal {
 
 namespace {
 
-constexpr std::uint64_t kMargin = 64 * 1024;  // more than one commit's pages
+constexpr std::uint64_t kMargin = std::uint64_t{64} * 1024;  // more than one commit's pages
 
 }  // namespace
 
