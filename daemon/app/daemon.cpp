@@ -81,7 +81,7 @@ void Daemon::scanIntegrity() {
     if (hooks_.status) {
         hooks_.status("journal integrity scan");
     }
-    scanStartedMs_ = world_.executor.nowMs();  // timed on the executor's clock (DESIGN.md rule 7)
+    scanStartedMs_ = world_.executor.nowMs();  // timed on the executor's clock (docs/design.md rule 7)
     scan_.emplace(
         config_.journal.path.string(), startup_->readOptions, config_.journal.fullChainCheckAtStart, world_.worker(),
         [this](std::function<void()> done) { world_.executor.post(std::move(done)); },

@@ -1,5 +1,5 @@
 #pragma once
-// Bet limits per spot (SPEC.md "Bet rules"; seed 002's seven selectable tables, seed 004's
+// Bet limits per spot (docs/rules.md "Bet rules"; seed 002's seven selectable tables, seed 004's
 // personal limits). A table offers limit levels; a station plays at the level its player chose;
 // each spot's range at a level is the spot's own range at that level, else its own range at
 // every level, else the level's range (which is the main bets', Player and Banker). A player's

@@ -1,9 +1,10 @@
 #pragma once
 // "Raise bet" (seed 000): every bet on the layout raised by the selected chip, in the order the
 // bets were placed, "until there is not enough credit to continue raising". Where the seed is
-// silent (SPEC choice, README "Bet rules"): a spot the chip would take past a rule other than
-// the credits (its maximum, the payout limit, anti-doubling) is left as it stands and raising
-// goes on with the next spot; the first spot the credits cannot cover ends the raise.
+// silent (a choice of this project, docs/rules.md "Station functions"): a spot the chip would
+// take past a rule other than the credits (its maximum, the payout limit, anti-doubling) is left
+// as it stands and raising goes on with the next spot; the first spot the credits cannot cover
+// ends the raise.
 #include <span>
 #include <vector>
 

@@ -1,5 +1,5 @@
 #pragma once
-// The bet rules of SPEC.md ("Bet rules"): each refusal names the rule that refused.
+// The bet rules of docs/rules.md ("Bet rules"): each refusal names the rule that refused.
 
 #include <array>
 #include <optional>

@@ -39,7 +39,7 @@ public:
     }
 
     // How many cards are burned after this card is turned at the start of a shoe:
-    // A=1, 2-9 face value, 10/J/Q/K=10 (SPEC.md "Cards, shoe, dealing").
+    // A=1, 2-9 face value, 10/J/Q/K=10 (docs/rules.md "Cards, shoe, dealing").
     [[nodiscard]] constexpr int burnCount() const {
         const int r = static_cast<int>(rank_);
         return r >= 10 ? 10 : r;

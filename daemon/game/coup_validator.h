@@ -1,6 +1,6 @@
 #pragma once
 // Checks cards reported by a physical shoe, one at a time, against the drawing rules and what
-// is left in the shoe (SPEC.md: no ninth ace of spades in an 8-deck shoe). A refused card is a
+// is left in the shoe (docs/rules.md: no ninth ace of spades in an 8-deck shoe). A refused card is a
 // misdeal: the table voids the round and returns every bet (seed 004).
 
 #include <optional>

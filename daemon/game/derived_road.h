@@ -1,6 +1,6 @@
 #pragma once
 // Big Eye Road (k=1), Small Road (k=2) and Cockroach Road (k=3), computed on the big road's
-// logical columns, never on the drawn grid (SPEC.md "Derived roads"), with probing.
+// logical columns, never on the drawn grid (docs/rules.md "Derived roads"), with probing.
 
 #include <optional>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// The outcome of a coup: everything a bet or a scoreboard can be decided on (SPEC.md "Outcome of a round").
+// The outcome of a coup: everything a bet or a scoreboard can be decided on (docs/rules.md "Outcome of a round").
 
 #include <cstdint>
 #include <string_view>

@@ -1,5 +1,5 @@
 #pragma once
-// The drawn grid of a road with the dragon-tail rule of SPEC.md: a run goes down its column;
+// The drawn grid of a road with the dragon-tail rule of docs/rules.md: a run goes down its column;
 // when the cell below is the bottom or taken, it turns right along the row it is on and stays
 // on that row until the run ends. A new run starts at the top of the column right of the
 // previous run's first column, or further right at the first free top cell.

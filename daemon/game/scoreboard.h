@@ -1,6 +1,6 @@
 #pragma once
 // Every road of one shoe and its statistics, updated in O(1) amortised per round. A new shoe
-// starts a new Scoreboard (SPEC.md: roads reset at every new shoe).
+// starts a new Scoreboard (docs/rules.md: roads reset at every new shoe).
 
 #include <array>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
 // Settlement of bets in integer minor units: a win is floor(stake * num / den), the dropped
-// fraction is the bet's breakage and is reported, never lost (SPEC.md "Money").
+// fraction is the bet's breakage and is reported, never lost (docs/rules.md "Money").
 
 #include <cstdint>
 #include <span>

@@ -1,5 +1,5 @@
 #pragma once
-// A shoe dealt from the internal RNG: shuffled, cut, burned, numbered (SPEC.md "Cards, shoe, dealing").
+// A shoe dealt from the internal RNG: shuffled, cut, burned, numbered (docs/rules.md "Cards, shoe, dealing").
 
 #include <cstdint>
 #include <optional>

@@ -1,5 +1,5 @@
 #pragma once
-// The drawing rules of SPEC.md ("Cards, shoe, dealing"): who receives the next card.
+// The drawing rules of docs/rules.md ("Cards, shoe, dealing"): who receives the next card.
 
 #include <optional>
 

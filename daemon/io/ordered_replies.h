@@ -1,5 +1,5 @@
 #pragma once
-// Replies to one client in the order of its requests (DESIGN.md rule 6), whatever finishes
+// Replies to one client in the order of its requests (docs/design.md rule 6), whatever finishes
 // first: each request read takes the next place (`next()`), and a reply that is ready waits until
 // every reply before it has gone. A refusal answered at once thus waits behind an acceptance
 // still committing. Pure: the owner says how a line is sent (a socket, a test's list).

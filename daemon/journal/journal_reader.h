@@ -1,5 +1,5 @@
 #pragma once
-// Reads of the journal that the logic thread must not wait for (DESIGN rule 2): recall,
+// Reads of the journal that the logic thread must not wait for (docs/design.md rule 2): recall,
 // re-settlement's view of a round, the inspector's audit. One worker (a thread of its own in
 // pitlinkd) with its own read-only connection (WAL: it sees every committed transaction and never
 // blocks the writer); jobs run in order and their results are posted back to the logic thread.

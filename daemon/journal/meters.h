@@ -1,7 +1,7 @@
 #pragma once
-// The accounting meters of SPEC.md, per station and per table. Meters count up for the life of
-// the journal (int64 minor units or counts); what is shown to SAS and inspectors rolls over at
-// 10^10, as SPEC.md requires (at least 10 digits).
+// The accounting meters of docs/rules.md ("Meters"), per station and per table. Meters count up
+// for the life of the journal (int64 minor units or counts); what is shown to SAS and inspectors
+// rolls over at 10^10, as docs/rules.md requires (at least 10 digits).
 #include <array>
 #include <cstdint>
 #include <optional>

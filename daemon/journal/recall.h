@@ -1,5 +1,5 @@
 #pragma once
-// Game recall (SPEC.md): the last rounds of the table or of one station, each with its cards,
+// Game recall (docs/rules.md): the last rounds of the table or of one station, each with its cards,
 // outcome, every bet, every win, the station's credits before and after, and the paytable used.
 #include <nlohmann/json.hpp>
 

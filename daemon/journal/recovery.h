@@ -1,5 +1,5 @@
 #pragma once
-// Start-up of the journal (SPEC.md "Rounds, journal and accounting"): integrity check, chain
+// Start-up of the journal (docs/rules.md "Rounds, journal and accounting"): integrity check, chain
 // check, meters and credits rebuilt and compared with the stored snapshots, then the round left
 // unfinished by a crash or power loss is finished: settled from its journaled cards when they
 // are complete and legal, otherwise voided with every bet returned. Each step is journaled. A

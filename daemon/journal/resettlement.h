@@ -1,5 +1,5 @@
 #pragma once
-// Re-settlement of a round with corrected cards (SPEC.md; seed 004: "settlements will be
+// Re-settlement of a round with corrected cards (docs/rules.md; seed 004: "settlements will be
 // re-settled based on current video result"). The original settlement stays on the record; a
 // round.resettled record with the corrected cards, reason and operator, one bet.adjusted per bet
 // with the difference from the result in force, and one credit per station moving the

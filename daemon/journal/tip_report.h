@@ -1,8 +1,8 @@
 #pragma once
-// The dealer tips of a journal by period, as some jurisdictions ask of electronic tables (SPEC.md
-// "Tips"): for each period (UTC days or hours of the journal's clock) the number of tips and
-// their sum, in total and by station. Read from the `tip` records themselves, not from a meter,
-// so that it covers exactly the period asked for.
+// The dealer tips of a journal by period, as some jurisdictions ask of electronic tables
+// (docs/rules.md "Tips"): for each period (UTC days or hours of the journal's clock) the number
+// of tips and their sum, in total and by station. Read from the `tip` records themselves, not
+// from a meter, so that it covers exactly the period asked for.
 #include <cstdint>
 #include <map>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Where libmodbus blocks (DESIGN.md rule 2): the logic thread hands a worker one poll cycle at a
+// Where libmodbus blocks (docs/design.md rule 2): the logic thread hands a worker one poll cycle at a
 // time and gets the result posted back, so a device that stops answering delays only the lamps
 // and buttons, never the table.
 #include <functional>

@@ -1,5 +1,5 @@
 #pragma once
-// The one executor and clock of the daemon (DESIGN.md rules 4 and 7): every component posts its
+// The one executor and clock of the daemon (docs/design.md rules 4 and 7): every component posts its
 // work, reads the time and sets its timers here, and nowhere else. pitlinkd runs it on the
 // io_context's logic thread (AsioExecutor); unit tests drive a manual clock and the simulation
 // tier (tests/sim) a simulated one, so that one seed reproduces one run exactly.

@@ -1,5 +1,5 @@
 #pragma once
-// Where blocking work runs, off the logic thread (DESIGN.md rule 2): SQLite commits and reads,
+// Where blocking work runs, off the logic thread (docs/design.md rule 2): SQLite commits and reads,
 // the integrity scan, libmodbus calls. Jobs run one at a time, in the order given; a job posts
 // its result back through the executor. pitlinkd gives each user a WorkerThread; the simulation
 // tier runs the jobs on its simulated clock, after a latency of its choosing.

@@ -1,6 +1,6 @@
 #pragma once
 // Which SAS exceptions a journal transaction raises at which stations: the table's facts mapped
-// to SAS-NOTES.md codes. Pure, so that the table's transaction can carry the exceptions it
+// to docs/sas.md codes. Pure, so that the table's transaction can carry the exceptions it
 // causes (they survive a power loss with it) and tests can check the mapping alone.
 #include <cstdint>
 #include <set>

@@ -1,5 +1,5 @@
 #pragma once
-// Every player station's SAS link, on the logic thread (DESIGN.md data flow: "one EGM link per
+// Every player station's SAS link, on the logic thread (docs/design.md "Data flow": "one EGM link per
 // station, answers from memory"). The floor
 // - raises exceptions only once they are journaled: with the table's own transaction when a
 //   table fact causes them (CommitObserver), else in a transaction of their own;

@@ -1,5 +1,5 @@
 #pragma once
-// One station's ticketing with the accounting host (SAS-NOTES.md "Tickets"):
+// One station's ticketing with the accounting host (docs/sas.md "Tickets"):
 // - cash-out by system validation: 57 raised, the host reads the amount (LP 57) and gives the
 //   number (LP 58) within the time-out, else the table locks for a hand-pay; or by secure
 //   enhanced validation: the station numbers the ticket itself from the ID and sequence the host
@@ -102,7 +102,7 @@ private:
     void addRecord(const nlohmann::json& body, const SasDateTime& when);
     void endEscrow(const table::RedeemVerdict& verdict, std::uint8_t status);
     // 68 raised (here, or by the transaction that credited the ticket): unread until LP 71 FF,
-    // and raised again every 15 s until then (SAS-NOTES.md).
+    // and raised again every 15 s until then (docs/sas.md).
     void transferComplete(bool raise);
     void repeatTransferComplete();
 

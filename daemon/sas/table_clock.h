@@ -14,7 +14,7 @@ namespace pitlink::sas {
 
 class TableClock {
 public:
-    // The system clock is the executor's (DESIGN.md rule 7).
+    // The system clock is the executor's (docs/design.md rule 7).
     explicit TableClock(const platform::Executor& executor, std::int64_t offsetMs = 0)
         : executor_(executor), offsetMs_(offsetMs) {}
 

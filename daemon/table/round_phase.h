@@ -1,5 +1,5 @@
 #pragma once
-// Where the table is in its round (SPEC.md "Rounds"): OPEN is split into the two betting windows
+// Where the table is in its round (docs/rules.md "Rounds"): OPEN is split into the two betting windows
 // of seed 002; SETTLED and VOIDED end a round and leave the table Idle.
 #include <cstdint>
 #include <string_view>

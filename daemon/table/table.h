@@ -3,7 +3,7 @@
 // thread. Driven by its own RNG shoe (it deals by itself) or by a game engine that reports the
 // cards of a physical shoe. Its events (table_events.h, typed) go out through `Publish`.
 //
-// In-flight state (DESIGN.md rule 6): every change is one journal transaction, applied to the
+// In-flight state (docs/design.md rule 6): every change is one journal transaction, applied to the
 // table's memory when it is submitted and acknowledged (Respond) only after it has committed. So
 // each request is decided against the state that includes every transaction already submitted,
 // never against the last committed one: a card after the one that completed the coup finds the

@@ -309,7 +309,7 @@ void Table::settleRound() {
                         shoe_ ? shoe_->cutCardOut() : cutCardsBehind_ && coup_->remaining().total() <= *cutCardsBehind_,
                         shoe_ ? shoe_->remaining() : coup_->remaining().total(),
                         std::nullopt};
-    // A win at or above the jackpot limit locks the station for a hand-pay (SPEC.md "Cash-out").
+    // A win at or above the jackpot limit locks the station for a hand-pay (docs/rules.md "Cash-out").
     for (const auto& [number, r] : settled.stations) {
         result.wins[number] = r.win;
         if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {

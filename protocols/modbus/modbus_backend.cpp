@@ -1,4 +1,4 @@
-// libmodbus adapter (DESIGN.md rule 3: the only file of protocols/modbus that includes it).
+// libmodbus adapter (docs/design.md rule 3: the only file of protocols/modbus that includes it).
 #include "protocols/modbus/modbus_backend.h"
 
 #include <modbus/modbus.h>

@@ -1,7 +1,7 @@
 #pragma once
 // CRC-16/KERMIT, the check of every SAS frame: polynomial 0x1021 reflected (0x8408), initial
 // value 0, no final XOR, over the address byte through the last data byte; sent low byte first.
-// Check value: "123456789" -> 0x2189 (SAS-NOTES.md). Also the mixing step of secure enhanced
+// Check value: "123456789" -> 0x2189 (docs/sas.md "Framing"). Also the mixing step of secure enhanced
 // validation numbers.
 #include <cstdint>
 #include <span>

@@ -6,7 +6,7 @@ namespace pitlink::sas {
 
 namespace {
 
-// The priority order of a production EGM (vectors/sas/exception_codes.csv, rank 1 first).
+// The priority order of a production EGM (tests/fixtures/sas/exception_codes.csv, rank 1 first).
 constexpr std::array<std::uint8_t, 17> kPriorityOrder = {0x57, 0x67, 0x68, 0x3F, 0x6A, 0x6B, 0x6F, 0x56, 0x3D,
                                                          0x3E, 0x69, 0x6C, 0x6D, 0x52, 0x51, 0x8F, 0x70};
 

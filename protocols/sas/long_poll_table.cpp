@@ -7,7 +7,7 @@ namespace pitlink::sas {
 
 namespace {
 
-// (command, shape). Generated once from vectors/sas/lp_request_lengths.csv and the capture.
+// (command, shape). Generated once from tests/fixtures/sas/lp_request_lengths.csv and the capture.
 constexpr std::pair<std::uint8_t, RequestShape> kShapes[] = {
     {0x01, {4, false}}, {0x02, {4, false}},  {0x03, {4, false}},  {0x04, {4, false}},  {0x05, {4, false}},
     {0x06, {4, false}}, {0x07, {4, false}},  {0x08, {9, false}},  {0x09, {7, false}},  {0x0A, {4, false}},

@@ -1,7 +1,7 @@
 #pragma once
 // The length of every host-to-EGM long poll this station can frame, so that a poll is known
 // complete the moment its last byte arrives (the 20 ms reply deadline runs from there). From
-// the receive table of a production EGM platform (vectors/sas/lp_request_lengths.csv) plus the
+// the receive table of a production EGM platform (tests/fixtures/sas/lp_request_lengths.csv) plus the
 // polls seen in the captured host traffic (A0, AF, B0-B2, B5). A command not here cannot be
 // framed: its bytes are skipped until the next wakeup byte, and it is not answered.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The SAS meter codes a station reports (spec Table C-7; vectors/sas/meter_codes.csv) and where
+// The SAS meter codes a station reports (spec Table C-7; tests/fixtures/sas/meter_codes.csv) and where
 // the daemon gets them: the station's committed meters, in credits of the station's
 // denomination, or in cents where the code says so. Long polls only read them.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The byte stream a Linux tty gives with space parity and PARMRK (SAS-NOTES.md): a byte
+// The byte stream a Linux tty gives with space parity and PARMRK (docs/sas.md): a byte
 // received with the 9th bit set (a parity "error" under space parity) arrives as FF 00 b, a
 // data byte FF as FF FF. The serial transport reads a real UART this way; the pty transport
 // and the test host write the same escapes, so the decoding is byte-for-byte the same.

@@ -1,5 +1,5 @@
 #pragma once
-// The adapter between a station's SAS port and its link (DESIGN.md rule 3: the one file here
+// The adapter between a station's SAS port and its link (docs/design.md rule 3: the one file here
 // that touches termios and Asio is sas_transport.cpp). It opens the device in one of the three
 // modes of wire_decoder.h, reads on the io_context and hands every wire byte to `receive`, and
 // writes answers and chirps synchronously (a few bytes into the tty's buffer never block; an

@@ -1,5 +1,5 @@
 #pragma once
-// Secure enhanced validation numbers (SAS-NOTES.md "Tickets"): the station makes each cash-out
+// Secure enhanced validation numbers (docs/sas.md "Tickets"): the station makes each cash-out
 // ticket's 18-digit validation number itself from the machine validation ID and a sequence
 // number the host set with LP 4C (the sequence is incremented before each use and wraps after
 // 0xFFFFFF to 0). Worked example: ID 0x654321, sequence 1 -> 006429188185446104.

@@ -2,7 +2,7 @@
 // The SAS link layer of one player station (the EGM side): it owns timing and acknowledgement,
 // and leaves what to answer to the station's protocol above it (frame, then parse, then decide).
 //
-// Rules (SAS-NOTES.md; the behaviour of a production EGM, tejvirc/Platform's
+// Rules (docs/sas.md; the behaviour of a production EGM, tejvirc/Platform's
 // HostAcknowledgementProvider, which cites SAS 6.02 section 3.1):
 // - Synchronisation: after start-up or a link down, polls to this address are ignored until a
 //   poll to another address or to 0 has been seen; the first poll to this address after that

@@ -1,6 +1,6 @@
 #pragma once
 // Turns what a station's port delivers into wire bytes (byte + wakeup bit), for the three ways a
-// SAS line can reach pitlink (SAS-NOTES.md "Line and wakeup bit"):
+// SAS line can reach pitlink (docs/sas.md "Line and wakeup bit"):
 // - Serial: a UART with space parity and PARMRK: FF 00 b is a wakeup byte, FF FF a data FF.
 // - Pty: no parity on a pty, so the peer writes the same escapes itself: decoded the same way.
 // - Gap: the 9th bit is lost on the way (USB adapters, bridges): the first byte after an idle gap

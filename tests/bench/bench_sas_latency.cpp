@@ -3,7 +3,7 @@
 // ticketing and real-time events) while the real pitlinkd deals RNG rounds at 100x normal speed
 // (bets open 200 ms, last bets 50 ms) with every station betting and every change journaled
 // with fdatasync. Each link is a real pty pair; the host side writes the escaped stream of
-// SAS-NOTES.md, alternating a general poll and LP 1A so that every poll is an implied ACK of the
+// docs/sas.md, alternating a general poll and LP 1A so that every poll is an implied ACK of the
 // previous answer.
 //
 // Baseline in the same run: the same poller against an echo thread that answers each poll with

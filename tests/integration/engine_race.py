@@ -3,7 +3,7 @@
 and a checker of what came back and of what the journal says.
 
 Written from the public documents only (protocols/engine/README.md, schema/README.md,
-../shared/SPEC.md, etc/paytables/standard.yaml), with the Python standard library: nothing of
+docs/rules.md, etc/paytables/standard.yaml), with the Python standard library: nothing of
 the project is imported. The drawing rules and the payouts are computed here.
 
 One dealer connection runs the rounds of a reader table from its own shuffled 8-deck shoe: it
@@ -83,7 +83,7 @@ DEALER_OPS = ("new_shoe", "open_round", "close_bets", "card", "card_unreadable",
 
 
 # ----------------------------------------------------------------------------------------------
-# The rules (SPEC.md "Cards, shoe, dealing"), computed here.
+# The rules (docs/rules.md "Cards, shoe, dealing"), computed here.
 
 def value(card):
     rank = card[0]
@@ -144,7 +144,7 @@ def deal_coup(draw):
 
 
 def lucky_nines_tier(player, banker):
-    """SPEC.md: nines among the four initial cards; only the highest line pays."""
+    """docs/rules.md: nines among the four initial cards; only the highest line pays."""
     nines = [c for c in (player[0], banker[0], player[1], banker[1]) if c[0] == "9"]
     suited = len({c[1] for c in nines}) == 1
     if len(nines) == 4:

@@ -3,7 +3,7 @@
 
 It is the test oracle of pitlinkd's SAS station: everything here (CRC, BCD, escaping, frame
 layouts, the secure enhanced validation algorithm) is written independently of the daemon's C++
-code, from the project's SAS-NOTES.md, tests/fixtures/sas/ and the public sources cited below.
+code, from the project's docs/sas.md, tests/fixtures/sas/ and the public sources cited below.
 Python 3 standard library only.
 
 The pty wire convention. A pty carries no 9th (wakeup) bit, so both directions carry the stream a
@@ -20,7 +20,7 @@ Sources of the byte layouts (cited again at each method):
 - [Platform] tejvirc/Platform, Protocol/SAS/Aristocrat.Sas.Client/LPParsers/LP*.cs (a production
   EGM; its comments reproduce the SAS 6.02/6.03 field tables) and Utilities.cs (binary fields
   little-endian);
-- [notes] SAS-NOTES.md.
+- [notes] docs/sas.md.
 """
 import argparse
 import dataclasses
@@ -89,7 +89,7 @@ def _bcd_digits(data: bytes) -> str:
 
 def secure_enhanced_validation(machine_id: int, sequence: int) -> str:
     """The 18-digit secure enhanced validation number (system ID 00) for a machine validation ID
-    and a sequence number, as SAS-NOTES.md "Secure enhanced validation" describes (SAS 6.02 15.15).
+    and a sequence number, as docs/sas.md "Secure enhanced validation" describes (SAS 6.02 15.15).
     Checked against tests/fixtures/sas/secure_enhanced_validation.csv."""
     a = sequence.to_bytes(3, "little") + machine_id.to_bytes(3, "little")
     b = bytes((a[0], a[1], a[0] ^ a[2], a[1] ^ a[3], a[0] ^ a[4], a[1] ^ a[5]))

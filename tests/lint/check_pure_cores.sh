@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DESIGN.md rule 3: daemon/game includes nothing but the standard library (and its own headers);
+# docs/design.md rule 3: daemon/game includes nothing but the standard library (and its own headers);
 # protocol cores include no Asio, termios, SQLite, libmodbus or spdlog outside their adapter files.
 set -u
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}

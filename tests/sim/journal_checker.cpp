@@ -86,7 +86,7 @@ std::vector<Row> readRecords(sqlite3* db) {
     return rows;
 }
 
-// --- the checker's own baccarat (SPEC.md), on card names such as "9S", "TD", "KH" ---
+// --- the checker's own baccarat (docs/rules.md), on card names such as "9S", "TD", "KH" ---
 
 int pointsOf(const std::string& card) {
     const char rank = card.at(0);

@@ -1,6 +1,6 @@
 #pragma once
 // The slot accounting host of the simulation tier: a host on the SAS links of some stations,
-// written from SAS-NOTES.md and protocols/sas/README.md (its own CRC, BCD and layouts, in
+// written from docs/sas.md and protocols/sas/README.md (its own CRC, BCD and layouts, in
 // sim_sas_line.h and here), not from the daemon's code. It polls the links in turn (a general
 // poll, after a poll to another address when the link needs it) and acts on what it reads:
 // - 57: reads the cash-out (LP 57) and validates it with a number of its own (LP 58), denies it

@@ -1,5 +1,5 @@
 #pragma once
-// A station's SAS line in the simulation, as the accounting host sees it (SAS-NOTES.md): the
+// A station's SAS line in the simulation, as the accounting host sees it (docs/sas.md): the
 // host writes polls into the station's port byte by byte (the first with the wakeup bit) and
 // reads what the station answers here. CRC-16/KERMIT and BCD are the simulation's own.
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// The deterministic simulation tier (DESIGN.md rule 7; in the spirit of FoundationDB's
+// The deterministic simulation tier (docs/design.md rule 7; in the spirit of FoundationDB's
 // simulation, TigerBeetle's VOPR and chrony's simulation tests): the whole daemon (app::Daemon:
 // journal on a real SQLite file through the power-loss VFS, writer, table, Modbus table I/O,
 // engine requests, control commands) in one process on a simulated clock and executor, driven

@@ -1,5 +1,5 @@
 #pragma once
-// Tests speak hex (DESIGN.md): "01 1A 00 01" <-> bytes.
+// Tests speak hex (docs/design.md "Style"): "01 1A 00 01" <-> bytes.
 #include <cstdint>
 #include <cstdio>
 #include <span>

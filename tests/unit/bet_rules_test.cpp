@@ -11,7 +11,7 @@ class BetRulesTest : public ::testing::Test {
 protected:
     Paytable standard = test::shippedPaytable("standard");
     Paytable ruyi = test::shippedPaytable("ruyi");
-    BetRulesConfig rules;  // defaults of SPEC.md
+    BetRulesConfig rules;  // defaults of docs/rules.md
     StationBetContext ctx{true, 1, 1'000'000, 100, {}, 1, {}};
 
     std::optional<BetRule> refusal(const BetSlip& slip, const Paytable& table) const {

@@ -132,7 +132,7 @@ TEST(Roads, DragonTailAlongTheBottomRow) {
     EXPECT_EQ(cells[8], (GridCell{3, 5}));
 }
 
-// SPEC.md: a run meeting an earlier tail turns above it and keeps its row even after it has
+// docs/rules.md: a run meeting an earlier tail turns above it and keeps its row even after it has
 // passed the end of the older tail (the baccarat-engine [B*9, P*10] case, our convention).
 TEST(Roads, SecondTailTurnsAboveTheFirstAndKeepsItsRow) {
     const auto cells = drawn(board("BBBBBBBBBPPPPPPPPPP"));

@@ -1,7 +1,7 @@
-// Requests that arrive while earlier transactions are submitted but not yet committed (DESIGN.md
-// rule 6): each is decided against the state that includes them, answered after its own commit
-// (a refusal too, journaled), and so in the order it came. The journal here commits only when
-// the test flushes it, as the writer thread does some milliseconds later.
+// Requests that arrive while earlier transactions are submitted but not yet committed
+// (docs/design.md rule 6): each is decided against the state that includes them, answered after
+// its own commit (a refusal too, journaled), and so in the order it came. The journal here
+// commits only when the test flushes it, as the writer thread does some milliseconds later.
 #include <gtest/gtest.h>
 
 #include <string>
