@@ -33,7 +33,6 @@ namespace {
 BetOutcome outcomeOf(const json& body, game::SettleRule rule) {
     BetOutcome out;
     out.bets = settledBetIndexes(body, rule);
-    out.stake = integerField(body, "stake", 0, kMaxBodyMoney);
     out.result = stringField(body, "result");
     out.tier = integerField(body, "tier", 0, game::kMaxPayTiers - 1);
     out.win = integerField(body, "win", 0, kMaxBodyMoney);

@@ -38,7 +38,6 @@ struct DealtCard {
 // The result in force for one settled stake: a bet, or a station's spot (game::SettleRule).
 struct BetOutcome {
     std::vector<std::int64_t> bets;  // the indexes of the bets it covers, ascending
-    game::Money stake = 0;           // their sum
     std::string result;              // win, push, loss
     std::int64_t tier = 0;
     game::Money win = 0;
