@@ -23,7 +23,7 @@ int runOdds(const std::vector<std::string>& args, std::ostream& out) {
     }
     const auto decks = static_cast<int>(a.integer("--decks", 8, game::kMinDecks, game::kMaxDecks));
     const game::Paytable table = config::loadPaytableFile(*file);
-    const game::OddsReport report = game::exactOdds(game::ShoeComposition::fullDecks(decks));
+    const game::OddsReport& report = game::fullShoeOdds(decks);
     if (a.flag("--json")) {
         printOddsJson(out, table, decks, report);
     } else {

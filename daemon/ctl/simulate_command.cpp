@@ -40,7 +40,7 @@ int runSimulate(const std::vector<std::string>& args, std::ostream& out) {
     const auto start = std::chrono::steady_clock::now();
     const game::SimulationReport sim = game::simulate(shoe, rounds, *random);
     const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-    const game::OddsReport exact = game::exactOdds(game::ShoeComposition::fullDecks(shoe.decks));
+    const game::OddsReport& exact = game::fullShoeOdds(shoe.decks);
 
     const auto n = static_cast<double>(sim.rounds);
     fmt::print(out, "Simulation: paytable '{}', {} deck(s), cut card {} from the end, {}\n", table.id, shoe.decks,

@@ -1,6 +1,9 @@
 #include "daemon/game/exact_odds.h"
 
+#include <array>
+#include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "daemon/game/hand.h"
@@ -220,6 +223,18 @@ OddsReport exactOdds(const ShoeComposition& composition) {
         }
     });
     return report;
+}
+
+const OddsReport& fullShoeOdds(int decks) {
+    if (decks < kMinDecks || decks > kMaxDecks) {
+        throw std::invalid_argument("a shoe holds " + std::to_string(kMinDecks) + " to " + std::to_string(kMaxDecks) +
+                                    " decks, not " + std::to_string(decks));
+    }
+    static std::array<std::once_flag, kMaxDecks + 1> once;
+    static std::array<OddsReport, kMaxDecks + 1> odds;
+    const auto i = static_cast<std::size_t>(decks);
+    std::call_once(once[i], [i, decks] { odds[i] = exactOdds(ShoeComposition::fullDecks(decks)); });
+    return odds[i];
 }
 
 }  // namespace pitlink::game

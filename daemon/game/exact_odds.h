@@ -32,4 +32,9 @@ struct OddsReport {
 // the counts do not depend on what a tier pays (betReturn() applies the paytable).
 [[nodiscard]] OddsReport exactOdds(const ShoeComposition& composition);
 
+// exactOdds of a full shoe of `decks` decks (kMinDecks..kMaxDecks), enumerated once per process
+// and kept: the daemon reports the base % from it at every start and every reload, and the
+// enumeration takes tens of milliseconds. Safe from any thread.
+[[nodiscard]] const OddsReport& fullShoeOdds(int decks);
+
 }  // namespace pitlink::game

@@ -178,11 +178,12 @@ private:
 
 }  // namespace
 
-std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index) {
+std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index, std::optional<json>* carried) {
     JournalStore& before = journal.segment(index - 1);
     const std::int64_t lastSeq = before.tipSeq();
     const Digest lastHash = before.tipHash();
-    const json table = resumeFactsJson(resumeFacts(before));
+    const json table =
+        resumeFactsJson(carried != nullptr && index > 1 ? resumeFacts(before, *carried) : resumeFacts(before));
     JournalStore& store = journal.segment(index);
     const std::int64_t first = store.firstSeq();
     const std::string where = "segment " + journal.file(index);
@@ -193,8 +194,12 @@ std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index) {
     if (sealedLink(store, first) != lastHash) {
         return where + ": its segment.sealed does not name the last link of the segment before it";
     }
-    const auto carried = carriedState(store);
-    if (!carried || carried->at("table") != table) {
+    auto next = carriedState(store);
+    const bool same = next && next->at("table") == table;
+    if (carried != nullptr) {
+        *carried = std::move(next);
+    }
+    if (!same) {
         return where + ": the state it carried over differs from the segment before it";
     }
     return {};

@@ -30,7 +30,10 @@ struct AuditReport {
 
 // What the seal of segment `index` (> 0) says of the segment before it, checked against that
 // segment itself: its last record and link, and the facts it carried over, recomputed from it.
-// Empty when sound, else the problem.
-[[nodiscard]] std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index);
+// Empty when sound, else the problem. `carried`, when given: segment index-1's segment.carried
+// as the call for index-1 left it, replaced by segment index's (a walk over every seal then
+// reads and parses each once).
+[[nodiscard]] std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index,
+                                           std::optional<nlohmann::json>* carried = nullptr);
 
 }  // namespace pitlink::journal

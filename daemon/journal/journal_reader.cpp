@@ -41,6 +41,9 @@ void JournalReader::runJob(const Job& job, const Failed& failed) {
     std::function<void()> answer;
     try {
         const std::uint64_t generation = generation_ != nullptr ? generation_->load(std::memory_order_acquire) : 0;
+        if (journal_ && generation != openedAt_ && journal_->extend()) {
+            openedAt_ = generation;  // rotations since: the new segments taken in
+        }
         if (!journal_ || generation != openedAt_) {
             {
                 const std::lock_guard lock(mutex_);

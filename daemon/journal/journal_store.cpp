@@ -21,15 +21,20 @@ std::string selectRecords(std::string_view where) {
 
 JournalRecord recordFromRow(const SqliteStatement& row) {
     JournalRecord record;
+    readRecordInto(row, record);
+    return record;
+}
+
+void readRecordInto(const SqliteStatement& row, JournalRecord& record) {
     record.seq = row.integer(0);
     record.atMs = row.integer(1);
-    record.kind = std::string(row.text(2));
+    record.kind.assign(row.text(2));
     record.roundId = row.optionalInteger(3);
     record.station = row.optionalInteger(4);
-    record.body = std::string(row.text(5));
+    record.body.assign(row.text(5));
+    record.hash = {};
     const auto hash = row.blob(6);
     std::copy_n(hash.begin(), std::min(hash.size(), record.hash.size()), record.hash.begin());
-    return record;
 }
 
 JournalStore::JournalStore(const std::string& path, const StoreOptions& options)
@@ -208,8 +213,10 @@ std::string JournalStore::quickCheck() {
 void JournalStore::forEach(std::int64_t from, std::int64_t to, const std::function<bool(const JournalRecord&)>& visit) {
     SqliteStatement rows = db_.prepare(selectRecords("WHERE seq BETWEEN ? AND ? ORDER BY seq"));
     rows.bind(1, from).bind(2, to);
+    JournalRecord record;  // one, its strings reused: a walk over a segment allocates nothing per record
     while (rows.step()) {
-        if (!visit(recordFromRow(rows))) {
+        readRecordInto(rows, record);
+        if (!visit(record)) {
             break;
         }
     }

@@ -92,6 +92,8 @@ private:
 
 // Reads the columns seq, at_ms, kind, round_id, station, body, hash (in that order) of a row.
 [[nodiscard]] JournalRecord recordFromRow(const SqliteStatement& row);
+// The same into `record`, reusing its strings' storage.
+void readRecordInto(const SqliteStatement& row, JournalRecord& record);
 
 inline constexpr std::string_view kRecordColumns = "seq, at_ms, kind, round_id, station, body, hash";
 

@@ -34,6 +34,9 @@ std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, st
     // the journal. A round's bets are all in the segment it was played in.
     std::vector<std::int64_t> ids;
     for (std::size_t i = journal.size(); i-- > 0 && static_cast<int>(ids.size()) < count;) {
+        if (station && !journal.holdsBetsOf(i, *station)) {
+            continue;
+        }
         JournalStore& store = journal.segment(i);
         SqliteStatement rounds = station ? store.connection().prepare(
                                                "SELECT DISTINCT round_id FROM record WHERE station = ? AND kind = "

@@ -1,6 +1,8 @@
 #include "daemon/journal/resume_facts.h"
 
+#include <iterator>
 #include <limits>
+#include <map>
 
 #include "daemon/journal/body_fields.h"
 #include "daemon/journal/record_kinds.h"
@@ -20,25 +22,72 @@ std::string placeholders(std::size_t n) {
     return out;
 }
 
-// The last record of `kind`: its sequence number and body.
-std::optional<std::pair<std::int64_t, std::string>> lastOfKind(JournalStore& store, std::string_view kind) {
-    auto last = store.connection().prepare("SELECT seq, body FROM record WHERE kind = ? ORDER BY seq DESC LIMIT 1");
-    last.bind(1, kind);
-    if (!last.step()) {
-        return std::nullopt;
+// The records a start-up resumes from, found in one pass over the segment (a segment is read
+// once, not once per kind; a year's journal starts in the time of one scan of its active
+// segment): the last of each kind or, per station, of each pair of kinds. Their bodies are read
+// afterwards by sequence number.
+struct LastRecord {
+    std::int64_t seq = 0;
+    std::string kind;
+    std::optional<std::int64_t> round;
+};
+struct LastRecords {
+    std::optional<std::int64_t> shoe;
+    std::optional<std::int64_t> clock;
+    std::optional<std::int64_t> paytable;
+    std::int64_t ticketsIssued = 0;
+    std::map<std::int64_t, LastRecord> handpay;    // handpay.pending or handpay.reset
+    std::map<std::int64_t, LastRecord> attendant;  // attendant.called or attendant.cleared
+    std::map<std::int64_t, LastRecord> state;      // station.state
+    std::map<std::int64_t, LastRecord> dispute;    // dispute.raised or dispute.resolved
+    std::map<std::int64_t, LastRecord> reserved;   // station.reserved
+};
+
+LastRecords lastRecords(JournalStore& store) {
+    static constexpr std::string_view kKinds[] = {
+        kind::kShoeStarted,    kind::kTicketIssued,  kind::kClockSet,        kind::kPaytableLoaded,
+        kind::kHandpayPending, kind::kHandpayReset,  kind::kAttendantCalled, kind::kAttendantCleared,
+        kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved};
+    auto scan = store.connection().prepare("SELECT seq, kind, station, round_id FROM record WHERE kind IN (" +
+                                           placeholders(std::size(kKinds)) + ") ORDER BY seq");
+    for (std::size_t i = 0; i < std::size(kKinds); ++i) {
+        scan.bind(static_cast<int>(i) + 1, kKinds[i]);
     }
-    return std::pair{last.integer(0), std::string(last.text(1))};
+    LastRecords last;
+    while (scan.step()) {
+        const std::int64_t seq = scan.integer(0);
+        const std::string_view k = scan.text(1);
+        if (k == kind::kShoeStarted) {
+            last.shoe = seq;
+        } else if (k == kind::kTicketIssued) {
+            ++last.ticketsIssued;
+        } else if (k == kind::kClockSet) {
+            last.clock = seq;
+        } else if (k == kind::kPaytableLoaded) {
+            last.paytable = seq;
+        } else if (!scan.isNull(2)) {
+            std::map<std::int64_t, LastRecord>& of =
+                k == kind::kHandpayPending || k == kind::kHandpayReset        ? last.handpay
+                : k == kind::kAttendantCalled || k == kind::kAttendantCleared ? last.attendant
+                : k == kind::kStationState                                    ? last.state
+                : k == kind::kStationReserved                                 ? last.reserved
+                                                                              : last.dispute;
+            of[scan.integer(2)] =
+                LastRecord{seq, std::string(k), scan.isNull(3) ? std::nullopt : std::optional(scan.integer(3))};
+        }
+    }
+    return last;
 }
 
-// Per station, the kind (and record) of the last record of either kind (the same twice: of one):
-// station, kind, body, seq, round_id.
-SqliteStatement lastPerStation(JournalStore& store, std::string_view first, std::string_view second) {
-    auto query = store.connection().prepare(
-        "SELECT r.station, r.kind, r.body, r.seq, r.round_id FROM record r JOIN (SELECT station, max(seq) AS seq FROM "
-        "record "
-        "WHERE kind IN (?, ?) AND station IS NOT NULL GROUP BY station) last ON r.seq = last.seq");
-    query.bind(1, first).bind(2, second);
-    return query;
+// The body of record `seq`, read as `read` reads it (BodyError when it does not fit).
+template <typename Read>
+auto readBodyOf(JournalStore& store, std::int64_t seq, std::string_view kind, Read&& read) {
+    auto body = store.connection().prepare("SELECT body FROM record WHERE seq = ?");
+    body.bind(1, seq);
+    if (!body.step()) {
+        throw BodyError("record " + std::to_string(seq) + " (" + std::string(kind) + ") went while it was read");
+    }
+    return readRecordBody(seq, kind, body.text(0), std::forward<Read>(read));
 }
 
 }  // namespace
@@ -156,8 +205,12 @@ json resumeFactsJson(const ResumeFacts& facts) {
 }
 
 ResumeFacts resumeFacts(JournalStore& store) {
+    return resumeFacts(store, carriedState(store));
+}
+
+ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried) {
     ResumeFacts facts;
-    if (const auto carried = carriedState(store)) {
+    if (carried) {
         try {
             facts = resumeFactsFromJson(objectField(*carried, "table"));
         } catch (const json::exception& error) {
@@ -167,83 +220,62 @@ ResumeFacts resumeFacts(JournalStore& store) {
     if (const auto round = store.lastRoundId()) {
         facts.lastRoundId = round;
     }
-    if (const auto last = lastOfKind(store, kind::kShoeStarted)) {
-        facts.lastShoe = readRecordBody(last->first, kind::kShoeStarted, last->second, [](const json& body) {
+    const LastRecords last = lastRecords(store);
+    if (last.shoe) {
+        facts.lastShoe = readBodyOf(store, *last.shoe, kind::kShoeStarted, [](const json& body) {
             return static_cast<std::uint32_t>(
                 integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1));
         });
     }
-    {
-        auto count = store.connection().prepare("SELECT count(*) FROM record WHERE kind = 'ticket.issued'");
-        count.step();
-        facts.ticketsIssued += count.integer(0);
-    }
-    if (const auto last = lastOfKind(store, kind::kClockSet)) {
-        facts.clockOffsetMs = readRecordBody(last->first, kind::kClockSet, last->second, [](const json& body) {
+    facts.ticketsIssued += last.ticketsIssued;
+    if (last.clock) {
+        facts.clockOffsetMs = readBodyOf(store, *last.clock, kind::kClockSet, [](const json& body) {
             return integerField(body, "offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
         });
     }
-    {
-        auto last = lastPerStation(store, kind::kHandpayPending, kind::kHandpayReset);
-        while (last.step()) {
-            if (last.text(1) == kind::kHandpayPending) {
-                facts.handpays[last.integer(0)] =
-                    readRecordBody(last.integer(3), kind::kHandpayPending, last.text(2), handpayFact);
-            } else {
-                facts.handpays.erase(last.integer(0));
-            }
+    for (const auto& [station, record] : last.handpay) {
+        if (record.kind == kind::kHandpayPending) {
+            facts.handpays[station] = readBodyOf(store, record.seq, kind::kHandpayPending, handpayFact);
+        } else {
+            facts.handpays.erase(station);
         }
     }
-    {
-        auto last = lastPerStation(store, kind::kAttendantCalled, kind::kAttendantCleared);
-        while (last.step()) {
-            if (last.text(1) == kind::kAttendantCalled) {
-                facts.attendantCalls.insert(last.integer(0));
-            } else {
-                facts.attendantCalls.erase(last.integer(0));
-            }
+    for (const auto& [station, record] : last.attendant) {
+        if (record.kind == kind::kAttendantCalled) {
+            facts.attendantCalls.insert(station);
+        } else {
+            facts.attendantCalls.erase(station);
         }
     }
-    {
-        auto last = lastPerStation(store, kind::kStationState, kind::kStationState);
-        while (last.step()) {
-            facts.stations[last.integer(0)] =
-                readRecordBody(last.integer(3), kind::kStationState, last.text(2), stationStateFact);
+    for (const auto& [station, record] : last.state) {
+        facts.stations[station] = readBodyOf(store, record.seq, kind::kStationState, stationStateFact);
+    }
+    for (const auto& [station, record] : last.dispute) {
+        // Journals before issue 20 noted disputes without holding the table (no "held").
+        const auto held = record.kind == kind::kDisputeRaised && record.round
+                              ? readBodyOf(store, record.seq, kind::kDisputeRaised,
+                                           [](const json& body) {
+                                               return body.contains("held") && booleanField(body, "held")
+                                                          ? std::optional(stringField(body, "text"))
+                                                          : std::nullopt;
+                                           })
+                              : std::nullopt;
+        if (held) {
+            facts.disputes[station] = DisputeFact{*record.round, *held};
+        } else {
+            facts.disputes.erase(station);
         }
     }
-    {
-        auto last = lastPerStation(store, kind::kDisputeRaised, kind::kDisputeResolved);
-        while (last.step()) {
-            // Journals before issue 20 noted disputes without holding the table (no "held").
-            const auto held = last.text(1) == kind::kDisputeRaised && !last.isNull(4)
-                                  ? readRecordBody(last.integer(3), kind::kDisputeRaised, last.text(2),
-                                                   [](const json& body) {
-                                                       return body.contains("held") && booleanField(body, "held")
-                                                                  ? std::optional(stringField(body, "text"))
-                                                                  : std::nullopt;
-                                                   })
-                                  : std::nullopt;
-            if (held) {
-                facts.disputes[last.integer(0)] = DisputeFact{last.integer(4), *held};
-            } else {
-                facts.disputes.erase(last.integer(0));
-            }
+    for (const auto& [station, record] : last.reserved) {
+        const ReservationFact reservation = readBodyOf(store, record.seq, kind::kStationReserved, reservationFact);
+        if (reservation.reserved && reservation.untilMs > 0) {  // before issue 20 a reservation locked nothing
+            facts.reservations[station] = reservation;
+        } else {
+            facts.reservations.erase(station);
         }
     }
-    {
-        auto last = lastPerStation(store, kind::kStationReserved, kind::kStationReserved);
-        while (last.step()) {
-            const ReservationFact reservation =
-                readRecordBody(last.integer(3), kind::kStationReserved, last.text(2), reservationFact);
-            if (reservation.reserved && reservation.untilMs > 0) {  // before issue 20 a reservation locked nothing
-                facts.reservations[last.integer(0)] = reservation;
-            } else {
-                facts.reservations.erase(last.integer(0));
-            }
-        }
-    }
-    if (const auto last = lastOfKind(store, kind::kPaytableLoaded)) {
-        facts.paytable = readRecordBody(last->first, kind::kPaytableLoaded, last->second, [](const json& body) {
+    if (last.paytable) {
+        facts.paytable = readBodyOf(store, *last.paytable, kind::kPaytableLoaded, [](const json& body) {
             (void)objectField(body, "content");
             return body;
         });

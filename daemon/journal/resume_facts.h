@@ -44,6 +44,8 @@ struct ResumeFacts {
     std::optional<nlohmann::json> paytable;
 };
 [[nodiscard]] ResumeFacts resumeFacts(JournalStore& store);
+// The same from the segment's `segment.carried` body as the caller already read it (carriedState).
+[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::optional<nlohmann::json>& carried);
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 // The "table" part of segment.carried back; a field that does not fit throws json::exception.
 [[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);

@@ -9,6 +9,7 @@ namespace pitlink::journal {
 SealedCheckResult checkSealedSegments(SegmentedJournal& journal, const std::atomic<bool>& stop) {
     SealedCheckResult result;
     try {
+        std::optional<nlohmann::json> carried;  // segment i's segment.carried, as the last seal check read it
         for (std::size_t i = 0; i + 1 < journal.size(); ++i) {
             JournalStore& store = journal.segment(i);
             const std::string where = "sealed segment " + journal.file(i);
@@ -25,7 +26,7 @@ SealedCheckResult checkSealedSegments(SegmentedJournal& journal, const std::atom
                 result.failure = where + ": " + chain.problem;
                 return result;
             }
-            if (std::string problem = checkSegmentSeal(journal, i + 1); !problem.empty()) {
+            if (std::string problem = checkSegmentSeal(journal, i + 1, &carried); !problem.empty()) {
                 result.failure = std::move(problem);
                 return result;
             }

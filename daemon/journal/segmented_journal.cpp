@@ -1,5 +1,6 @@
 #include "daemon/journal/segmented_journal.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "daemon/journal/segment_files.h"
@@ -12,20 +13,45 @@ constexpr std::size_t kKeptOpen = 8;  // a segment's connection costs three file
 
 }  // namespace
 
-SegmentedJournal::SegmentedJournal(const std::string& journalPath, StoreOptions options)
-    : options_(std::move(options)) {
-    options_.readOnly = true;
+namespace {
+
+std::vector<std::string> filesOf(const std::string& journalPath) {
+    std::vector<std::string> files;
     const SegmentFiles segments(journalPath);
     if (const auto active = segments.active()) {
         for (const std::uint32_t n : segments.sealed()) {
-            files_.push_back(segments.file(n).string());
+            files.push_back(segments.file(n).string());
         }
-        files_.push_back(segments.file(*active).string());
+        files.push_back(segments.file(*active).string());
     } else {
-        files_.push_back(journalPath);
+        files.push_back(journalPath);
     }
+    return files;
+}
+
+}  // namespace
+
+SegmentedJournal::SegmentedJournal(const std::string& journalPath, StoreOptions options)
+    : options_(std::move(options)), journalPath_(journalPath) {
+    options_.readOnly = true;
+    files_ = filesOf(journalPath_);
     summaries_.resize(files_.size());
     (void)active();  // a journal that cannot be opened is an error here, not at the first read
+}
+
+bool SegmentedJournal::extend() {
+    if (single_ != nullptr) {
+        return true;
+    }
+    std::vector<std::string> files = filesOf(journalPath_);
+    if (files.size() < files_.size() || !std::equal(files_.begin(), files_.end(), files.begin())) {
+        return false;
+    }
+    // The segment that was active is sealed now: what was learned of it while it grew goes.
+    summaries_.back() = Summary{};
+    files_ = std::move(files);
+    summaries_.resize(files_.size());
+    return true;
 }
 
 SegmentedJournal::SegmentedJournal(JournalStore& single) : single_(&single) {
@@ -78,8 +104,37 @@ const SegmentedJournal::Summary& SegmentedJournal::summary(std::size_t index) {
         "SELECT (SELECT at_ms FROM record ORDER BY seq LIMIT 1), (SELECT at_ms FROM record ORDER BY seq DESC LIMIT 1)");
     time.step();
     s.time = {time.optionalInteger(0).value_or(0), time.optionalInteger(1).value_or(0)};
+    // Both by their partial indexes (schema/0001_journal.sql): no scan of the segment.
+    SqliteStatement touched = db.prepare(
+        "SELECT (SELECT min(round_id) FROM record WHERE round_id IS NOT NULL), "
+        "(SELECT max(round_id) FROM record WHERE round_id IS NOT NULL)");
+    touched.step();
+    s.roundsTouched.reset();
+    if (!touched.isNull(0)) {
+        s.roundsTouched = std::pair{touched.integer(0), touched.integer(1)};
+    }
+    SqliteStatement betting = db.prepare("SELECT DISTINCT station FROM record WHERE kind = 'bet.accepted'");
+    s.betting.clear();
+    while (betting.step()) {
+        s.betting.insert(betting.integer(0));
+    }
     s.known = true;
     return s;
+}
+
+bool SegmentedJournal::holdsBetsOf(std::size_t index, std::int64_t station) {
+    if (index + 1 >= files_.size()) {
+        return true;  // the active segment: its own query answers (it changes under the summary)
+    }
+    return summary(index).betting.contains(station);
+}
+
+bool SegmentedJournal::holdsRound(std::size_t index, std::int64_t roundId) {
+    if (index + 1 >= files_.size()) {
+        return true;
+    }
+    const auto& touched = summary(index).roundsTouched;
+    return touched && touched->first <= roundId && roundId <= touched->second;
 }
 
 std::optional<std::pair<std::int64_t, std::int64_t>> SegmentedJournal::roundsOpened(std::size_t index) {
@@ -112,6 +167,9 @@ std::vector<JournalRecord> SegmentedJournal::recordsOfRound(std::int64_t roundId
     }
     std::vector<JournalRecord> records;
     for (std::size_t i = *home; i < files_.size(); ++i) {
+        if (i != *home && !holdsRound(i, roundId)) {
+            continue;
+        }
         for (JournalRecord& record : segment(i).recordsOfRound(roundId)) {
             records.push_back(std::move(record));
         }

@@ -7,6 +7,7 @@
 #include <list>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,11 @@ public:
     // One store, opened by the caller, as the whole journal (tools and tests on a single file).
     explicit SegmentedJournal(JournalStore& single);
 
+    // Takes in the segments begun since it was opened or last extended (rotations): the segments
+    // it has open and what it learned of the sealed ones stay. False when the journal's files
+    // are not those it has plus new ones (segments archived away): the caller opens it anew.
+    [[nodiscard]] bool extend();
+
     // Segments in chain order; the last is the active one.
     [[nodiscard]] std::size_t size() const { return files_.size(); }
     [[nodiscard]] const std::string& file(std::size_t index) const { return files_.at(index); }
@@ -34,6 +40,12 @@ public:
     [[nodiscard]] std::optional<std::pair<std::int64_t, std::int64_t>> roundsOpened(std::size_t index);
     // The first and last record's time in the segment (0, 0 when it has none).
     [[nodiscard]] std::pair<std::int64_t, std::int64_t> timeRange(std::size_t index);
+    // Whether the segment holds a bet of the station (bet.accepted), and any record of the round:
+    // a walk for a station's or a round's records skips the sealed segments that hold none
+    // without opening them again (a station that has not played for a year would otherwise have
+    // every segment opened at every recall).
+    [[nodiscard]] bool holdsBetsOf(std::size_t index, std::int64_t station);
+    [[nodiscard]] bool holdsRound(std::size_t index, std::int64_t roundId);
     // The segment the round opened in (nullopt: no such round).
     [[nodiscard]] std::optional<std::size_t> segmentOfRound(std::int64_t roundId);
 
@@ -52,10 +64,13 @@ private:
         bool known = false;
         std::optional<std::pair<std::int64_t, std::int64_t>> rounds;
         std::pair<std::int64_t, std::int64_t> time{0, 0};
+        std::optional<std::pair<std::int64_t, std::int64_t>> roundsTouched;  // by any record of a round
+        std::set<std::int64_t> betting;                                      // stations with a bet.accepted
     };
     const Summary& summary(std::size_t index);
 
     StoreOptions options_;
+    std::string journalPath_;
     std::vector<std::string> files_;
     JournalStore* single_ = nullptr;
     std::list<Open> open_;  // most recently used first

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "daemon/game/exact_odds.h"
-#include "daemon/game/shoe_composition.h"
 #include "daemon/journal/paytable_codec.h"
 
 namespace pitlink::sas {
@@ -36,7 +35,7 @@ std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketR
 }
 
 std::string basePercentage(const game::Paytable& paytable, int decks) {
-    const game::OddsReport report = game::exactOdds(game::ShoeComposition::fullDecks(decks));
+    const game::OddsReport& report = game::fullShoeOdds(decks);
     // Player and Banker; a paytable offering neither (side bets only) reports its lowest bet.
     const bool mainBets = paytable.offers(game::BetType::Player) || paytable.offers(game::BetType::Banker);
     long double lowest = 1;

@@ -15,9 +15,15 @@
 //   the bets returned (withdrawn, voided, settled, re-settled) = the credits held.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "tests/sim/checker_baccarat.h"
+#include "tests/sim/checker_files.h"
+
+struct sqlite3;
 
 namespace pitlink::sim {
 
@@ -64,16 +70,33 @@ struct CheckReport {
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 
-// `vfs`: the SQLite VFS to open the file with (the simulation's power-loss VFS), or null. The
-// last round opened may lack its ending (it is in progress, or its ending is still committing).
+// The checker of one journal across the checks of a run. It keeps what it read (CheckerCache:
+// sealed segments are not read again while unchanged) and what it learned from the records, and
+// feeds a check only the records added since the last one; when a record it fed changed or went
+// it starts from scratch. Every check reports on the whole journal. `vfs`: the SQLite VFS to open
+// the files with (the simulation's power-loss VFS), or null. The last round opened may lack its
+// ending (it is in progress, or its ending is still committing).
+class JournalChecker {
+public:
+    JournalChecker();
+    ~JournalChecker();
+    JournalChecker(const JournalChecker&) = delete;
+    JournalChecker& operator=(const JournalChecker&) = delete;
+
+    [[nodiscard]] CheckReport check(const std::string& path, const char* vfs);
+    // The hash stored for record `seq` as the last check read it; empty when it had none.
+    [[nodiscard]] std::string hashAtLastCheck(std::int64_t seq) const;
+    // Closes the files before they go (a crash: the power-loss VFS is reset under them).
+    void close();
+
+private:
+    struct State;
+    CheckerCache files_;
+    std::unique_ptr<State> state_;
+    std::vector<std::shared_ptr<const std::vector<CheckerRow>>> lastRead_;  // each file's records
+};
+
+// One check from scratch, keeping nothing.
 [[nodiscard]] CheckReport checkJournal(const std::string& path, const char* vfs);
-
-// Cards in deal order ("9S", "TD", ...) that make exactly one complete coup by the drawing rules.
-[[nodiscard]] bool isCompleteCoup(const std::vector<std::string>& cards);
-
-// The hash stored for record `seq`, or empty when there is none (the chain's link, to prove that
-// a record acknowledged before a crash is still there after it, unchanged).
-[[nodiscard]] std::string recordHash(const std::string& path, const char* vfs, std::int64_t seq);
-[[nodiscard]] std::int64_t lastSeq(const std::string& path, const char* vfs);
 
 }  // namespace pitlink::sim

@@ -120,6 +120,18 @@ TEST(ExactOdds, EqualsBruteForceDealingOnSmallShoes) {
     expectSameCounts("AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS");
 }
 
+// The kept odds of a full shoe: the enumeration's own figures, computed once and handed out again.
+TEST(ExactOdds, FullShoeOddsAreKeptPerDeckCount) {
+    const OddsReport& one = fullShoeOdds(1);
+    EXPECT_EQ(one.sequences, 52ULL * 51 * 50 * 49 * 48 * 47);
+    const OddsReport fresh = exactOdds(ShoeComposition::fullDecks(1));
+    EXPECT_EQ(one.winners, fresh.winners);
+    EXPECT_EQ(&fullShoeOdds(1), &one);
+    EXPECT_EQ(fullShoeOdds(8).sequences, 416ULL * 415 * 414 * 413 * 412 * 411);
+    EXPECT_THROW((void)fullShoeOdds(kMinDecks - 1), std::invalid_argument);
+    EXPECT_THROW((void)fullShoeOdds(kMaxDecks + 1), std::invalid_argument);
+}
+
 TEST(ExactOdds, RefusesAShoeTooSmallForACoup) {
     EXPECT_THROW((void)exactOdds(ShoeComposition()), std::invalid_argument);
 }
