@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "daemon/app/config_effects.h"
 #include "daemon/app/segment_carry.h"
 #include "daemon/config/config_error.h"
 #include "daemon/control/control_server.h"
 #include "daemon/engine/engine_link.h"
 #include "daemon/io/event_line.h"
-#include "daemon/journal/chain_hasher.h"
+#include "daemon/journal/store/chain_hasher.h"
 #include "daemon/sas/machine_info.h"
 #include "daemon/sas/sas_resume.h"
 #include "protocols/modbus/modbus_backend.h"
@@ -82,15 +83,13 @@ void Daemon::scanIntegrity() {
         hooks_.status("journal integrity scan");
     }
     scanStartedMs_ = world_.executor.nowMs();  // timed on the executor's clock (docs/design.md rule 7)
-    scan_.emplace(
-        config_.journal.path.string(), startup_->readOptions, config_.journal.fullChainCheckAtStart, world_.worker(),
-        [this](std::function<void()> done) { world_.executor.post(std::move(done)); },
-        [this](const journal::IntegrityResult& result) {
-            resume(result);
-            if (!table_) {
-                hooks_.ready("TILT: the table does not run");  // up, so not restarted in a loop
-            }
-        });
+    scan_.emplace(config_.journal.path.string(), startup_->readOptions, config_.journal.fullChainCheckAtStart,
+                  world_.worker(), world_.executor, [this](const journal::IntegrityResult& result) {
+                      resume(result);
+                      if (!table_) {
+                          hooks_.ready("TILT: the table does not run");  // up, so not restarted in a loop
+                      }
+                  });
 }
 
 void Daemon::resume(const journal::IntegrityResult& scan) {
@@ -136,21 +135,19 @@ void Daemon::checkSealedSegments() {
     }
     sealedVerdict_ = "running";
     spdlog::info("journal: {} sealed segments trusted by their seals; checking them in the background", sealed);
-    sealedCheck_.emplace(
-        config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.idleBackground,
-        [this](std::function<void()> done) { world_.executor.post(std::move(done)); },
-        [this](const journal::SealedCheckResult& result) {
-            if (result.ok()) {
-                sealedVerdict_ = "passed";
-                spdlog::info("journal: {} sealed segments checked ({} records): sound", result.segments,
-                             result.records);
-                return;
-            }
-            sealedVerdict_ = *result.failure;
-            if (table_) {
-                table_->raiseTilt("journal_segment", *result.failure);
-            }
-        });
+    sealedCheck_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.idleBackground,
+                         world_.executor, [this](const journal::SealedCheckResult& result) {
+                             if (result.ok()) {
+                                 sealedVerdict_ = "passed";
+                                 spdlog::info("journal: {} sealed segments checked ({} records): sound",
+                                              result.segments, result.records);
+                                 return;
+                             }
+                             sealedVerdict_ = *result.failure;
+                             if (table_) {
+                                 table_->raiseTilt("journal_segment", *result.failure);
+                             }
+                         });
 }
 
 void Daemon::startWriter() {
@@ -158,8 +155,7 @@ void Daemon::startWriter() {
     const std::int64_t segmentStart = startup_->store->firstAtMs().value_or(clock_.nowMs());
     std::error_code error;
     const auto bytes = std::filesystem::file_size(config_.journal.path, error);
-    writer_.emplace(std::move(startup_->store), world_.worker(),
-                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    writer_.emplace(std::move(startup_->store), world_.worker(), world_.executor);
     if (policy.enabled()) {
         writer_->setRotation(std::make_unique<journal::SegmentRotation>(
             config_.journal.path.string(), startup_->writeOptions, app::carryOver, hooks_.rotationStep));
@@ -182,9 +178,8 @@ void Daemon::startModbus() {
     // The module need not answer yet: the table runs without it.
     // A worker thread per module: one that does not answer delays only its own lamps and inputs.
     for (const modbus::ModuleSettings& module : config_.modbus.modules) {
-        modbusWorkers_.push_back(std::make_unique<modbus::ModbusWorker>(
-            world_.modbusDevice(module), world_.worker(),
-            [this](std::function<void()> done) { world_.executor.post(std::move(done)); }));
+        modbusWorkers_.push_back(
+            std::make_unique<modbus::ModbusWorker>(world_.modbusDevice(module), world_.worker(), world_.executor));
     }
     tableIo_.emplace(config_.modbus, *table_, *journal_, world_.executor,
                      [this](std::size_t module, modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
@@ -208,7 +203,7 @@ void Daemon::startSas(sas::SasResume resume) {
         return;
     }
     sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_), *table_, *journal_, world_.executor, clock_,
-                 std::move(resume), world_.io, world_.sasOutputs);
+                 std::move(resume), world_.io, world_.sasOutputs, world_.worker);
     table_->setTicketSystem(&*sas_);
     table_->setCommitObserver(&*sas_);
     try {
@@ -224,8 +219,7 @@ void Daemon::startSas(sas::SasResume resume) {
 
 void Daemon::startEngineLink() {
     // The journal reader answers the engine link's bet lists and the control socket's reads.
-    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(),
-                    [this](std::function<void()> done) { world_.executor.post(std::move(done)); });
+    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.executor);
     reader_->followSegments(&writer_->segmentGeneration());
     engine_.emplace(*table_, &*journal_, &*reader_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {

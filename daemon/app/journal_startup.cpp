@@ -1,11 +1,11 @@
 #include "daemon/app/journal_startup.h"
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/chain_hasher.h"
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
-#include "daemon/journal/segment_rotation.h"
+#include "daemon/journal/segments/segment_rotation.h"
+#include "daemon/journal/store/chain_hasher.h"
 
 namespace pitlink::app {
 
@@ -27,66 +27,6 @@ void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start
 }
 
 }  // namespace
-
-journal::SegmentPolicy segmentPolicy(const config::Config& config) {
-    constexpr std::int64_t kHourMs = 3'600'000;
-    return journal::SegmentPolicy{config.journal.segmentMaxAgeHours * kHourMs, config.journal.segmentMaxBytes};
-}
-
-table::TableSettings tableSettings(const config::Config& config) {
-    table::TableSettings t;
-    t.name = config.table.name;
-    t.source = config.table.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
-    t.shoe = config.table.shoe;
-    t.stations = config.table.stations;
-    t.denomination = config.table.denomination;
-    t.denominations = config.table.denominations;
-    t.betsOpen = config.rounds.betsOpen;
-    t.lastBets = config.rounds.lastBets;
-    t.startOnDeal = config.rounds.startOnDeal;
-    t.confirmBets = config.rounds.confirmBets;
-    t.bets = config.bets;
-    t.ticketLimit = config.cashier.ticketLimit;
-    t.jackpotLimit = config.cashier.jackpotLimit;
-    t.ticketInLocal = config.cashier.ticketInLocal;
-    t.ticketInMax = config.cashier.ticketInMax;
-    t.rescanAttempts = config.table.rescanAttempts;
-    t.reserveTimeout = config.table.reserveTimeout;
-    t.readerTimeout = config.table.readerTimeout;
-    t.naturalsOnBigRoad = config.table.naturalsOnBigRoad;
-    return t;
-}
-
-std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
-                                       const config::Config& fresh, const game::Paytable& freshPaytable) {
-    std::vector<std::string> keys;
-    if (journal::paytableSha256(freshPaytable) != journal::paytableSha256(runningPaytable)) {
-        keys.emplace_back("table.paytable");  // every round names the one paytable it is settled with
-    }
-    if (fresh.journal.path != running.journal.path || fresh.journal.keyFile != running.journal.keyFile ||
-        fresh.journal.snapshotEvery != running.journal.snapshotEvery ||
-        fresh.journal.fullChainCheckAtStart != running.journal.fullChainCheckAtStart ||
-        fresh.journal.segmentMaxAgeHours != running.journal.segmentMaxAgeHours ||
-        fresh.journal.segmentMaxBytes != running.journal.segmentMaxBytes) {
-        keys.emplace_back("journal");
-    }
-    if (fresh.engine.socket != running.engine.socket || fresh.engine.tcpPort != running.engine.tcpPort) {
-        keys.emplace_back("engine");
-    }
-    if (fresh.control.socket != running.control.socket ||
-        fresh.control.inspectorGroup != running.control.inspectorGroup ||
-        fresh.control.operatorGroup != running.control.operatorGroup) {
-        keys.emplace_back("control");
-    }
-    // The SAS links and the Modbus module are opened once, at start.
-    if (!(fresh.sas == running.sas)) {
-        keys.emplace_back("sas");
-    }
-    if (!(fresh.modbus == running.modbus)) {
-        keys.emplace_back("modbus");
-    }
-    return keys;
-}
 
 JournalStartup openJournal(const config::Config& config, const journal::Journal::Clock& clock, const char* vfs) {
     journal::StoreOptions options;

@@ -12,11 +12,11 @@
 
 #include "daemon/config/config.h"
 #include "daemon/game/paytable.h"
-#include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/store/integrity_scan.h"
+#include "daemon/journal/store/journal_store.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::app {
@@ -30,17 +30,6 @@ struct JournalStartup {
     table::TableStart resume;
     std::vector<std::string> tidied;  // what tidySegments did to an interrupted rotation
 };
-
-// When the journal's active segment is sealed (pitlink.yaml journal.segment_max_*).
-journal::SegmentPolicy segmentPolicy(const config::Config& config);
-
-// The table's settings from the configuration.
-table::TableSettings tableSettings(const config::Config& config);
-
-// The daemon-level keys (beyond the table's, see Table::reconfigure) that differ between the
-// running configuration and a re-read one and only apply at the next start.
-std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
-                                       const config::Config& fresh, const game::Paytable& freshPaytable);
 
 // Throws journal::JournalError when the file cannot be opened at all (permissions, not SQLite,
 // wrong key): the daemon cannot even tilt safely then, and says so.

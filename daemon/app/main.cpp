@@ -15,6 +15,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -99,19 +100,27 @@ int main(int argc, char** argv) {
         io::ServiceNotifier notifier(io);
         modbus::LibmodbusBuses modbusBuses;  // modules on one serial port share it
         std::optional<app::Daemon> daemon;
-        std::uint64_t roundsSeen = 0;
-        app::DaemonHooks hooks{[&notifier](const std::string& why) { notifier.status("TILT: " + why); },
-                               [&notifier](const std::string& status) { notifier.status(status); },
-                               [&notifier](const std::string& status) { notifier.ready(status); },
-                               [&](const table::TableEvent& e) {
-                                   const bool roundEnded = std::holds_alternative<table::RoundSettled>(e) ||
-                                                           std::holds_alternative<table::RoundVoided>(e);
-                                   if (options.rounds != 0 && roundEnded && ++roundsSeen >= options.rounds) {
-                                       daemon->table()->stop();
-                                       io.stop();
-                                   }
-                               },
-                               {}};
+        app::DaemonHooks hooks{
+            [&notifier](const std::string& why) { notifier.status("TILT: " + why); },
+            [&notifier](const std::string& status) { notifier.status(status); },
+            [&notifier](const std::string& status) { notifier.ready(status); },
+            [&](const table::TableEvent& e) {
+                // --rounds N: the table opens no round past its limit
+                // (setRoundLimit); the process ends when the last round's
+                // ending is published (endings commit in order).
+                std::optional<std::int64_t> ended;
+                if (const auto* settled = std::get_if<table::RoundSettled>(&e)) {
+                    ended = settled->round;
+                } else if (const auto* voided = std::get_if<table::RoundVoided>(&e)) {
+                    ended = voided->round;
+                }
+                const table::Table* t = daemon->table();
+                if (options.rounds != 0 && ended && t->roundsFinished() >= options.rounds && *ended == t->roundId()) {
+                    daemon->table()->stop();
+                    io.stop();
+                }
+            },
+            {}};
         app::DaemonWorld world{
             executor,
             random,

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "daemon/journal/journal_store.h"
-#include "daemon/journal/record.h"
+#include "daemon/journal/store/journal_store.h"
+#include "daemon/journal/store/record.h"
 
 namespace pitlink::app {
 

@@ -15,7 +15,7 @@
 #include "daemon/control/roles.h"
 #include "daemon/io/ordered_replies.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/journal_reader.h"
+#include "daemon/journal/read/journal_reader.h"
 #include "daemon/table/table.h"
 #include "protocols/control/control_request.h"
 

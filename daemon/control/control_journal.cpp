@@ -5,8 +5,8 @@
 
 #include "daemon/control/control_commands.h"
 #include "daemon/game/outcome.h"
-#include "daemon/journal/audit.h"
-#include "daemon/journal/recall.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/recall.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/resume_facts.h"
 

@@ -7,13 +7,13 @@
 
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
-#include "daemon/journal/audit.h"
-#include "daemon/journal/chain_hasher.h"
-#include "daemon/journal/journal_export.h"
-#include "daemon/journal/meters.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/segment_archive.h"
-#include "daemon/journal/tip_report.h"
+#include "daemon/journal/ledger/meters.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/journal_export.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/read/tip_report.h"
+#include "daemon/journal/segments/segment_archive.h"
+#include "daemon/journal/store/chain_hasher.h"
 
 namespace pitlink::ctl {
 

@@ -3,7 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "daemon/io/reply_line.h"
-#include "daemon/journal/recall.h"
+#include "daemon/journal/read/recall.h"
 
 namespace pitlink::engine {
 

@@ -9,7 +9,7 @@
 
 #include "daemon/io/ordered_replies.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/journal_reader.h"
+#include "daemon/journal/read/journal_reader.h"
 #include "daemon/table/table.h"
 #include "protocols/engine/engine_request.h"
 

@@ -1,8 +1,8 @@
 #include "daemon/io/reply_line.h"
 
 #include "daemon/io/event_line.h"
-#include "daemon/journal/slip_json.h"
-#include "daemon/journal/station_state.h"
+#include "daemon/journal/records/slip_json.h"
+#include "daemon/journal/records/station_state.h"
 #include "daemon/platform/overloaded.h"
 #include "protocols/engine/scoreboard_json.h"
 

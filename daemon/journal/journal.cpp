@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::journal {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "daemon/journal/journal_sink.h"
-#include "daemon/journal/ledger.h"
+#include "daemon/journal/ledger/ledger.h"
 
 namespace pitlink::journal {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/journal/record.h"
+#include "daemon/journal/store/record.h"
 
 namespace pitlink::journal {
 

@@ -1,16 +1,16 @@
 #include "daemon/journal/journal_writer.h"
 
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/store/journal_store.h"
 #include "daemon/platform/worker_thread.h"
 
 namespace pitlink::journal {
 
-JournalWriter::JournalWriter(std::unique_ptr<JournalStore> store, Post post, std::size_t maxGroup)
-    : JournalWriter(std::move(store), std::make_unique<platform::WorkerThread>(), std::move(post), maxGroup) {}
+JournalWriter::JournalWriter(std::unique_ptr<JournalStore> store, platform::Executor& executor, std::size_t maxGroup)
+    : JournalWriter(std::move(store), std::make_unique<platform::WorkerThread>(), executor, maxGroup) {}
 
-JournalWriter::JournalWriter(std::unique_ptr<JournalStore> store, std::unique_ptr<platform::Worker> worker, Post post,
-                             std::size_t maxGroup)
-    : store_(std::move(store)), post_(std::move(post)), maxGroup_(maxGroup), worker_(std::move(worker)) {}
+JournalWriter::JournalWriter(std::unique_ptr<JournalStore> store, std::unique_ptr<platform::Worker> worker,
+                             platform::Executor& executor, std::size_t maxGroup)
+    : store_(std::move(store)), executor_(executor), maxGroup_(maxGroup), worker_(std::move(worker)) {}
 
 JournalWriter::~JournalWriter() {
     stop();
@@ -96,7 +96,7 @@ void JournalWriter::flush() {
     }
     for (std::size_t i = 0; i < jobs.size(); ++i) {
         if (jobs[i].done) {
-            post_([done = std::move(jobs[i].done), result = results[i]] { done(result); });
+            executor_.post([done = std::move(jobs[i].done), result = results[i]] { done(result); });
         }
     }
     if (more) {

@@ -14,8 +14,9 @@
 #include <string>
 
 #include "daemon/journal/journal_sink.h"
-#include "daemon/journal/journal_store.h"
-#include "daemon/journal/segment_rotation.h"
+#include "daemon/journal/segments/segment_rotation.h"
+#include "daemon/journal/store/journal_store.h"
+#include "daemon/platform/executor.h"
 #include "daemon/platform/worker.h"
 
 namespace pitlink::journal {
@@ -23,12 +24,11 @@ namespace pitlink::journal {
 class JournalWriter : public JournalSink {
 public:
     // Runs a completion on the logic thread (the executor's post).
-    using Post = std::function<void(std::function<void()>)>;
     // On a thread of its own.
-    JournalWriter(std::unique_ptr<JournalStore> store, Post post, std::size_t maxGroup = 256);
+    JournalWriter(std::unique_ptr<JournalStore> store, platform::Executor& executor, std::size_t maxGroup = 256);
     // On `worker` (the simulation tier's, on simulated time).
-    JournalWriter(std::unique_ptr<JournalStore> store, std::unique_ptr<platform::Worker> worker, Post post,
-                  std::size_t maxGroup = 256);
+    JournalWriter(std::unique_ptr<JournalStore> store, std::unique_ptr<platform::Worker> worker,
+                  platform::Executor& executor, std::size_t maxGroup = 256);
     ~JournalWriter() override;
     JournalWriter(const JournalWriter&) = delete;
     JournalWriter& operator=(const JournalWriter&) = delete;
@@ -61,7 +61,7 @@ private:
     std::unique_ptr<JournalStore> store_;
     std::unique_ptr<SegmentRotation> rotation_;
     std::atomic<std::uint64_t> generation_{0};
-    Post post_;
+    platform::Executor& executor_;
     std::size_t maxGroup_;
     mutable std::mutex mutex_;
     std::deque<Job> queue_;

@@ -1,12 +1,12 @@
 #include "daemon/journal/recovery.h"
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/ledger_replay.h"
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/ledger/ledger_replay.h"
+#include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
 #include "daemon/journal/resume_facts.h"
-#include "daemon/journal/round_history.h"
-#include "daemon/journal/settlement_records.h"
 
 namespace pitlink::journal {
 

@@ -11,11 +11,11 @@
 #include <vector>
 
 #include "daemon/game/paytable.h"
-#include "daemon/journal/chain_verifier.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/journal_store.h"
-#include "daemon/journal/ledger.h"
-#include "daemon/journal/segmented_journal.h"
+#include "daemon/journal/ledger/ledger.h"
+#include "daemon/journal/segments/segmented_journal.h"
+#include "daemon/journal/store/chain_verifier.h"
+#include "daemon/journal/store/journal_store.h"
 
 namespace pitlink::journal {
 

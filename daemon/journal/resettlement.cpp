@@ -5,8 +5,8 @@
 
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/settlement_records.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
 
 namespace pitlink::journal {
 

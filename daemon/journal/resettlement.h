@@ -11,7 +11,7 @@
 #include "daemon/game/card.h"
 #include "daemon/game/paytable.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/read/round_history.h"
 
 namespace pitlink::journal {
 

@@ -4,8 +4,8 @@
 #include <limits>
 #include <map>
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/record_kinds.h"
 
 namespace pitlink::journal {
 

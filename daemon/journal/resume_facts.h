@@ -15,10 +15,10 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/journal_store.h"
-#include "daemon/journal/segmented_journal.h"
-#include "daemon/journal/station_state.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/station_state.h"
+#include "daemon/journal/segments/segmented_journal.h"
+#include "daemon/journal/store/journal_store.h"
 
 namespace pitlink::journal {
 

@@ -4,9 +4,9 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/journal/journal_error.h"
 #include "daemon/journal/journal_sink.h"
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/store/journal_error.h"
+#include "daemon/journal/store/journal_store.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::journal {

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 
 namespace pitlink::modbus {
 

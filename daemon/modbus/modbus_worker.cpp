@@ -4,11 +4,12 @@
 
 namespace pitlink::modbus {
 
-ModbusWorker::ModbusWorker(std::unique_ptr<ModbusDevice> device, Post post)
-    : ModbusWorker(std::move(device), std::make_unique<platform::WorkerThread>(), std::move(post)) {}
+ModbusWorker::ModbusWorker(std::unique_ptr<ModbusDevice> device, platform::Executor& executor)
+    : ModbusWorker(std::move(device), std::make_unique<platform::WorkerThread>(), executor) {}
 
-ModbusWorker::ModbusWorker(std::unique_ptr<ModbusDevice> device, std::unique_ptr<platform::Worker> worker, Post post)
-    : device_(std::move(device)), post_(std::move(post)), worker_(std::move(worker)) {}
+ModbusWorker::ModbusWorker(std::unique_ptr<ModbusDevice> device, std::unique_ptr<platform::Worker> worker,
+                           platform::Executor& executor)
+    : device_(std::move(device)), executor_(executor), worker_(std::move(worker)) {}
 
 ModbusWorker::~ModbusWorker() {
     worker_->stop();
@@ -18,7 +19,7 @@ ModbusWorker::~ModbusWorker() {
 void ModbusWorker::submit(CycleRequest request, Done done) {
     worker_->run([this, request = std::move(request), done = std::move(done)]() mutable {
         CycleResult result = runCycle(*device_, request);
-        post_([done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+        executor_.post([done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
     });
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 
+#include "daemon/platform/executor.h"
 #include "daemon/platform/worker.h"
 #include "protocols/modbus/io_cycle.h"
 #include "protocols/modbus/modbus_device.h"
@@ -13,13 +14,13 @@ namespace pitlink::modbus {
 
 class ModbusWorker {
 public:
-    using Post = std::function<void(std::function<void()>)>;  // onto the logic thread
     using Done = std::function<void(CycleResult)>;
 
     // On a thread of its own.
-    ModbusWorker(std::unique_ptr<ModbusDevice> device, Post post);
+    ModbusWorker(std::unique_ptr<ModbusDevice> device, platform::Executor& executor);
     // On `worker` (the simulation tier's).
-    ModbusWorker(std::unique_ptr<ModbusDevice> device, std::unique_ptr<platform::Worker> worker, Post post);
+    ModbusWorker(std::unique_ptr<ModbusDevice> device, std::unique_ptr<platform::Worker> worker,
+                 platform::Executor& executor);
     ~ModbusWorker();  // finishes the cycle under way, closes the device
     ModbusWorker(const ModbusWorker&) = delete;
     ModbusWorker& operator=(const ModbusWorker&) = delete;
@@ -29,7 +30,7 @@ public:
 
 private:
     std::unique_ptr<ModbusDevice> device_;
-    Post post_;
+    platform::Executor& executor_;
     std::unique_ptr<platform::Worker> worker_;  // last: stopped first, before the device goes
 };
 

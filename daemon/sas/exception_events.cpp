@@ -1,8 +1,8 @@
 #include "daemon/sas/exception_events.h"
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "protocols/sas/bcd.h"
 
 namespace pitlink::sas {

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "daemon/game/exact_odds.h"
-#include "daemon/journal/paytable_codec.h"
+#include "daemon/journal/records/paytable_codec.h"
 
 namespace pitlink::sas {
 

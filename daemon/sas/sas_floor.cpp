@@ -6,8 +6,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "daemon/journal/record_kinds.h"
-#include "daemon/platform/worker_thread.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/crc16_kermit.h"
@@ -26,7 +25,7 @@ constexpr std::int64_t kHandpayRepeatMs = 15'000;
 
 SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
                    platform::Executor& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
-                   std::vector<LinkOutput*> outputs)
+                   std::vector<LinkOutput*> outputs, std::function<std::unique_ptr<platform::Worker>()> newWorker)
     : settings_(std::move(settings)),
       table_(table),
       journal_(journal),
@@ -45,6 +44,7 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                    journal_.submit(std::move(tx));
                },
                [this](std::uint16_t seed) { return romSignature(seed); }},
+      newWorker_(std::move(newWorker)),
       io_(io) {
     for (std::size_t i = 0; i < settings_.links.size(); ++i) {
         const StationLinkSettings& link = settings_.links[i];
@@ -293,11 +293,11 @@ std::optional<std::uint16_t> SasFloor::romSignature(std::uint16_t seed) {
     if (const auto it = signatures_.find(seed); it != signatures_.end()) {
         return it->second;
     }
-    if (signing_ || io_ == nullptr) {
-        return std::nullopt;  // busy, or in a test without the program's file
+    if (signing_ || !newWorker_) {
+        return std::nullopt;  // busy, or given no worker (a test without the program's file)
     }
     if (!signer_) {
-        signer_ = std::make_unique<platform::WorkerThread>();
+        signer_ = newWorker_();
     }
     signing_ = seed;
     signer_->run([this, alive = alive_, seed, path = settings_.program] {

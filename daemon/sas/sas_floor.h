@@ -33,7 +33,7 @@ public:
     // `io`: the ports' transports run on it (null in tests that give `outputs`, one per link).
     SasFloor(FloorSettings settings, MachineInfo machine, table::Table& table, journal::Journal& journal,
              platform::Executor& timers, TableClock& clock, SasResume resume, boost::asio::io_context* io,
-             std::vector<LinkOutput*> outputs = {});
+             std::vector<LinkOutput*> outputs = {}, std::function<std::unique_ptr<platform::Worker>()> newWorker = {});
     ~SasFloor() override;
     SasFloor(const SasFloor&) = delete;
     SasFloor& operator=(const SasFloor&) = delete;
@@ -89,10 +89,11 @@ private:
     std::map<std::int64_t, std::vector<SasException>> acknowledged_;  // not yet journaled
     int raisesInFlight_ = 0;
     std::optional<platform::Executor::TimerId> tickTimer_;
-    std::map<std::int64_t, std::int64_t> handpayRaisedAt_;  // station -> steady ms of the last 51
-    std::map<std::uint16_t, std::uint16_t> signatures_;     // LP 21, by seed
-    std::optional<std::uint16_t> signing_;                  // the seed being computed
-    std::unique_ptr<platform::Worker> signer_;              // LP 21's CRC, made at the first one
+    std::map<std::int64_t, std::int64_t> handpayRaisedAt_;          // station -> steady ms of the last 51
+    std::map<std::uint16_t, std::uint16_t> signatures_;             // LP 21, by seed
+    std::optional<std::uint16_t> signing_;                          // the seed being computed
+    std::function<std::unique_ptr<platform::Worker>()> newWorker_;  // the daemon's world's; none: no LP 21
+    std::unique_ptr<platform::Worker> signer_;                      // LP 21's CRC, made at the first one
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     boost::asio::io_context* io_;
     bool running_ = false;

@@ -8,9 +8,9 @@
 #include <limits>
 #include <string_view>
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/sas/ticket_setup_json.h"
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <vector>
 
-#include "daemon/journal/journal_store.h"
+#include "daemon/journal/store/journal_store.h"
 #include "daemon/sas/station_tickets.h"
 #include "protocols/sas/exception_queue.h"
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "daemon/journal/ledger.h"
+#include "daemon/journal/ledger/ledger.h"
 
 namespace pitlink::sas {
 

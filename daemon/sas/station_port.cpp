@@ -1,7 +1,7 @@
 #include "daemon/sas/station_port.h"
 
-#include "daemon/journal/meters.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/ledger/meters.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/machine_info.h"
 #include "daemon/sas/station_meters.h"
 #include "protocols/sas/meter_codes.h"

@@ -4,8 +4,8 @@
 #include <cstdio>
 #include <limits>
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/secure_enhanced_validation.h"

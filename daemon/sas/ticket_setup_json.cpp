@@ -1,6 +1,6 @@
 #include "daemon/sas/ticket_setup_json.h"
 
-#include "daemon/journal/body_fields.h"
+#include "daemon/journal/records/body_fields.h"
 
 namespace pitlink::sas {
 

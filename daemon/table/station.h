@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/fact_views.h"
 
 namespace pitlink::table {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
 
 namespace pitlink::table {
 

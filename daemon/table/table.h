@@ -28,7 +28,7 @@
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/station_state.h"
+#include "daemon/journal/records/station_state.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"

@@ -7,8 +7,8 @@
 // rules still allow.
 #include <memory>
 
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/slip_json.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -2,9 +2,9 @@
 // checked as the whole slip would stand after it (game::checkSlip), and journaled with its
 // credit movement; a refusal is journaled too, with the rule that refused.
 #include "daemon/game/bet_raise.h"
-#include "daemon/journal/ledger.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/slip_json.h"
+#include "daemon/journal/ledger/ledger.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "daemon/journal/journal.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -4,8 +4,8 @@
 // are returned when bets close, in the close's own transaction, and the station is told).
 #include <algorithm>
 
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/slip_json.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -2,7 +2,7 @@
 // operator, resolved by the operator (upheld or rejected, optionally by re-settling the round with
 // corrected cards), and the station told at each step. While a dispute is open the table opens no
 // round: the floor settles the question before the next deal (README "Disputes").
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -1,9 +1,9 @@
 // The floor around the table: attendant calls, reserved stations, doors and tilts.
 #include <algorithm>
 
-#include "daemon/journal/chain_hasher.h"
-#include "daemon/journal/record.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/store/chain_hasher.h"
+#include "daemon/journal/store/record.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

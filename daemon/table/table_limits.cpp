@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "daemon/game/wide_int.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -1,6 +1,6 @@
 // A physical shoe's card reader (seeds 003/004): what it reports of a new shoe (the cut, the
 // burn) and of itself (a fault, or silence while a round is dealt: a tilt until it is well).
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

@@ -1,6 +1,6 @@
 // SIGHUP at the table: the settings that may change between two rounds, journaled, applied when
 // the next round opens (a round in progress keeps the rules its bets were accepted under).
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

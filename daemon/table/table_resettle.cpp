@@ -1,7 +1,7 @@
 // Re-settlement of a finished round (docs/rules.md, seed 004) on the table's journal, so that the
 // credits it moves reach the stations' committed credits and their events like any other. An
 // operator re-settles directly (pitlinkctl resettle) or as the decision on a player's dispute.
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resettlement.h"
 #include "daemon/table/table.h"
 

@@ -7,8 +7,8 @@
 
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/settlement_records.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {

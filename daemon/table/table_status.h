@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/read/round_history.h"
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
 

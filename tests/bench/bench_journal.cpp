@@ -19,14 +19,14 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
-#include "daemon/journal/chain_verifier.h"
-#include "daemon/journal/integrity_scan.h"
 #include "daemon/journal/journal_writer.h"
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
 #include "daemon/journal/recovery.h"
-#include "daemon/journal/settlement_records.h"
+#include "daemon/journal/store/chain_verifier.h"
+#include "daemon/journal/store/integrity_scan.h"
 #include "daemon/journal/store_sink.h"
 #include "tests/bench/raw_fdatasync.h"
 #include "tests/support/completion_queue.h"
@@ -121,8 +121,7 @@ void BM_DurableRoundCommit(benchmark::State& state) {
     double commitSeconds = 0;
     {
         auto store = std::make_unique<journal::JournalStore>(path.string(), journal::StoreOptions{});
-        journal::JournalWriter writer(std::move(store),
-                                      [&](std::function<void()> f) { completions.post(std::move(f)); });
+        journal::JournalWriter writer(std::move(store), completions);
         journal::Journal j(
             writer, journal::Ledger{}, [] { return 1; }, 2000);
         CoupSource coups;

@@ -15,10 +15,10 @@
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/segment_rotation.h"
-#include "daemon/journal/settlement_records.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
+#include "daemon/journal/segments/segment_rotation.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::bench {

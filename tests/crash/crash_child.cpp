@@ -30,11 +30,11 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/shoe.h"
 #include "daemon/game/third_card_rule.h"
-#include "daemon/journal/audit.h"
 #include "daemon/journal/journal_writer.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
-#include "daemon/journal/segment_rotation.h"
+#include "daemon/journal/segments/segment_rotation.h"
 #include "tests/support/completion_queue.h"
 #include "tests/support/power_loss_vfs.h"
 #include "tests/support/scenario_table.h"
@@ -170,7 +170,7 @@ int play(const Options& o) {
         test::PowerLoss::failWritesAfter(o.failAfterWrites, SQLITE_FULL);
     }
     test::CompletionQueue completions;
-    journal::JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
+    journal::JournalWriter writer(std::move(store), completions);
     if (o.segmentBytes > 0) {
         writer.setRotation(std::make_unique<journal::SegmentRotation>(o.journal, options, app::carryOver));
     }

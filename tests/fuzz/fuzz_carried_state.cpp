@@ -11,8 +11,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "daemon/journal/record.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/store/record.h"
 #include "daemon/sas/sas_resume.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "daemon/journal/ledger_replay.h"
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/ledger/ledger_replay.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/paytable_codec.h"
 
 namespace {
 

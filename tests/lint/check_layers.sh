@@ -52,7 +52,7 @@ done < <(grep -rnE '\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM)\b|\.pr
            "$root"/daemon "$root"/protocols --include='*.cpp' --include='*.h' | grep -v "^$root/daemon/journal/" || true)
 while IFS= read -r hit; do
   echo "daemon/table reaches SQLite: ${hit#"$root"/}"; status=1
-done < <(grep -rnE '#\s*include\s*"daemon/journal/(journal_store|sqlite_connection|store_sink)\.h"' "$root"/daemon/table || true)
+done < <(grep -rnE '#\s*include\s*"daemon/journal/(store/journal_store|store/sqlite_connection|store_sink)\.h"' "$root"/daemon/table || true)
 
 # The table itself has no cycle: peel off folders whose allowed folders are all peeled already.
 declare -A done_=()

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "tests/sim/journal_checker.h"
 #include "tests/sim/simulation.h"
 
 namespace {
@@ -43,6 +44,15 @@ int main(int argc, char** argv) {
             options.requests = std::stoll(argv[++i]);
         } else if (arg == "--soak" && value) {
             soak = std::stoll(argv[++i]);
+        } else if (arg == "--check" && value) {
+            // The checker alone, on a journal kept by an earlier run (--dir): its problems, if any.
+            const pitlink::sim::CheckReport report = pitlink::sim::checkJournal(argv[++i], nullptr);
+            for (const std::string& problem : report.problems) {
+                std::cout << "problem: " << problem << "\n";
+            }
+            std::cout << report.records << " records, " << report.rounds << " rounds, " << report.problems.size()
+                      << " problems\n";
+            return report.ok() ? EXIT_SUCCESS : EXIT_FAILURE;
         } else if (arg == "--dir" && value) {
             keep = argv[++i];  // the journal stays there after the run, to be read with sqlite3
         } else if (arg == "--no-faults") {
@@ -51,7 +61,7 @@ int main(int argc, char** argv) {
             options.verbose = true;
         } else {
             std::cerr << "usage: pitlink_sim [--seed S] [--seeds N] [--requests R] [--soak TOTAL] [--no-faults] "
-                         "[--verbose] [--dir D]\n";
+                         "[--verbose] [--dir D]\n       pitlink_sim --check JOURNAL\n";
             return 2;
         }
     }

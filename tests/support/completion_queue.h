@@ -1,16 +1,21 @@
 #pragma once
-// The "logic thread" of tests, benchmarks and the crash child: the journal writer posts its
-// completions here, and the test runs them when it chooses, as the daemon's io_context would.
+// The "logic thread" of tests, benchmarks and the crash child: the journal writer, reader and
+// scans post their completions here (from their threads), and the test runs them when it
+// chooses, as the daemon's io_context would. Real clocks; no timers (those users set none).
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
+
+#include "daemon/platform/executor.h"
 
 namespace pitlink::test {
 
-class CompletionQueue {
+class CompletionQueue final : public platform::Executor {
 public:
-    void post(std::function<void()> f) {
+    void post(std::function<void()> f) override {
         {
             const std::lock_guard lock(mutex_);
             queue_.push_back(std::move(f));
@@ -28,6 +33,21 @@ public:
         }
         f();
     }
+
+    [[nodiscard]] std::int64_t nowMs() const override {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::steady_clock::now().time_since_epoch())
+            .count();
+    }
+    [[nodiscard]] std::int64_t wallMs() const override {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+            .count();
+    }
+    TimerId after(std::chrono::milliseconds /*delay*/, std::function<void()> /*fire*/) override {
+        throw std::logic_error("the completion queue has no timers");
+    }
+    void cancel(TimerId /*id*/) override {}
 
 private:
     std::mutex mutex_;

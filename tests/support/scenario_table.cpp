@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "daemon/journal/paytable_codec.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/settlement_records.h"
+#include "daemon/journal/records/paytable_codec.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/settlement_records.h"
 
 namespace pitlink::test {
 

@@ -10,7 +10,7 @@
 #include "daemon/game/paytable.h"
 #include "daemon/game/round_settlement.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/read/round_history.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::test {

@@ -1,6 +1,6 @@
 // The start-up integrity scan (quick_check and the whole chain on its own connection and
 // thread), and why pitlinkd needs it besides the fast check from the last snapshots.
-#include "daemon/journal/integrity_scan.h"
+#include "daemon/journal/store/integrity_scan.h"
 
 #include <gtest/gtest.h>
 
@@ -100,12 +100,10 @@ TEST(IntegrityScan, RunsOnItsOwnThreadAndPostsItsResult) {
     const std::thread::id logicThread = std::this_thread::get_id();
     std::thread::id ranOn;
     {
-        IntegrityScan scan(
-            f.path, StoreOptions{}, true, [&](std::function<void()> done) { logic.post(std::move(done)); },
-            [&](const IntegrityResult& r) {
-                ranOn = std::this_thread::get_id();
-                result = r;
-            });
+        IntegrityScan scan(f.path, StoreOptions{}, true, logic, [&](const IntegrityResult& r) {
+            ranOn = std::this_thread::get_id();
+            result = r;
+        });
         logic.runOne();
     }
     ASSERT_TRUE(result.has_value());

@@ -8,14 +8,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "daemon/journal/audit.h"
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/fact_views.h"
-#include "daemon/journal/ledger_replay.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/ledger/ledger_replay.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
-#include "daemon/journal/round_history.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink::journal {

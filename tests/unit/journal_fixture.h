@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "daemon/journal/journal.h"
-#include "daemon/journal/journal_store.h"
 #include "daemon/journal/recovery.h"
-#include "daemon/journal/segmented_journal.h"
+#include "daemon/journal/segments/segmented_journal.h"
+#include "daemon/journal/store/journal_store.h"
 #include "daemon/journal/store_sink.h"
 #include "tests/support/scenario_table.h"
 

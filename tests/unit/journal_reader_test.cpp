@@ -1,12 +1,12 @@
 // The journal reader: reads on its own thread and connection, answers on the logic thread, sees
 // every transaction committed before the read (WAL), and turns a failed read into an answer.
-#include "daemon/journal/journal_reader.h"
+#include "daemon/journal/read/journal_reader.h"
 
 #include <gtest/gtest.h>
 
 #include <thread>
 
-#include "daemon/journal/recall.h"
+#include "daemon/journal/read/recall.h"
 #include "tests/support/completion_queue.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -22,7 +22,7 @@ TEST(JournalReader, ReadsCommittedRoundsOffTheLogicThreadAndAnswersOnIt) {
     f.table->ticketIn(1, 10'000, "T1");
     f.playRound({{1, BetType::Banker, 100}}, kBankerWins);
     test::CompletionQueue logic;
-    JournalReader reader(f.path, StoreOptions{}, [&](std::function<void()> done) { logic.post(std::move(done)); });
+    JournalReader reader(f.path, StoreOptions{}, logic);
     const std::thread::id logicThread = std::this_thread::get_id();
     std::thread::id jobThread;
     std::thread::id answerThread;
@@ -55,7 +55,7 @@ TEST(JournalReader, AReadThatThrowsIsAnsweredWithItsErrorAndTheNextReadWorks) {
     f.table->ticketIn(1, 10'000, "T1");
     f.playRound({{1, BetType::Banker, 100}}, kBankerWins);
     test::CompletionQueue logic;
-    JournalReader reader(f.path, StoreOptions{}, [&](std::function<void()> done) { logic.post(std::move(done)); });
+    JournalReader reader(f.path, StoreOptions{}, logic);
     std::string error;
     bool answered = false;
     reader.read<RecalledRound>([](SegmentedJournal& journal) { return recallRound(journal, 99); },
@@ -73,8 +73,7 @@ TEST(JournalReader, AReadThatThrowsIsAnsweredWithItsErrorAndTheNextReadWorks) {
 
 TEST(JournalReader, AFileThatCannotBeOpenedIsAnError) {
     test::CompletionQueue logic;
-    JournalReader reader("/nonexistent/dir/journal.db", StoreOptions{},
-                         [&](std::function<void()> done) { logic.post(std::move(done)); });
+    JournalReader reader("/nonexistent/dir/journal.db", StoreOptions{}, logic);
     std::string error;
     reader.read<int>([](SegmentedJournal&) { return 1; }, [](int) {}, [&](const std::string& e) { error = e; });
     logic.runOne();

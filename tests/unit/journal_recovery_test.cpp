@@ -3,10 +3,10 @@
 
 #include <sstream>
 
-#include "daemon/journal/audit.h"
-#include "daemon/journal/journal_export.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/journal_export.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "daemon/journal/resettlement.h"
 #include "tests/unit/fixtures.h"

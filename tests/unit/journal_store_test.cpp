@@ -9,11 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "daemon/journal/audit.h"
-#include "daemon/journal/chain_verifier.h"
-#include "daemon/journal/record_kinds.h"
-#include "daemon/journal/schema_migrations.h"
-#include "daemon/journal/segmented_journal.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/segments/segmented_journal.h"
+#include "daemon/journal/store/chain_verifier.h"
+#include "daemon/journal/store/schema_migrations.h"
 #include "tests/support/power_loss_vfs.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"

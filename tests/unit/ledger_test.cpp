@@ -1,5 +1,5 @@
 // Credits and meters from journal records; the logic thread's journal with its writer thread.
-#include "daemon/journal/ledger.h"
+#include "daemon/journal/ledger/ledger.h"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "daemon/journal/journal_writer.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/store_sink.h"
 #include "tests/support/completion_queue.h"
 #include "tests/unit/journal_fixture.h"
@@ -89,7 +89,7 @@ TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsR
     test::TempDir dir;
     test::CompletionQueue completions;
     auto store = std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{});
-    JournalWriter writer(std::move(store), [&](std::function<void()> f) { completions.post(std::move(f)); });
+    JournalWriter writer(std::move(store), completions);
     Journal journal(
         writer, Ledger{}, [] { return 1; }, 0);
     std::vector<std::int64_t> seqs;
@@ -120,8 +120,7 @@ TEST(JournalWriter, CommitsQueuedWhileACommitWaitsGoTogetherInOneTransaction) {
     test::TempDir dir;
     const std::string path = (dir.path() / "j.db").string();
     test::CompletionQueue completions;
-    JournalWriter writer(std::make_unique<JournalStore>(path, StoreOptions{}),
-                         [&](std::function<void()> f) { completions.post(std::move(f)); });
+    JournalWriter writer(std::make_unique<JournalStore>(path, StoreOptions{}), completions);
     Journal journal(
         writer, Ledger{}, [] { return 1; }, 0);
     // Another connection holds the write lock: the writer's first transaction waits for it
@@ -163,8 +162,7 @@ TEST(Journal, ARefusedCreditChangesNothing) {
 TEST(Journal, ATransactionTheLedgerRefusesAtSubmitLeavesTheProjectionAndTheInFlightCount) {
     test::TempDir dir;
     test::CompletionQueue completions;
-    JournalWriter writer(std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{}),
-                         [&](std::function<void()> f) { completions.post(std::move(f)); });
+    JournalWriter writer(std::make_unique<JournalStore>((dir.path() / "j.db").string(), StoreOptions{}), completions);
     Journal journal(
         writer, Ledger{}, [] { return 1; }, 0);
     for (const auto& [station, amount] : {std::pair<std::int64_t, Money>{1, 500}, {2, 70}}) {

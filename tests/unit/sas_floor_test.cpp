@@ -3,8 +3,8 @@
 // mode's idea of a wakeup byte.
 #include <gtest/gtest.h>
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/journal/store_sink.h"
 #include "daemon/sas/exception_events.h"

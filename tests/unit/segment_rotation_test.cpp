@@ -1,7 +1,7 @@
 // Journal segments (schema/README.md "Segments"): a rotation seals the active segment and opens
 // the next with what a start-up resumes, chained on; a start-up on the new segment alone resumes
 // what the whole journal says; a rotation that died half-way is tidied at the next start.
-#include "daemon/journal/segment_rotation.h"
+#include "daemon/journal/segments/segment_rotation.h"
 
 #include <gtest/gtest.h>
 #include <openssl/sha.h>
@@ -9,19 +9,22 @@
 
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <sstream>
 
 #include "daemon/app/segment_carry.h"
-#include "daemon/journal/audit.h"
-#include "daemon/journal/chain_verifier.h"
-#include "daemon/journal/journal_export.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/journal_export.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/read/tip_report.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/station_state.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/resettlement.h"
 #include "daemon/journal/resume_facts.h"
-#include "daemon/journal/station_state.h"
-#include "daemon/journal/tip_report.h"
+#include "daemon/journal/store/chain_verifier.h"
 #include "daemon/sas/sas_resume.h"
+#include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink {
@@ -580,6 +583,133 @@ TEST(CarriedState, ReservationsAndDisputesReadBackAndAReleaseCarriesNothing) {
     EXPECT_EQ(again.at("disputes"), table.at("disputes"));
     EXPECT_EQ(again.at("reserved"),
               nlohmann::json::parse(R"({"3": {"reserved": true, "until_ms": 1795000600000, "pin_sha256": "00ff"}})"));
+}
+
+}  // namespace
+}  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// What a walk skips: a sealed segment is skipped by its summary only when it holds nothing wanted,
+// and the active one is never skipped (it grows under the summary).
+TEST(SegmentedJournal, ARecallOfAStationFindsItsBetsInTheFirstOfThreeSegments) {
+    Segmented f;
+    f.table->ticketIn(3, 1'000, "1000000000000003");
+    const std::int64_t round = f.playRound({{3, game::BetType::Banker, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    (void)f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    (void)f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    journal::SegmentedJournal segmented(f.path, {});
+    ASSERT_EQ(segmented.size(), 3U);
+
+    EXPECT_TRUE(segmented.holdsBetsOf(0, 3));
+    EXPECT_FALSE(segmented.holdsBetsOf(1, 3));
+    EXPECT_TRUE(segmented.holdsBetsOf(1, 1));
+    EXPECT_TRUE(segmented.holdsBetsOf(2, 3));   // the active segment, though it holds none
+    EXPECT_FALSE(segmented.holdsBetsOf(0, 4));  // station 4 has records there (a reservation), no bet
+
+    const auto recalled = journal::recallRounds(segmented, 10, 3);
+    ASSERT_EQ(recalled.size(), 1U);
+    EXPECT_EQ(recalled[0].round.roundId, round);
+    EXPECT_EQ(recalled[0].round.bets.size(), 1U);
+}
+
+// A round re-settled two segments after it was played, with a segment between that never
+// touched it: its records are read from both segments that hold them, the one between skipped.
+TEST(SegmentedJournal, ARoundReSettledInALaterSealedSegmentIsReadFromBoth) {
+    Segmented f;
+    const std::int64_t round = f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    const std::int64_t next = f.playRound({{2, game::BetType::Banker, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    {
+        journal::SegmentedJournal before(f.path, {});
+        journal::JournalTransaction tx = f.journal->begin();
+        journal::addResettlement(tx, journal::reconstructRound(before.recordsOfRound(round)), f.table->paytable(),
+                                 journal::ResettlementRequest{round, test::cards("2S 9H 4D KC"), "video", "alice"});
+        f.journal->submit(std::move(tx));
+    }
+    f.rotate();
+    journal::SegmentedJournal segmented(f.path, {});
+    ASSERT_EQ(segmented.size(), 4U);
+
+    EXPECT_TRUE(segmented.holdsRound(0, round));
+    EXPECT_FALSE(segmented.holdsRound(1, round));  // only the next round was played there
+    EXPECT_TRUE(segmented.holdsRound(2, round));   // the re-settlement, a round older than any it opened
+    EXPECT_FALSE(segmented.holdsRound(2, next));
+    EXPECT_TRUE(segmented.holdsRound(3, round));  // the active segment, though it holds none
+
+    const auto home = segmented.segment(0).recordsOfRound(round);
+    const auto later = segmented.segment(2).recordsOfRound(round);
+    ASSERT_FALSE(home.empty());
+    ASSERT_FALSE(later.empty());
+    const auto records = segmented.recordsOfRound(round);
+    ASSERT_EQ(records.size(), home.size() + later.size());
+    EXPECT_EQ(records.front().seq, home.front().seq);
+    EXPECT_EQ(records.back().seq, later.back().seq);
+    EXPECT_EQ(journal::reconstructRound(records).resettlements, 1);
+}
+
+// A reader kept open across a rotation: the segment that was active when it learned about it is
+// sealed now, and read as it ended, not as it was when first asked.
+TEST(SegmentedJournal, ExtendTakesInTheNewSegmentAndRelearnsTheOneItSealed) {
+    Segmented f;
+    f.rotate();
+    journal::SegmentedJournal segmented(f.path, {});
+    ASSERT_EQ(segmented.size(), 2U);
+    ASSERT_EQ(segmented.roundsOpened(1), std::nullopt);  // learned while active: nothing played yet
+    f.table->ticketIn(3, 1'000, "1000000000000003");
+    const std::int64_t round = f.playRound({{3, game::BetType::Banker, 100}}, "9S 2H KD 4C");
+    f.rotate();
+    EXPECT_EQ(segmented.size(), 2U);  // until extended
+
+    ASSERT_TRUE(segmented.extend());
+    ASSERT_EQ(segmented.size(), 3U);
+    EXPECT_EQ(segmented.file(2), journal::SegmentFiles(f.path).file(3).string());
+    EXPECT_EQ(segmented.roundsOpened(1), (std::optional(std::pair<std::int64_t, std::int64_t>{round, round})));
+    EXPECT_TRUE(segmented.holdsBetsOf(1, 3));
+    EXPECT_FALSE(segmented.holdsBetsOf(0, 3));
+    const auto recalled = journal::recallRounds(segmented, 10, 3);
+    ASSERT_EQ(recalled.size(), 1U);
+    EXPECT_EQ(recalled[0].round.roundId, round);
+    EXPECT_TRUE(segmented.extend());  // no rotation since: the same files
+    EXPECT_EQ(segmented.size(), 3U);
+
+    // The oldest sealed segment gone, as archiving leaves the journal: the caller opens it anew.
+    journal::SegmentFiles(f.path).remove(1);
+    EXPECT_FALSE(segmented.extend());
+}
+
+// A start-up reads each segment in one pass: per station the last of its records decides, in the
+// segment and over what the segment carried from the ones before.
+TEST(ResumeFacts, TheLastRecordOfEachStationDecides) {
+    Segmented f;
+    f.table->handpay(1, 200);                                   // pending, then reset: no lock
+    f.add(kind::kAttendantCleared, 1, json{{"by", "floor"}});   // the fixture's call, cleared
+    f.add(kind::kAttendantCalled, 2, json{{"by", "station"}});  // called, cleared, called again
+    journal::StationState later;
+    later.limitLevel = 5;
+    f.add(kind::kStationState, 3, journal::stationStateJson(later));
+    f.add(kind::kTicketIssued, 1, json{{"validation", "0012345678901236"}, {"amount", 100}});
+    const journal::ResumeFacts facts = journal::resumeFacts(*f.store);
+    EXPECT_FALSE(facts.handpays.contains(1));
+    EXPECT_TRUE(facts.handpays.contains(2));
+    EXPECT_EQ(facts.attendantCalls, (std::set<std::int64_t>{2}));
+    ASSERT_TRUE(facts.stations.contains(3));
+    EXPECT_EQ(facts.stations.at(3).limitLevel, 5);
+    EXPECT_EQ(facts.ticketsIssued, 3);
+
+    f.rotate();
+    f.add(kind::kAttendantCleared, 2, json{{"by", "floor"}});
+    f.add(kind::kHandpayReset, 2, json{{"amount", 150'000}, {"kind", "jackpot"}, {"by", "attendant"}});
+    f.add(kind::kTicketIssued, 2, json{{"validation", "0012345678901237"}, {"amount", 100}});
+    const journal::ResumeFacts after = journal::resumeFacts(*f.store);
+    EXPECT_TRUE(after.attendantCalls.empty());
+    EXPECT_TRUE(after.handpays.empty());
+    EXPECT_EQ(after.stations.at(3).limitLevel, 5);
+    EXPECT_EQ(after.ticketsIssued, 4);  // the three carried, counted once, and the new one
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "daemon/game/round_settlement.h"
-#include "daemon/journal/audit.h"
-#include "daemon/journal/recall.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/read/audit.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resettlement.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/exception_events.h"
 #include "protocols/sas/secure_enhanced_validation.h"
 #include "tests/support/manual_executor.h"

@@ -12,7 +12,7 @@
 
 #include "daemon/game/random_source.h"
 #include "daemon/io/event_line.h"
-#include "daemon/journal/round_history.h"
+#include "daemon/journal/read/round_history.h"
 #include "daemon/journal/store_sink.h"
 #include "daemon/table/table.h"
 #include "tests/support/manual_executor.h"

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/table/table.h"
 #include "tests/support/deferred_sink.h"
 #include "tests/unit/table_fixture.h"

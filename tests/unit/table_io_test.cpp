@@ -10,7 +10,7 @@
 #include <functional>
 #include <optional>
 
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "tests/support/memory_modbus_device.h"
 #include "tests/unit/table_fixture.h"
 

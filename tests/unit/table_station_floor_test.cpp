@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "tests/unit/table_fixture.h"
 
 namespace pitlink::table {

@@ -1,12 +1,12 @@
 // The tip report read from a journal's tip records: by period of the journal's clock and by
 // station, sums worked out here; and a journal whose tips add up beyond 64 bits (only a forged
 // one can) is refused, not wrapped.
-#include "daemon/journal/tip_report.h"
+#include "daemon/journal/read/tip_report.h"
 
 #include <gtest/gtest.h>
 
-#include "daemon/journal/body_fields.h"
-#include "daemon/journal/record_kinds.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink::journal {

@@ -1,0 +1,313 @@
+#include "daemon/journal/ledger/ledger.h"
+
+#include <algorithm>
+#include <charconv>
+#include <iterator>
+#include <limits>
+#include <numeric>
+
+#include "daemon/game/wide_int.h"
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/record_kinds.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+game::Fraction addFractions(game::Fraction a, game::Fraction b) {
+    const game::Int128 num = static_cast<game::Int128>(a.num) * b.den + static_cast<game::Int128>(b.num) * a.den;
+    const game::Int128 den = static_cast<game::Int128>(a.den) * b.den;
+    game::Int128 g = num;
+    game::Int128 d = den;
+    while (d != 0) {  // gcd on 128 bits
+        const game::Int128 t = g % d;
+        g = d;
+        d = t;
+    }
+    if (g < 0) {
+        g = -g;
+    }
+    if (g == 0) {
+        return {0, 1};
+    }
+    const game::Int128 rn = num / g;
+    const game::Int128 rd = den / g;
+    constexpr auto kMax = static_cast<game::Int128>(std::numeric_limits<std::int64_t>::max());
+    if (rn > kMax || rd > kMax || rn < -kMax) {
+        throw LedgerError("breakage sum overflows");
+    }
+    return {static_cast<std::int64_t>(rn), static_cast<std::int64_t>(rd)};
+}
+
+std::optional<game::Fraction> parseFraction(std::string_view text) {
+    // Fraction::toString writes whole numbers without "/1".
+    const auto slash = text.find('/');
+    game::Fraction f;
+    const auto numText = text.substr(0, slash);
+    const auto denText = slash == std::string_view::npos ? std::string_view("1") : text.substr(slash + 1);
+    const auto [numEnd, numErr] = std::from_chars(numText.data(), numText.data() + numText.size(), f.num);
+    const auto [denEnd, denErr] = std::from_chars(denText.data(), denText.data() + denText.size(), f.den);
+    if (numErr != std::errc{} || denErr != std::errc{} || numEnd != numText.data() + numText.size() ||
+        denEnd != denText.data() + denText.size() || f.den <= 0 || f.num < 0) {
+        return std::nullopt;
+    }
+    return f;
+}
+
+StationAccount& Ledger::account(std::optional<std::int64_t> station, std::string_view kindName) {
+    if (!station) {
+        throw LedgerError(std::string(kindName) + " record without a station");
+    }
+    return stations_[*station];
+}
+
+Money Ledger::credits(std::int64_t station) const {
+    const auto it = stations_.find(station);
+    return it == stations_.end() ? 0 : it->second.credits;
+}
+
+Money Ledger::totalCredits() const {
+    Money total = 0;
+    for (const auto& [number, account] : stations_) {
+        total += account.credits;
+    }
+    return total;
+}
+
+void Ledger::applyCredit(std::int64_t station, const json& body) {
+    StationAccount& acc = stations_[station];
+    const CreditFact credit = creditFact(body);
+    const Money amount = credit.amount;
+    const Money balance = credit.balance;
+    const std::string& why = credit.reason;
+    if (acc.credits + amount != balance) {
+        throw LedgerError("station " + std::to_string(station) + " credit of " + std::to_string(amount) +
+                          " leaves balance " + std::to_string(balance) + " but the credits held were " +
+                          std::to_string(acc.credits));
+    }
+    if (balance < 0) {
+        throw LedgerError("station " + std::to_string(station) + " credits would go below zero");
+    }
+    // Everything that can refuse the record is checked before anything changes.
+    static constexpr std::string_view kKnown[] = {reason::kBet,      reason::kBetReturn, reason::kSettlement,
+                                                  reason::kTicketIn, reason::kTicketOut, reason::kHandpay,
+                                                  reason::kJackpot,  reason::kTip,       reason::kResettlement};
+    if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
+        throw LedgerError("credit record with unknown reason \"" + why + "\"");
+    }
+    const Money wagered = credit.wagered;
+    const bool paidOut =
+        why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot || why == reason::kTip;
+    if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||
+        (why == reason::kSettlement && amount < 0) || (why == reason::kBetReturn && amount < 0) ||
+        (why == reason::kBet && amount > 0)) {
+        throw LedgerError("credit record with reason " + why + " moves credits the wrong way");
+    }
+    // The meters change on a copy: one that would overflow refuses the record with nothing changed.
+    MeterSet meters = acc.meters;
+    if (why == reason::kSettlement) {
+        meters.add(Meter::CoinIn, wagered);
+        meters.add(Meter::CoinOut, amount);
+        meters.add(Meter::GamesPlayed, 1);
+        if (amount > wagered) {
+            meters.add(Meter::GamesWon, 1);
+        } else if (amount < wagered) {
+            meters.add(Meter::GamesLost, 1);
+        }
+    } else if (why == reason::kTicketIn) {
+        meters.add(Meter::TicketInCashable, amount);
+    } else if (why == reason::kTicketOut) {
+        meters.add(Meter::TicketOutCashable, -amount);
+        meters.add(Meter::CancelledCredits, -amount);
+    } else if (why == reason::kHandpay) {
+        meters.add(Meter::HandpaidCancelledCredits, -amount);
+        meters.add(Meter::CancelledCredits, -amount);
+    } else if (why == reason::kJackpot) {
+        meters.add(Meter::Jackpots, -amount);
+    } else if (why == reason::kTip) {
+        meters.add(Meter::Tips, -amount);
+    } else if (why == reason::kResettlement) {
+        meters.add(amount >= 0 ? Meter::ResettlementPaid : Meter::ResettlementRecovered,
+                   amount >= 0 ? amount : -amount);
+    } else if (why == reason::kBetReturn) {
+        meters.add(Meter::BetsReturned, amount);
+    }
+    // Stakes in play: a bet's stake until its round settles (the settlement's wagered) or it comes
+    // back (withdrawn, voided). Never below 0: a ledger rebuilt from a snapshot of a pitlinkd
+    // that did not keep them starts at 0 in the middle of a round.
+    if (why == reason::kBet) {
+        acc.inPlay -= amount;
+    } else if (why == reason::kBetReturn) {
+        acc.inPlay = std::max<Money>(0, acc.inPlay - amount);
+    } else if (why == reason::kSettlement) {
+        acc.inPlay = std::max<Money>(0, acc.inPlay - wagered);
+    }
+    acc.credits = balance;
+    acc.meters = meters;
+}
+
+void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+    try {
+        applyKind(kindName, station, body);
+    } catch (const BodyError& error) {
+        throw LedgerError(std::string(kindName) + " record: " + error.what());
+    }
+}
+
+void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+    if (kindName == kind::kCredit) {
+        account(station, kindName);
+        applyCredit(*station, body);
+    } else if (kindName == kind::kBetSettled) {
+        StationAccount& acc = account(station, kindName);
+        const auto breakage = parseFraction(stringField(body, "breakage"));
+        if (!breakage) {
+            throw LedgerError("bet.settled record with malformed breakage");
+        }
+        acc.breakage = addFractions(acc.breakage, *breakage);
+    } else if (kindName == kind::kRoundSettled) {
+        table_.add(Meter::RoundsSettled, 1);
+    } else if (kindName == kind::kRoundVoided) {
+        table_.add(Meter::RoundsVoided, 1);
+    } else if (kindName == kind::kRoundResettled) {
+        table_.add(Meter::RoundsResettled, 1);
+    } else if (kindName == kind::kDaemonStarted) {
+        table_.add(Meter::PowerUps, 1);
+    } else if (kindName == kind::kDoorOpened) {
+        if (station) {
+            stations_[*station].meters.add(Meter::DoorOpens, 1);
+        } else {
+            table_.add(Meter::DoorOpens, 1);
+        }
+    }
+}
+
+void Ledger::apply(const JournalRecord& record) {
+    json body = json::parse(record.body, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+        throw LedgerError("record " + std::to_string(record.seq) + " has a body that is not a JSON object");
+    }
+    try {
+        apply(record.kind, record.station, body);
+    } catch (const LedgerError& error) {
+        throw LedgerError("record " + std::to_string(record.seq) + ": " + error.what());
+    }
+}
+
+MeterSet Ledger::tableTotals() const {
+    MeterSet total = table_;
+    for (const auto& [number, acc] : stations_) {
+        for (const Meter meter : kStationMeters) {
+            total.add(meter, acc.meters[meter]);
+        }
+    }
+    return total;
+}
+
+json Ledger::toJson() const {
+    json stations = json::object();
+    for (const auto& [number, acc] : stations_) {
+        json meters = json::object();
+        for (const Meter meter : kStationMeters) {
+            meters[std::string(meterName(meter))] = acc.meters[meter];
+        }
+        stations[std::to_string(number)] = {
+            {"credits", acc.credits},
+            {"in_play", acc.inPlay},
+            {"breakage", acc.breakage.toString()},
+            {"meters", std::move(meters)},
+        };
+    }
+    json table = json::object();
+    for (const Meter meter : kTableMeters) {
+        table[std::string(meterName(meter))] = table_[meter];
+    }
+    return {{"stations", std::move(stations)}, {"table", std::move(table)}};
+}
+
+Ledger Ledger::fromJson(const json& snapshot) {
+    Ledger ledger;
+    try {
+        for (const auto& [number, entry] : objectField(snapshot, "stations").items()) {
+            // Keys are written by toJson: a station number in decimal, nothing else ("01", "1e5" and "-0" are refused).
+            std::int64_t station = 0;
+            const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), station);
+            if (error != std::errc{} || end != number.data() + number.size() || std::to_string(station) != number) {
+                throw LedgerError("snapshot with malformed station number \"" + number + "\"");
+            }
+            StationAccount& acc = ledger.stations_[station];
+            acc.credits = integerField(entry, "credits", 0, kMaxBodyMoney);
+            if (entry.contains("in_play")) {
+                acc.inPlay = integerField(entry, "in_play", 0, kMaxBodyMoney);
+            } else {
+                ledger.inPlayKnown_ = false;
+            }
+            const auto breakage = parseFraction(stringField(entry, "breakage"));
+            if (!breakage) {
+                throw LedgerError("snapshot with malformed breakage for station " + number);
+            }
+            acc.breakage = *breakage;
+            for (const auto& [name, value] : objectField(entry, "meters").items()) {
+                const auto meter = parseMeter(name);
+                if (!meter) {
+                    throw LedgerError("snapshot with unknown meter " + name);
+                }
+                std::string what = "station ";
+                what.append(number).append(" meter ").append(name);
+                acc.meters.add(*meter, integerValue(value, what, 0, kMaxInt64));
+            }
+        }
+        for (const auto& [name, value] : objectField(snapshot, "table").items()) {
+            const auto meter = parseMeter(name);
+            if (!meter) {
+                throw LedgerError("snapshot with unknown meter " + name);
+            }
+            ledger.table_.add(*meter, integerValue(value, "table meter " + name, 0, kMaxInt64));
+        }
+    } catch (const json::exception& error) {
+        throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
+    }
+    return ledger;
+}
+
+std::string Ledger::differenceFrom(const Ledger& other) const {
+    auto describe = [](const std::string& who, std::string_view what, auto mine, auto theirs) {
+        return who + " " + std::string(what) + " " + mine + " != " + theirs;
+    };
+    std::map<std::int64_t, StationAccount> all = stations_;
+    for (const auto& [number, acc] : other.stations_) {
+        all.try_emplace(number);
+    }
+    for (const auto& [number, unused] : all) {
+        const auto mineIt = stations_.find(number);
+        const auto theirsIt = other.stations_.find(number);
+        const StationAccount mine = mineIt == stations_.end() ? StationAccount{} : mineIt->second;
+        const StationAccount theirs = theirsIt == other.stations_.end() ? StationAccount{} : theirsIt->second;
+        const std::string who = "station " + std::to_string(number);
+        if (mine.credits != theirs.credits) {
+            return describe(who, "credits", std::to_string(mine.credits), std::to_string(theirs.credits));
+        }
+        if (other.inPlayKnown_ && inPlayKnown_ && mine.inPlay != theirs.inPlay) {
+            return describe(who, "in_play", std::to_string(mine.inPlay), std::to_string(theirs.inPlay));
+        }
+        if (!(mine.breakage == theirs.breakage)) {
+            return describe(who, "breakage", mine.breakage.toString(), theirs.breakage.toString());
+        }
+        for (const Meter meter : kStationMeters) {
+            if (mine.meters[meter] != theirs.meters[meter]) {
+                return describe(who, meterName(meter), std::to_string(mine.meters[meter]),
+                                std::to_string(theirs.meters[meter]));
+            }
+        }
+    }
+    for (const Meter meter : kTableMeters) {
+        if (table_[meter] != other.table_[meter]) {
+            return describe("table", meterName(meter), std::to_string(table_[meter]),
+                            std::to_string(other.table_[meter]));
+        }
+    }
+    return {};
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,79 @@
+#pragma once
+// Credits and meters of every station and of the table, computed from journal records and only
+// from them: the live table applies each record as it is journaled, start-up and audit replay
+// the journal through the same apply(), so the two can never disagree about what a record means.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "daemon/game/fraction.h"
+#include "daemon/game/settlement.h"
+#include "daemon/journal/ledger/meters.h"
+#include "daemon/journal/store/record.h"
+
+namespace pitlink::journal {
+
+using game::Money;
+
+// A record that contradicts the ledger (a balance that does not follow, credits below zero, a
+// meter going down): the journal or the program is wrong, and the table must stop.
+class LedgerError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct StationAccount {
+    Money credits = 0;
+    // Stakes taken off the credits for bets of a round not yet settled (placed, not withdrawn or
+    // returned): still the station's credits as SAS counts them until the round is metered as
+    // coin in (protocols/sas/README.md "Meters").
+    Money inPlay = 0;
+    MeterSet meters;
+    game::Fraction breakage{0, 1};  // exact: sum of the fractions of a minor unit dropped by rounding
+    friend bool operator==(const StationAccount& a, const StationAccount& b) {
+        return a.credits == b.credits && a.inPlay == b.inPlay && a.meters == b.meters && a.breakage == b.breakage;
+    }
+};
+
+class Ledger {
+public:
+    void apply(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
+    void apply(const JournalRecord& record);
+
+    [[nodiscard]] Money credits(std::int64_t station) const;
+    [[nodiscard]] const std::map<std::int64_t, StationAccount>& stations() const { return stations_; }
+    [[nodiscard]] const MeterSet& tableOwn() const { return table_; }
+    // The table's meters: its own counters plus the sum of every station's.
+    [[nodiscard]] MeterSet tableTotals() const;
+    [[nodiscard]] Money totalCredits() const;
+
+    // The body of a meters.snapshot record, and back.
+    [[nodiscard]] nlohmann::json toJson() const;
+    [[nodiscard]] static Ledger fromJson(const nlohmann::json& snapshot);
+    // Empty when equal (a station absent counts as all zero), else the first difference found
+    // ("station 3 coin_in 1500 != 1000").
+    [[nodiscard]] std::string differenceFrom(const Ledger& other) const;
+
+private:
+    void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
+    // False for a ledger read from a snapshot written before stakes in play were kept (they
+    // are then taken as 0 and not compared).
+    bool inPlayKnown_ = true;
+    void applyCredit(std::int64_t station, const nlohmann::json& body);
+    StationAccount& account(std::optional<std::int64_t> station, std::string_view kind);
+
+    std::map<std::int64_t, StationAccount> stations_;
+    MeterSet table_;
+};
+
+// a + b exactly, reduced; LedgerError if the result does not fit.
+[[nodiscard]] game::Fraction addFractions(game::Fraction a, game::Fraction b);
+// "3/20" -> {3, 20}, "2" -> {2, 1}, without the paytable's term limit (breakage sums grow); nullopt if malformed.
+[[nodiscard]] std::optional<game::Fraction> parseFraction(std::string_view text);
+
+}  // namespace pitlink::journal

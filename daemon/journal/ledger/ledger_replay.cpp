@@ -1,0 +1,27 @@
+#include "daemon/journal/ledger/ledger_replay.h"
+
+#include "daemon/journal/records/record_kinds.h"
+
+namespace pitlink::journal {
+
+std::string LedgerReplay::visit(const JournalRecord& record) {
+    try {
+        if (record.kind == kind::kMetersSnapshot) {
+            const Ledger stored = Ledger::fromJson(nlohmann::json::parse(record.body));
+            ++snapshots_;
+            if (std::string difference = ledger_.differenceFrom(stored); !difference.empty()) {
+                return "meters recomputed from the records differ from snapshot " + std::to_string(record.seq) + ": " +
+                       difference + " (recomputed != stored)";
+            }
+            return {};
+        }
+        ledger_.apply(record);
+    } catch (const LedgerError& error) {
+        return error.what();
+    } catch (const nlohmann::json::exception& error) {
+        return "record " + std::to_string(record.seq) + ": " + error.what();
+    }
+    return {};
+}
+
+}  // namespace pitlink::journal

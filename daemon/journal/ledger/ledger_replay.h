@@ -1,0 +1,26 @@
+#pragma once
+// Replays records into a ledger and compares it with every meters snapshot met on the way: the
+// check that meters and credits recomputed from the records are the meters that were stored.
+#include <cstdint>
+#include <string>
+
+#include "daemon/journal/ledger/ledger.h"
+#include "daemon/journal/store/record.h"
+
+namespace pitlink::journal {
+
+class LedgerReplay {
+public:
+    explicit LedgerReplay(Ledger base = {}) : ledger_(std::move(base)) {}
+    // Empty, or what is wrong with the record (balance that does not follow, snapshot mismatch).
+    std::string visit(const JournalRecord& record);
+    [[nodiscard]] const Ledger& ledger() const { return ledger_; }
+    [[nodiscard]] Ledger&& take() { return std::move(ledger_); }
+    [[nodiscard]] int snapshotsCompared() const { return snapshots_; }
+
+private:
+    Ledger ledger_;
+    int snapshots_ = 0;
+};
+
+}  // namespace pitlink::journal

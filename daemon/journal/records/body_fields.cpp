@@ -1,0 +1,134 @@
+#include "daemon/journal/records/body_fields.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+namespace {
+
+// What a refused value is, for the message: a number as written, anything else by its type.
+std::string describe(const json& value) {
+    switch (value.type()) {
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float:
+            return value.dump();
+        case json::value_t::string:
+            return "text";
+        case json::value_t::boolean:
+            return value.get<bool>() ? "true" : "false";
+        case json::value_t::array:
+            return "an array";
+        case json::value_t::object:
+            return "an object";
+        default:
+            return "null";
+    }
+}
+
+std::string quoted(std::string_view key) {
+    return "\"" + std::string(key) + "\"";
+}
+
+// The value at `key`, or nullptr when the body has none. A body that is not an object has none.
+const json* find(const json& body, std::string_view key) {
+    if (!body.is_object()) {
+        throw BodyError("the body is not a JSON object");
+    }
+    const auto it = body.find(key);
+    return it == body.end() ? nullptr : &*it;
+}
+
+const json& present(const json& body, std::string_view key) {
+    const json* value = find(body, key);
+    if (value == nullptr) {
+        throw BodyError(quoted(key) + " is missing");
+    }
+    return *value;
+}
+
+}  // namespace
+
+std::int64_t stationKey(const std::string& key) {
+    if (key.empty() || key.size() > 18 || key.find_first_not_of("0123456789") != std::string::npos) {
+        throw BodyError("\"" + key.substr(0, 20) + "\" is not a station number");
+    }
+    return integerValue(json(std::stoll(key)), "station " + key, 1, kMaxInt64);
+}
+
+std::int64_t integerValue(const json& value, std::string_view what, std::int64_t min, std::int64_t max) {
+    // Parsed non-negative integers are number_unsigned, up to 2^64 - 1: only those up to 2^63 - 1 fit.
+    bool fits = false;
+    std::int64_t number = 0;
+    if (value.is_number_unsigned()) {
+        const auto unsignedNumber = value.get<std::uint64_t>();
+        fits = unsignedNumber <= static_cast<std::uint64_t>(kMaxInt64);
+        number = fits ? static_cast<std::int64_t>(unsignedNumber) : 0;
+    } else if (value.is_number_integer()) {
+        number = value.get<std::int64_t>();
+        fits = true;
+    }
+    if (!fits || number < min || number > max) {
+        throw BodyError(std::string(what) + " must be an integer from " + std::to_string(min) + " to " +
+                        std::to_string(max) + ", not " + describe(value));
+    }
+    return number;
+}
+
+const std::string& stringValue(const json& value, std::string_view what) {
+    if (!value.is_string()) {
+        throw BodyError(std::string(what) + " must be text, not " + describe(value));
+    }
+    return value.get_ref<const std::string&>();
+}
+
+std::int64_t integerField(const json& body, std::string_view key, std::int64_t min, std::int64_t max) {
+    return integerValue(present(body, key), quoted(key), min, max);
+}
+
+std::optional<std::int64_t> optionalIntegerField(const json& body, std::string_view key, std::int64_t min,
+                                                 std::int64_t max) {
+    const json* value = find(body, key);
+    if (value == nullptr) {
+        return std::nullopt;
+    }
+    return integerValue(*value, quoted(key), min, max);
+}
+
+const std::string& stringField(const json& body, std::string_view key) {
+    return stringValue(present(body, key), quoted(key));
+}
+
+std::optional<std::string> optionalStringField(const json& body, std::string_view key) {
+    const json* value = find(body, key);
+    if (value == nullptr) {
+        return std::nullopt;
+    }
+    return stringValue(*value, quoted(key));
+}
+
+bool booleanField(const json& body, std::string_view key) {
+    const json& value = present(body, key);
+    if (!value.is_boolean()) {
+        throw BodyError(quoted(key) + " must be true or false, not " + describe(value));
+    }
+    return value.get<bool>();
+}
+
+const json& arrayField(const json& body, std::string_view key) {
+    const json& value = present(body, key);
+    if (!value.is_array()) {
+        throw BodyError(quoted(key) + " must be an array, not " + describe(value));
+    }
+    return value;
+}
+
+const json& objectField(const json& body, std::string_view key) {
+    const json& value = present(body, key);
+    if (!value.is_object()) {
+        throw BodyError(quoted(key) + " must be an object, not " + describe(value));
+    }
+    return value;
+}
+
+}  // namespace pitlink::journal

@@ -1,0 +1,101 @@
+#include "daemon/journal/records/settlement_records.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "daemon/game/settlement.h"
+#include "daemon/journal/records/record_kinds.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+json handToJson(const game::Hand& hand) {
+    return hand.cardNames();
+}
+
+json outcomeToJson(const game::Outcome& outcome) {
+    return {
+        {"winner", game::winnerName(outcome.winner)}, {"player_total", outcome.playerTotal},
+        {"banker_total", outcome.bankerTotal},        {"player_pair", outcome.playerPair},
+        {"banker_pair", outcome.bankerPair},          {"natural", outcome.natural()},
+    };
+}
+
+json settledStakeJson(game::SettleRule rule, std::span<const RoundBet> bets, const game::SettledStake& stake,
+                      const game::BetSettlement& settlement) {
+    json body{
+        {"spot", game::betTypeName(stake.bet.type)},
+        {"stake", stake.bet.stake},
+        {"result", game::betResultName(settlement.result)},
+        {"tier", settlement.tier},
+        {"win", settlement.win},
+        {"returned", settlement.returned},
+        {"breakage", settlement.breakage.reduced().toString()},
+    };
+    if (rule == game::SettleRule::PerBet) {
+        body["bet"] = bets[stake.covers.front()].index;
+    } else {
+        json covered = json::array();
+        for (const std::size_t i : stake.covers) {
+            covered.push_back(bets[i].index);
+        }
+        body["bets"] = std::move(covered);
+    }
+    return body;
+}
+
+std::vector<game::Bet> gameBets(std::span<const RoundBet> bets) {
+    std::vector<game::Bet> out;
+    out.reserve(bets.size());
+    for (const RoundBet& bet : bets) {
+        out.push_back(game::Bet{static_cast<int>(bet.station), bet.spot, bet.stake});
+    }
+    return out;
+}
+
+game::RoundSettlement settleBets(const game::Coup& coup, std::span<const RoundBet> bets, const game::Paytable& paytable,
+                                 game::SettleRule rule) {
+    return game::settleCoup(coup, gameBets(bets), paytable, rule);
+}
+
+void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup, std::span<const RoundBet> bets,
+                   const game::RoundSettlement& settled, const game::Paytable& paytable, std::string_view paytableSha,
+                   json extra) {
+    std::size_t covered = 0;
+    for (const game::SettledStake& stake : settled.stakes) {
+        covered += stake.covers.size();
+    }
+    if (covered != bets.size() || settled.stakes.size() != settled.bets.size()) {
+        throw std::logic_error("addSettlement: the settlement is not of these bets");
+    }
+    extra["player"] = handToJson(coup.player);
+    extra["banker"] = handToJson(coup.banker);
+    extra["outcome"] = outcomeToJson(settled.outcome);
+    extra["paytable"] = paytable.id;
+    extra["paytable_sha256"] = paytableSha;
+    tx.add(kind::kRoundSettled, roundId, std::nullopt, std::move(extra));
+    for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
+        const game::SettledStake& stake = settled.stakes[i];
+        tx.add(kind::kBetSettled, roundId, stake.bet.station,
+               settledStakeJson(settled.rule, bets, stake, settled.bets[i]));
+    }
+    for (const auto& [station, total] : settled.stations) {
+        tx.credit(station, total.returned, reason::kSettlement, roundId, json{{"wagered", total.wagered}});
+    }
+}
+
+void addVoid(JournalTransaction& tx, std::int64_t roundId, std::span<const RoundBet> bets, std::string_view why,
+             json extra) {
+    extra["reason"] = why;
+    tx.add(kind::kRoundVoided, roundId, std::nullopt, std::move(extra));
+    std::map<std::int64_t, game::Money> stakes;
+    for (const RoundBet& bet : bets) {
+        stakes[bet.station] += bet.stake;
+    }
+    for (const auto& [station, stake] : stakes) {
+        tx.credit(station, stake, reason::kBetReturn, roundId);
+    }
+}
+
+}  // namespace pitlink::journal

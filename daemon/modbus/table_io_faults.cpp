@@ -1,0 +1,117 @@
+// The module's health: failures and back-off, the link up or down, stuck outputs and the tilt of a
+// module that stays away.
+#include <spdlog/spdlog.h>
+
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/modbus/table_io.h"
+
+namespace pitlink::modbus {
+
+namespace {
+
+constexpr std::size_t kOutageErrorsKept = 5;
+
+}  // namespace
+
+void TableIo::onFailure(std::size_t index, const CycleResult& result, std::int64_t now) {
+    Module& m = modules_[index];
+    ++m.counters.failures;
+    m.writtenValid = false;
+    m.watchdogArmed = false;
+    m.lastError = result.error;
+    m.nextAttempt = now + m.backoff.failed().count();
+    ++m.outageFailures;
+    if (m.outageErrors.size() < kOutageErrorsKept) {
+        m.outageErrors.insert(result.error);
+    }
+    if (m.up || !m.reported) {
+        m.up = false;
+        m.downSince = now;
+        linkChanged(index, false, result.error);
+    }
+    checkOfflineTilt(index, now);
+}
+
+void TableIo::checkReadBack(std::size_t index, const OutputImage& held) {
+    Module& m = modules_[index];
+    std::set<std::string> stuck;
+    for (const Mismatch& mismatch : mismatches(m.points.map, m.written, held)) {
+        const OutputPoint& o = m.points.map.outputs[mismatch.output];
+        stuck.insert(o.name);
+        if (!faults_.contains(o.name)) {
+            fault(index, o.name, "stuck_output", true,
+                  {{"written", mismatch.holds ? "off" : "on"},
+                   {"holds", mismatch.holds ? "on" : "off"},
+                   {"address", o.address},
+                   {"kind", o.kind == OutputKind::Coil ? "coil" : "holding_register_bit"}});
+        }
+        m.writtenValid = false;  // written again, all of it, and read back, at the next cycle
+    }
+    for (const OutputPoint& o : m.points.map.outputs) {
+        if (!stuck.contains(o.name) && faults_.contains(o.name) && faults_.at(o.name) == "stuck_output") {
+            fault(index, o.name, "stuck_output", false, {});
+        }
+    }
+}
+
+void TableIo::fault(std::size_t index, const std::string& point, const std::string& fault, bool active,
+                    nlohmann::json detail) {
+    if (active) {
+        faults_[point] = fault;
+        spdlog::warn("modbus: fault {} on {}: {}", fault, point, detail.dump());
+    } else {
+        faults_.erase(point);
+        spdlog::info("modbus: fault {} on {} cleared", fault, point);
+    }
+    if (journal_.failed()) {
+        return;
+    }
+    detail["point"] = point;
+    detail["fault"] = fault;
+    detail["active"] = active;
+    detail["module"] = settings_.modules[index].name;
+    detail["device"] = describe(settings_.modules[index].connection);
+    journal::JournalTransaction tx = journal_.begin();
+    tx.add(journal::kind::kModbusFault, std::nullopt, std::nullopt, detail);
+    journal_.submit(std::move(tx));
+}
+
+void TableIo::linkChanged(std::size_t index, bool up, const std::string& error) {
+    Module& m = modules_[index];
+    const bool ended = m.reported.has_value();  // an up that ends an outage (not the first connect)
+    m.reported = up;
+    const std::int64_t downMs = now_() - m.downSince;
+    if (up) {
+        spdlog::info("modbus: {} answering; lamps written and read back", where(index));
+    } else {
+        spdlog::warn("modbus: {} not answering ({}); its lamps and inputs wait, reconnecting", where(index), error);
+    }
+    if (journal_.failed()) {
+        return;
+    }
+    journal::JournalTransaction tx = journal_.begin();
+    nlohmann::json body{{"up", up},
+                        {"module", settings_.modules[index].name},
+                        {"device", describe(settings_.modules[index].connection)}};
+    if (!up) {
+        body["error"] = error;  // the outage's cause
+    } else if (ended) {
+        body["down_ms"] = downMs;
+        body["failed_cycles"] = m.outageFailures;
+        body["errors"] = m.outageErrors;
+    }
+    tx.add(journal::kind::kModbusLink, std::nullopt, std::nullopt, body);
+    journal_.submit(std::move(tx));
+}
+
+void TableIo::checkOfflineTilt(std::size_t index, std::int64_t now) {
+    Module& m = modules_[index];
+    if (m.up || m.tiltRaised || settings_.offlineTilt.count() == 0 ||
+        now - m.downSince < settings_.offlineTilt.count()) {
+        return;
+    }
+    m.tiltRaised = true;
+    table_.raiseTilt(tiltCause(index), "the table's I/O module " + where(index) + " does not answer: " + m.lastError);
+}
+
+}  // namespace pitlink::modbus

@@ -1,0 +1,267 @@
+// The run's checks (sim_run.h): the journal at checkpoints, the SAS meters and tickets against it,
+// the drain and the end.
+#include "tests/sim/sim_run.h"
+
+namespace pitlink::sim {
+
+std::string Simulation::path() const {
+    return (options_.dir / "journal.db").string();
+}
+
+void Simulation::checkpoint(const std::string& where) {
+    if (!result_.ok || daemon_->journal() == nullptr) {
+        return;
+    }
+    for (const auto& c : connections_) {
+        if (c->replies->duplicates() != 0) {
+            fail(where + ": " + c->name + " got a reply twice");
+            return;
+        }
+    }
+    // A quiet moment (what is in flight commits), so that the daemon's committed state can be
+    // compared with the journal's; the workload waits meanwhile, as if nobody played.
+    for (int i = 0; i < 100 && daemon_->journal()->inFlight() > 0 && !test::PowerLoss::powerIsOff(); ++i) {
+        clockMs_ += 2;
+        executor_->runUntil(clockMs_);
+    }
+    if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {
+        return;  // the next step restarts the daemon, and checks the journal after its recovery
+    }
+    CheckReport report;
+    try {
+        report = checker_.check(path(), test::kPowerLossVfs);
+    } catch (const std::exception& error) {
+        fail(where + ": the journal cannot be read: " + error.what());
+        return;
+    }
+    if (!report.ok()) {
+        std::string all;
+        for (const auto& p : report.problems) {
+            all += "\n    " + p;
+        }
+        fail(where + ": the journal does not reconcile:" + all);
+        return;
+    }
+    result_.records = report.records;
+    result_.roundsSettled = report.settledRounds;
+    result_.roundsVoided = report.voidedRounds;
+    const journal::Journal& j = *daemon_->journal();
+    if (j.lastCommittedSeq() > 0 && !test::PowerLoss::powerIsOff()) {
+        committedSeq_ = j.lastCommittedSeq();
+        committedHash_ = checker_.hashAtLastCheck(committedSeq_);
+        if (committedHash_.empty()) {  // committed after the check read the files
+            committedHash_ = recordHash(path(), test::kPowerLossVfs, committedSeq_);
+        }
+    }
+    if (j.inFlight() == 0 && !j.failed()) {
+        // Nothing on its way: the daemon's credits are the checker's.
+        for (std::int64_t s = 1; s <= kStations; ++s) {
+            const auto it = report.credits.find(s);
+            const std::int64_t mine = it == report.credits.end() ? 0 : it->second;
+            if (j.committed().credits(s) != mine) {
+                fail(where + ": station " + std::to_string(s) + " holds " + std::to_string(j.committed().credits(s)) +
+                     " credits in the daemon, " + std::to_string(mine) + " by the journal's own sums");
+                return;
+            }
+        }
+        checkMeters(where, report);
+    }
+    checkTickets(where, report);
+}
+
+// After every step, from the daemon's committed ledger (what SAS answers from): each station's
+// SAS meters balance (protocols/sas/README.md "Meters") and none has gone down since the
+// last step, across crashes too (what was committed stays committed).
+void Simulation::checkMeterIdentity() {
+    if (!result_.ok || daemon_ == nullptr || daemon_->journal() == nullptr) {
+        return;
+    }
+    for (const auto& [station, account] : daemon_->journal()->committed().stations()) {
+        const sas::StationSasMeters m = sas::stationSasMeters(account);
+        const std::int64_t balance = m.ticketIn + m.coinOut + m.keyedOn - m.coinIn - m.cancelled - m.keyedOff;
+        if (m.current != balance) {
+            fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) +
+                 "'s SAS meters do not balance: current credits " + std::to_string(m.current) +
+                 " != " + std::to_string(balance));
+            return;
+        }
+        const sas::StationSasMeters before = lastSasMeters_[station];
+        const std::vector<std::pair<const char*, std::pair<std::int64_t, std::int64_t>>> counted{
+            {"coin in", {before.coinIn, m.coinIn}},       {"coin out", {before.coinOut, m.coinOut}},
+            {"jackpot", {before.jackpot, m.jackpot}},     {"cancelled", {before.cancelled, m.cancelled}},
+            {"ticket in", {before.ticketIn, m.ticketIn}}, {"keyed on", {before.keyedOn, m.keyedOn}},
+            {"keyed off", {before.keyedOff, m.keyedOff}}};
+        for (const auto& [name, values] : counted) {
+            if (values.second < values.first) {
+                fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) + "'s SAS " +
+                     name + " meter went down from " + std::to_string(values.first) + " to " +
+                     std::to_string(values.second));
+                return;
+            }
+        }
+        lastSasMeters_[station] = m;
+    }
+}
+
+// What the accounting host reads is what the journal says: current credits (LP 1A) and the
+// meters of LP 2F, each against the checker's own sums of the bet and credit records (4 BCD
+// bytes, 5 for the cents meters: what is reported keeps the low digits). And what a host
+// reconciles from its reads alone: current credits = ticket in + coin out + keyed on - coin in
+// - cancelled credits - keyed off (protocols/sas/README.md "Meters"; the denomination is 1).
+void Simulation::checkMeters(const std::string& where, const CheckReport& report) {
+    static const std::vector<std::uint8_t> kFirst = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0D, 0x0E};
+    static const std::vector<std::uint8_t> kSecond = {0x22, 0x23, 0xFA, 0xFD};
+    for (const std::int64_t s : host_.stations()) {
+        const auto it = report.meters.find(s);
+        const StationMeters mine = it == report.meters.end() ? StationMeters{} : it->second;
+        const std::map<std::uint8_t, std::int64_t> expected{
+            {0x00, mine.coinIn},    {0x01, mine.coinOut},     {0x02, mine.jackpots},
+            {0x03, mine.handpaid},  {0x04, mine.cancelled},   {0x05, mine.gamesPlayed},
+            {0x06, mine.gamesWon},  {0x07, mine.gamesLost},   {0x0D, mine.ticketIn},
+            {0x0E, mine.ticketOut}, {0x22, mine.settledPaid}, {0x23, mine.handpaid + mine.jackpots},
+            {0xFA, mine.keyedOn},   {0xFD, mine.keyedOff}};
+        const auto credits = host_.currentCredits(s);
+        auto meters = host_.meters(s, kFirst);
+        const auto more = host_.meters(s, kSecond);
+        ++result_.meterChecks;
+        if (!credits || !meters || !more) {
+            return;  // the host reported what was wrong
+        }
+        meters->insert(more->begin(), more->end());
+        const std::int64_t current = mine.credits + mine.inPlay;
+        if (*credits != current % 100'000'000) {
+            fail(where + ": station " + std::to_string(s) + "'s SAS current credits meter reads " +
+                 std::to_string(*credits) + ", the journal's own sums say " + std::to_string(current) + " (" +
+                 std::to_string(mine.credits) + " and " + std::to_string(mine.inPlay) + " in play)");
+            return;
+        }
+        for (const auto& [code, value] : expected) {
+            const std::int64_t modulus = code == 0x0D || code == 0x0E ? 10'000'000'000 : 100'000'000;
+            if (meters->at(code) != value % modulus) {
+                fail(where + ": station " + std::to_string(s) + "'s SAS meter " + std::to_string(code) + " reads " +
+                     std::to_string(meters->at(code)) + ", the journal's own sums say " + std::to_string(value));
+                return;
+            }
+        }
+        const auto& m = *meters;
+        const std::int64_t in = m.at(0x0D) + m.at(0x01) + m.at(0xFA);
+        const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD);
+        if (*credits != in - out) {
+            fail(where + ": station " + std::to_string(s) + "'s SAS meters do not reconcile: current credits " +
+                 std::to_string(*credits) + " != " + std::to_string(in) + " in - " + std::to_string(out) + " out");
+            return;
+        }
+    }
+}
+
+// Every ticket the journal credited through the host is one the host accepted, for its
+// amount; every ticket printed at a linked station carries a number the host gave that
+// station for that amount; a station without a link prints none.
+void Simulation::checkTickets(const std::string& where, const CheckReport& report) {
+    for (const TicketRecord& t : report.ticketsIn) {
+        if (!t.host) {
+            continue;
+        }
+        const auto it = host_.accepted().find(t.validation);
+        if (it == host_.accepted().end() || it->second != t.amount) {
+            fail(where + ": station " + std::to_string(t.station) + " credited ticket " + t.validation + " for " +
+                 std::to_string(t.amount) + ", which the host did not accept for that");
+            return;
+        }
+    }
+    for (const TicketRecord& t : report.ticketsOut) {
+        const auto it = host_.validated().find(t.validation);
+        if (it == host_.validated().end() || it->second.first != t.station || it->second.second != t.amount) {
+            fail(where + ": station " + std::to_string(t.station) + " printed ticket " + t.validation + " for " +
+                 std::to_string(t.amount) + ", which the host did not validate for it");
+            return;
+        }
+    }
+}
+
+// The end: every request answered once everything has committed, then the journal checked.
+// Time passes until every request is answered and nothing is in flight, then until the host
+// has read what is left (what it does raises more: 3D for the next record, 68).
+void Simulation::drain() {
+    for (int i = 0; i < 2000 && result_.ok; ++i) {
+        clockMs_ += 10;
+        executor_->runUntil(clockMs_);
+        releaseButtons();
+        hostPolls();
+        bool answered = true;
+        for (const auto& c : connections_) {
+            answered = answered && c->awaiting.empty();
+        }
+        if (answered && daemon_->journal()->inFlight() == 0) {
+            break;
+        }
+    }
+    if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {
+        return;  // the process is restarted; what it had not answered goes with it
+    }
+    for (const auto& c : connections_) {
+        if (!c->awaiting.empty()) {
+            fail(c->name + ": request " + std::to_string(c->awaiting.front().id) + " (" + c->awaiting.front().op +
+                 ") never answered");
+            return;
+        }
+    }
+    // The host reads what is left; what it does raises more (3D for the next record, 68), once
+    // committed: time passes until nothing is left.
+    for (int i = 0; i < 500; ++i) {
+        const bool any = host_.drain();
+        clockMs_ += 20;
+        executor_->runUntil(clockMs_);
+        if (!any && daemon_->journal()->inFlight() == 0 && !host_.drain()) {
+            break;
+        }
+    }
+}
+
+void Simulation::finish() {
+    // No new faults at the end: one armed in the last steps that has not struck is forgotten;
+    // one that struck (the power cut, a commit failed) is restarted from as a step would,
+    // so that the end's checks read a journal a running daemon has recovered.
+    test::PowerLoss::disarm();
+    drain();
+    if (result_.ok && (test::PowerLoss::powerIsOff() || daemon_->journal()->failed())) {
+        crash(test::PowerLoss::powerIsOff() ? "power cut at the end" : "restart after a failed commit at the end", 1.0);
+        drain();
+    }
+    if (!result_.ok) {
+        return;
+    }
+    checkpoint("end");
+    if (!result_.ok) {
+        return;
+    }
+    // Every ticket the journal credited through the host has reached its final status at the
+    // host (68, LP 71 FF: 00), restarts or not: none stays pending for ever.
+    // Every ticket printed has reached the host's database (3D, LP 4D), restarts or not.
+    const CheckReport report = checker_.check(path(), test::kPowerLossVfs);
+    for (const TicketRecord& t : report.ticketsIn) {
+        if (t.host && !host_.redeemed().contains(t.validation)) {
+            fail("end: ticket " + t.validation + " was credited at station " + std::to_string(t.station) +
+                 " but the host never learnt that it was redeemed");
+            return;
+        }
+    }
+    for (const TicketRecord& t : report.ticketsOut) {
+        if (!host_.knows(t.validation)) {
+            fail("end: ticket " + t.validation + " was printed at station " + std::to_string(t.station) +
+                 " but the host never read its record");
+            return;
+        }
+    }
+}
+
+void Simulation::fail(const std::string& what) {
+    if (!result_.ok) {
+        return;
+    }
+    result_.ok = false;
+    result_.failure = "seed " + std::to_string(options_.seed) + ", step " + std::to_string(result_.step) + " (" +
+                      std::to_string(clockMs_) + " ms simulated): " + what;
+}
+
+}  // namespace pitlink::sim

@@ -1,0 +1,89 @@
+// The accounting host on the SAS links, as the run drives it (sim_run.h, sim_accounting_host.h).
+#include "tests/sim/sim_run.h"
+
+namespace pitlink::sim {
+
+std::vector<sas::LinkOutput*> Simulation::sasOutputs() {
+    std::vector<sas::LinkOutput*> outputs;
+    for (auto& line : lines_) {
+        outputs.push_back(&line);
+    }
+    return outputs;
+}
+
+// Writes one poll into the station's port and returns what it answered (the host's wire).
+std::vector<std::uint8_t> Simulation::poll(std::int64_t station, const std::vector<std::uint8_t>& frame) {
+    SimSasLine& line = lines_[static_cast<std::size_t>(station - 1)];
+    line.answer.clear();
+    bool first = true;
+    for (const std::uint8_t b : frame) {
+        daemon_->sas()->port(station)->receive(sas::WireByte{b, first}, first);
+        first = false;
+    }
+    return line.answer;
+}
+
+// The host polls its links in turn, one every 30 ms of simulated time, and acts on the
+// exceptions it reads (sim_accounting_host.h).
+void Simulation::hostPolls() {
+    if (clockMs_ >= nextHostPollMs_ && daemon_ != nullptr && daemon_->sas() != nullptr) {
+        host_.pollNext();
+        nextHostPollMs_ = clockMs_ + 30;
+    }
+}
+
+// The host on its own initiative: LP 94 (remote hand-pay reset, racing the attendant's reset
+// on the control socket), LP 1A, LP 2E (a game delay of up to 3 s, or its end, racing the
+// stations' bets), or now and then LP 7F (its clock, mostly within the tolerance, sometimes
+// far off).
+void Simulation::accountingHost() {
+    const auto& linked = host_.stations();
+    const std::int64_t station =
+        lockedOr(linked[std::uniform_int_distribution<std::size_t>(0, linked.size() - 1)(random_)], linked);
+    const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
+    if (roll < 45) {
+        remoteHandpayReset(station);
+        if (random_() % 3 == 0) {
+            send(*connections_.back(), json{{"cmd", "handpay_reset"}, {"station", station}});  // the attendant too
+        }
+    } else if (roll < 78) {
+        ++result_.sasPolls;
+        host_.currentCredits(station);
+    } else if (roll < 90) {
+        ++result_.sasPolls;
+        const int tenths = roll < 81 ? 0 : std::uniform_int_distribution<int>(1, 30)(random_);
+        const std::int64_t sentMs = clockMs_;
+        if (host_.delayGame(station, tenths)) {
+            hostDelayUntil_[station] = tenths == 0 ? 0 : sentMs + std::int64_t{tenths} * 100;
+        }
+    } else {
+        ++result_.sasPolls;
+        const std::int64_t stationMs =
+            executor_->wallMs() + daemon_->sas()->statusJson().value("clock_offset_ms", std::int64_t{0});
+        const std::int64_t far = roll < 93 ? (roll % 2 == 0 ? 1 : -1) * (kClockToleranceS + 600) * 1000 : 0;
+        host_.setClock(station, executor_->wallMs() + hostSkewMs_ + far, stationMs, kClockToleranceS);
+    }
+}
+
+// LP 94: answered 00 (reset), 01 (unable) or 02 (not in a hand-pay).
+void Simulation::remoteHandpayReset(std::int64_t station) {
+    ++result_.sasPolls;
+    host_.remoteHandpayReset(station);
+}
+
+// Mostly a station locked for a hand-pay among `among`, so that the attendant's reset and
+// the host's LP 94 race for it; else `fallback`.
+std::int64_t Simulation::lockedOr(std::int64_t fallback, const std::vector<std::int64_t>& among) {
+    std::vector<std::int64_t> locked;
+    for (const std::int64_t n : among) {
+        if (daemon_->table()->station(n).handpay) {
+            locked.push_back(n);
+        }
+    }
+    if (locked.empty() || random_() % 10 < 3) {
+        return fallback;
+    }
+    return locked[std::uniform_int_distribution<std::size_t>(0, locked.size() - 1)(random_)];
+}
+
+}  // namespace pitlink::sim
