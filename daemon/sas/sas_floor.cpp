@@ -44,8 +44,7 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                    journal_.submit(std::move(tx));
                },
                [this](std::uint16_t seed) { return romSignature(seed); }},
-      newWorker_(std::move(newWorker)),
-      io_(io) {
+      newWorker_(std::move(newWorker)) {
     for (std::size_t i = 0; i < settings_.links.size(); ++i) {
         const StationLinkSettings& link = settings_.links[i];
         const auto validation = resume.validation.find(link.station);

@@ -95,7 +95,6 @@ private:
     std::function<std::unique_ptr<platform::Worker>()> newWorker_;  // the daemon's world's; none: no LP 21
     std::unique_ptr<platform::Worker> signer_;                      // LP 21's CRC, made at the first one
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
-    boost::asio::io_context* io_;
     bool running_ = false;
     bool journalTiltRaised_ = false;
 };
