@@ -2,6 +2,7 @@
 // module that stays away.
 #include <spdlog/spdlog.h>
 
+#include "daemon/journal/records/modbus_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/modbus/table_io.h"
 
@@ -90,17 +91,14 @@ void TableIo::linkChanged(std::size_t index, bool up, const std::string& error) 
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    nlohmann::json body{{"up", up},
-                        {"module", settings_.modules[index].name},
-                        {"device", describe(settings_.modules[index].connection)}};
+    journal::ModbusLinkRecord record{up, settings_.modules[index].name, describe(settings_.modules[index].connection),
+                                     std::nullopt, std::nullopt};
     if (!up) {
-        body["error"] = error;  // the outage's cause
+        record.error = error;  // the outage's cause
     } else if (ended) {
-        body["down_ms"] = downMs;
-        body["failed_cycles"] = m.outageFailures;
-        body["errors"] = m.outageErrors;
+        record.ended = journal::ModbusLinkRecord::Outage{downMs, m.outageFailures, m.outageErrors};
     }
-    tx.add(journal::kind::kModbusLink, std::nullopt, std::nullopt, body);
+    tx.add(journal::kind::kModbusLink, std::nullopt, std::nullopt, journal::modbusLinkJson(record));
     journal_.submit(std::move(tx));
 }
 

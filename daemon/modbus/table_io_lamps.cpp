@@ -1,6 +1,7 @@
 // The lamps: what each shows now, and a technician's lamp test.
 #include <spdlog/spdlog.h>
 
+#include "daemon/journal/records/modbus_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/modbus/table_io.h"
 
@@ -40,11 +41,11 @@ std::vector<bool> TableIo::litNow(std::int64_t now) const {
 }
 
 void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
-    nlohmann::json lamps = nlohmann::json::array();
+    journal::ModbusLampTestRecord record{by, step.count(), {}, up(), false, std::nullopt};
     for (const OutputPoint& o : settings_.points.outputs) {
-        lamps.push_back(o.name);
+        record.lamps.push_back(o.name);
     }
-    nlohmann::json body{{"by", by}, {"step_ms", step.count()}, {"lamps", lamps}, {"modules_up", up()}};
+    const std::vector<std::string>& lamps = record.lamps;
     table::Reply reply = table::Reply::accepted();
     if (table_.phase() != table::RoundPhase::Idle) {
         reply = table::Reply::refused("round_in_progress", "a lamp test runs between rounds (players read the lamps)");
@@ -57,15 +58,15 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
         respond(table::Reply::refused("journal_failed", "the journal cannot record the lamp test"));
         return;
     }
-    body["outcome"] = reply.ok ? "started" : "refused";
+    record.started = reply.ok;
     if (!reply.ok) {
-        body["error"] = reply.error;
+        record.error = reply.error;
     } else {
         lampTest_ = LampTest{now_(), step.count()};
         spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt, body);
+    tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt, journal::modbusLampTestJson(record));
     journal_.submit(std::move(tx), [this, alive = alive_, respond, reply](const journal::CommitResult& result) {
         if (!result.ok && reply.ok && *alive) {
             lampTest_.reset();  // not recorded: not done

@@ -14,6 +14,7 @@
 #include "daemon/journal/read/round_history.h"
 #include "daemon/journal/records/body_fields.h"
 #include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/modbus_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
 #include "tests/unit/journal_fixture.h"
@@ -265,6 +266,26 @@ TEST(FactViews, ReadTheFieldsTheTableWritesAndRefuseWhatDoesNotFit) {
     EXPECT_EQ(local.amount, 2500);
     EXPECT_TRUE(ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", true}}).host);
     EXPECT_THROW((void)ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", 1}}), BodyError);
+}
+
+// The Modbus records' bodies as schema/README.md writes them (the canonical bytes of a journal
+// from before the typed records).
+TEST(ModbusRecords, BodiesKeepTheirFieldsAndLeaveOutWhatDoesNotApply) {
+    ModbusLinkRecord down{false, "lamps", "tcp 10.0.0.5:502", "timed out", std::nullopt};
+    EXPECT_EQ(modbusLinkJson(down).dump(),
+              R"({"device":"tcp 10.0.0.5:502","error":"timed out","module":"lamps","up":false})");
+    ModbusLinkRecord back{true, "lamps", "tcp 10.0.0.5:502", std::nullopt,
+                          ModbusLinkRecord::Outage{4200, 7, {"timed out", "connection refused"}}};
+    EXPECT_EQ(modbusLinkJson(back).dump(),
+              R"({"device":"tcp 10.0.0.5:502","down_ms":4200,"errors":["connection refused","timed out"],)"
+              R"("failed_cycles":7,"module":"lamps","up":true})");
+    ModbusLampTestRecord refused{"op", 500, {"red", "green"}, true, false, "round_in_progress"};
+    EXPECT_EQ(modbusLampTestJson(refused).dump(),
+              R"({"by":"op","error":"round_in_progress","lamps":["red","green"],"modules_up":true,)"
+              R"("outcome":"refused","step_ms":500})");
+    ModbusLampTestRecord started{"op", 500, {"red"}, false, true, std::nullopt};
+    EXPECT_EQ(modbusLampTestJson(started)["outcome"], "started");
+    EXPECT_FALSE(modbusLampTestJson(started).contains("error"));
 }
 
 }  // namespace
