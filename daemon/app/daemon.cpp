@@ -9,6 +9,7 @@
 #include "daemon/control/control_server.h"
 #include "daemon/engine/engine_link.h"
 #include "daemon/io/event_line.h"
+#include "daemon/journal/records/start_records.h"
 #include "daemon/journal/store/chain_hasher.h"
 #include "daemon/sas/machine_info.h"
 #include "daemon/sas/sas_resume.h"
@@ -327,7 +328,8 @@ void Daemon::reload(const config::Config& fresh, const game::Paytable& freshPayt
         return;
     }
     table_->reconfigure(tableSettings(fresh),
-                        json{{"file", fresh.file.string()}, {"sha256", journal::toHex(journal::sha256(freshText))}},
+                        journal::ConfigLoadedRecord{fresh.file.string(), journal::toHex(journal::sha256(freshText)),
+                                                    std::nullopt, std::nullopt, std::nullopt},
                         restartNeeded(config_, paytable_, fresh, freshPaytable), [](const table::Reply& reply) {
                             if (!reply.ok) {
                                 spdlog::error("SIGHUP: not applied: {}", reply.message);

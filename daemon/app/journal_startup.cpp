@@ -1,15 +1,12 @@
 #include "daemon/app/journal_startup.h"
 
 #include "daemon/journal/records/body_fields.h"
-#include "daemon/journal/records/paytable_codec.h"
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/start_records.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/journal/segments/segment_rotation.h"
 #include "daemon/journal/store/chain_hasher.h"
 
 namespace pitlink::app {
-
-using nlohmann::json;
 
 namespace {
 
@@ -66,15 +63,10 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
 
     const auto failure =
         journal::commitNow(*startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {
-            tx.add(journal::kind::kDaemonStarted, std::nullopt, std::nullopt,
-                   json{{"version", PITLINK_VERSION}, {"table", config.table.name}});
-            tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt,
-                   json{{"file", config.file.string()}, {"sha256", journal::toHex(journal::sha256(configText))}});
-            tx.add(journal::kind::kPaytableLoaded, std::nullopt, std::nullopt,
-                   json{{"id", paytable.id},
-                        {"file", config.table.paytableFile.string()},
-                        {"sha256", journal::paytableSha256(paytable)},
-                        {"content", journal::paytableToJson(paytable)}});
+            tx.add(journal::DaemonStartedRecord{PITLINK_VERSION, config.table.name});
+            tx.add(journal::ConfigLoadedRecord{config.file.string(), journal::toHex(journal::sha256(configText)),
+                                               std::nullopt, std::nullopt, std::nullopt});
+            tx.add(journal::PaytableLoadedRecord{paytable, config.table.paytableFile.string()});
         });
     if (failure) {
         startup.recovery.tilt = "journal cannot be written: " + *failure;

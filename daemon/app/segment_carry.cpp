@@ -1,29 +1,23 @@
 #include "daemon/app/segment_carry.h"
 
-#include <nlohmann/json.hpp>
-
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/sas/sas_resume.h"
 
 namespace pitlink::app {
 
-using nlohmann::json;
-
 std::vector<journal::PendingRecord> carryOver(journal::JournalStore& sealing, std::int64_t atMs) {
     const journal::ResumeFacts facts = journal::resumeFacts(sealing);
     const sas::SasResume sas = sas::resumeSas(sealing);
     std::vector<journal::PendingRecord> records;
-    records.push_back(journal::PendingRecord{
-        atMs, std::string(journal::kind::kSegmentCarried), std::nullopt, std::nullopt,
-        journal::canonicalJson(json{{"table", journal::resumeFactsJson(facts)}, {"sas", sas::sasResumeJson(sas)}})});
+    records.push_back(
+        journal::PendingRecord{atMs, std::string(journal::kind::kSegmentCarried), std::nullopt, std::nullopt,
+                               journal::canonicalJson(journal::segmentCarriedBody(facts, sas::carriedSasState(sas)))});
     for (const auto& [station, pending] : sas.exceptions) {
-        json list = json::array();
-        for (const sas::SasException& e : pending) {
-            list.push_back(sas::exceptionJson(e));
-        }
-        records.push_back(journal::PendingRecord{atMs, std::string(journal::kind::kSasQueue), std::nullopt, station,
-                                                 journal::canonicalJson(json{{"pending", std::move(list)}})});
+        const journal::SasQueueRecord queue = sas::queueRecordOf(pending);
+        records.push_back(journal::PendingRecord{atMs, std::string(journal::SasQueueRecord::kKind), std::nullopt,
+                                                 station, journal::canonicalJson(journal::toBody(queue))});
     }
     return records;
 }

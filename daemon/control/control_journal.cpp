@@ -99,7 +99,7 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
     const std::vector<game::Card>& cards = request.cards;
     // One re-settlement of a round at a time: the second would be computed against a result in
     // force that the first is about to replace.
-    const json detail{{"round", *round}, {"by", user}};
+    const journal::RefusedRequest detail{.round = *round, .by = user};
     if (!resettling_.insert(*round).second) {
         table_.refuseRequest("resettle", std::nullopt, answer,
                              Reply::refused("busy", "round " + std::to_string(*round) + " is being re-settled already"),
@@ -140,7 +140,7 @@ void ControlCommands::resolveDispute(const ControlRequest& request, const std::s
         return;
     }
     const std::int64_t roundId = table_.station(decision.station).dispute->round;
-    const json detail{{"round", roundId}, {"by", user}};
+    const journal::RefusedRequest detail{.round = roundId, .by = user};
     if (!resettling_.insert(roundId).second) {
         table_.refuseRequest(
             "dispute_resolve", decision.station, answer,

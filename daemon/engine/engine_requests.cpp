@@ -151,15 +151,11 @@ void EngineRequests::betList(std::int64_t station, std::int64_t rounds, const ta
         return;
     }
     journal_->afterPending([this, station, rounds, respond] {
-        reader_->read<nlohmann::json>(
+        reader_->read<std::vector<journal::RecalledRound>>(
             [station, rounds](journal::SegmentedJournal& journal) {
-                nlohmann::json list = nlohmann::json::array();
-                for (const auto& round : journal::recallRounds(journal, static_cast<int>(rounds), station)) {
-                    list.push_back(journal::stationBetListJson(round, station));
-                }
-                return list;
+                return journal::recallRounds(journal, static_cast<int>(rounds), station);
             },
-            [respond, station](nlohmann::json list) {
+            [respond, station](std::vector<journal::RecalledRound> list) {
                 respond(table::Reply::accepted(table::BetListAnswer{station, std::move(list)}));
             },
             [respond](const std::string& error) { respond(table::Reply::refused("unavailable", error)); });

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "daemon/journal/records/cashier_records.h"
 #include "daemon/platform/overloaded.h"
 #include "protocols/engine/scoreboard_json.h"
 
@@ -43,7 +44,7 @@ json settledJson(const table::RoundSettled& e) {
 }  // namespace
 
 json ticketJson(const table::TicketIssued& ticket) {
-    json out = ticket.details;
+    json out = journal::ticketPrintJson(ticket.details);
     out.update(json{{"validation", ticket.validation},
                     {"amount", ticket.amount},
                     {"station", ticket.station},

@@ -1,6 +1,8 @@
 #include "daemon/io/reply_line.h"
 
 #include "daemon/io/event_line.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/records/settlement_records.h"
 #include "daemon/journal/records/slip_json.h"
 #include "daemon/journal/records/station_state.h"
 #include "daemon/platform/overloaded.h"
@@ -39,8 +41,24 @@ json stationJson(const table::StationStatus& s) {
     return out;
 }
 
+// The round's new outcome first, then each settlement it adjusted (the bet.adjusted record with
+// its station), as the transaction holds them; each moved credit as its record, by station.
 json resettleJson(const table::ResettleAnswer& d) {
-    return json{{"round", d.round}, {"records", d.records}, {"credits", d.credits}};
+    const journal::RoundResettledRecord& resettled = d.records.round;
+    json records = json::array();
+    records.push_back(json{{"outcome", journal::outcomeToJson(resettled.outcome)},
+                           {"previous_outcome", resettled.previousOutcome},
+                           {"step", resettled.step}});
+    for (const journal::AdjustedStake& stake : d.records.stakes) {
+        json bet = journal::toBody(stake.adjusted);
+        bet["station"] = stake.station;
+        records.push_back(std::move(bet));
+    }
+    json credits = json::object();
+    for (const auto& [station, credit] : d.records.credits) {
+        credits[std::to_string(station)] = journal::toBody(credit);
+    }
+    return json{{"round", d.round}, {"records", std::move(records)}, {"credits", std::move(credits)}};
 }
 
 json limitsJson(const table::LimitsAnswer& d) {
@@ -137,7 +155,11 @@ json replyDataJson(const table::ReplyData& data) {
             [](const table::TableStatus& d) { return statusJson(d); },
             [](const table::LimitsAnswer& d) { return limitsJson(d); },
             [](const table::BetListAnswer& d) {
-                return json{{"station", d.station}, {"rounds", d.rounds}};
+                json rounds = json::array();
+                for (const journal::RecalledRound& round : d.rounds) {
+                    rounds.push_back(journal::stationBetListJson(round, d.station));
+                }
+                return json{{"station", d.station}, {"rounds", std::move(rounds)}};
             },
             [](const table::AutoRepeatAnswer& d) {
                 return json{{d.keepBets ? "keep_bets" : "auto_repeat", d.on}};

@@ -2,11 +2,24 @@
 
 #include <algorithm>
 
-#include "daemon/journal/records/fact_views.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::journal {
+
+namespace {
+
+// A fact of this process moves the ledger from its typed record: what the table just did is not
+// read back from JSON. Facts of other kinds go through the body, as at a replay.
+void applyFact(Ledger& ledger, const Fact& fact) {
+    if (const auto* credit = std::any_cast<CreditRecord>(&fact.record)) {
+        ledger.applyCredit(fact.station, *credit);
+    } else {
+        ledger.apply(fact.kind, fact.station, fact.body);
+    }
+}
+
+}  // namespace
 
 JournalTransaction& JournalTransaction::add(std::string_view kind, std::optional<std::int64_t> roundId,
                                             std::optional<std::int64_t> station, nlohmann::json body) {
@@ -17,25 +30,26 @@ JournalTransaction& JournalTransaction::add(std::string_view kind, std::optional
 Money JournalTransaction::balance(std::int64_t station) const {
     Money credits = journal_->projected().credits(station);
     for (const Fact& fact : facts_) {
-        if (fact.kind == kind::kCredit && fact.station == station) {
-            credits = creditFact(fact.body).balance;
+        if (fact.station == station) {
+            if (const auto credit = recordOf<CreditRecord>(fact)) {
+                credits = credit->balance;
+            }
         }
     }
     return credits;
 }
 
 JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amount, std::string_view why,
-                                               std::optional<std::int64_t> roundId, nlohmann::json extra) {
+                                               std::optional<std::int64_t> roundId, CreditDetail detail) {
     const Money before = balance(station);
     const Money after = before + amount;
     if (after < 0) {
         throw LedgerError("station " + std::to_string(station) + " has " + std::to_string(before) +
                           " credits, cannot move " + std::to_string(amount));
     }
-    extra["amount"] = amount;
-    extra["balance"] = after;
-    extra["reason"] = why;
-    return add(kind::kCredit, roundId, station, std::move(extra));
+    return add(CreditRecord{amount, after, std::string(why), std::move(detail.ref), detail.wagered, detail.due,
+                            detail.shortfall},
+               roundId, station);
 }
 
 Journal::Journal(JournalSink& sink, Ledger committed, Clock clock, std::int64_t snapshotEvery)
@@ -52,7 +66,7 @@ void Journal::submit(JournalTransaction transaction, JournalSink::Done done) {
 void Journal::project(const std::vector<Fact>& facts) {
     try {
         for (const Fact& fact : facts) {
-            projected_.apply(fact.kind, fact.station, fact.body);
+            applyFact(projected_, fact);
         }
     } catch (...) {
         // Applied in place rather than on a copy made for every transaction: a record the
@@ -60,7 +74,7 @@ void Journal::project(const std::vector<Fact>& facts) {
         projected_ = committed_;
         for (const auto& pending : unconfirmed_) {
             for (const Fact& fact : *pending) {
-                projected_.apply(fact.kind, fact.station, fact.body);
+                applyFact(projected_, fact);
             }
         }
         throw;
@@ -121,7 +135,7 @@ void Journal::send(JournalTransaction transaction, JournalSink::Done done, bool 
         }
         if (result.ok) {
             for (const Fact& fact : *facts) {
-                committed_.apply(fact.kind, fact.station, fact.body);
+                applyFact(committed_, fact);
             }
             lastSeq_ = std::max(lastSeq_, result.seqs.lastSeq);
         } else if (!failure_) {

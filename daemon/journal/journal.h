@@ -6,6 +6,7 @@
 // puts the journal in failure: nothing more is written and the table must tilt.
 #include <nlohmann/json.hpp>
 
+#include <any>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -16,6 +17,8 @@
 
 #include "daemon/journal/journal_sink.h"
 #include "daemon/journal/ledger/ledger.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/typed_record.h"
 
 namespace pitlink::journal {
 
@@ -25,8 +28,25 @@ struct Fact {
     std::string kind;
     std::optional<std::int64_t> roundId;
     std::optional<std::int64_t> station;
-    nlohmann::json body = nlohmann::json::object();
+    nlohmann::json body = nlohmann::json::object();  // what is stored (canonical JSON on disk)
+    // The typed record the body was made from, when this process wrote the fact (a struct of
+    // records/*_records.h): what the table just did is read from it, not from the body's JSON.
+    std::any record{};
 };
+
+// The fact as a record of kind R, or nullopt when it is of another kind: the struct its writer
+// filled, else (a fact read back from the journal) the struct read from its body, which throws
+// BodyError when the body does not fit.
+template <ReadableRecord R>
+[[nodiscard]] std::optional<R> recordOf(const Fact& fact) {
+    if (fact.kind != R::kKind) {
+        return std::nullopt;
+    }
+    if (const R* typed = std::any_cast<R>(&fact.record)) {
+        return *typed;
+    }
+    return readBody<R>(fact.body);
+}
 
 class Journal;
 
@@ -47,14 +67,23 @@ struct SegmentStats {
 
 class JournalTransaction {
 public:
+    // A typed record (records/*_records.h): the only way parts outside daemon/journal add one
+    // (tests/lint/check_record_bodies.sh).
+    template <TypedRecord R>
+    JournalTransaction& add(const R& record, std::optional<std::int64_t> roundId = std::nullopt,
+                            std::optional<std::int64_t> station = std::nullopt) {
+        add(R::kKind, roundId, station, toBody(record));
+        facts_.back().record = record;
+        return *this;
+    }
+    // A body built inside daemon/journal (settlement, recovery, snapshots, segments).
     JournalTransaction& add(std::string_view kind, std::optional<std::int64_t> roundId,
                             std::optional<std::int64_t> station, nlohmann::json body);
     // A credit movement of a station with the balance after it, computed from the projected
     // ledger and this transaction's earlier movements. Throws LedgerError if the credits would go
-    // below zero. `extra` adds fields (wagered, ref) to the record's body.
+    // below zero. `detail` adds what moved them (ref) and a settlement's wager.
     JournalTransaction& credit(std::int64_t station, Money amount, std::string_view why,
-                               std::optional<std::int64_t> roundId = std::nullopt,
-                               nlohmann::json extra = nlohmann::json::object());
+                               std::optional<std::int64_t> roundId = std::nullopt, CreditDetail detail = {});
     // Credits of the station after what this transaction has added so far.
     [[nodiscard]] Money balance(std::int64_t station) const;
     [[nodiscard]] const std::vector<Fact>& facts() const { return facts_; }

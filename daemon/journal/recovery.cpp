@@ -111,9 +111,9 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
             // The rule the round was opened with (a round from before an upgrade keeps its own).
             const game::RoundSettlement settled = settleBets(*coup, round.bets, *paytable, round.rule);
             addSettlement(tx, round.roundId, *coup, round.bets, settled, *paytable, round.paytableSha,
-                          json{{"recovered", true}});
+                          SettlementDetail{.recovered = true});
         } else {
-            addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, json{{"recovered", true}});
+            addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, VoidDetail{.recovered = true});
         }
     });
     if (failure) {

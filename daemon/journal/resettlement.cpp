@@ -12,8 +12,8 @@ namespace pitlink::journal {
 
 using nlohmann::json;
 
-void addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
-                     const ResettlementRequest& request) {
+Resettlement addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
+                             const ResettlementRequest& request) {
     if (round.state != RoundState::Settled) {
         throw std::invalid_argument("round " + std::to_string(round.roundId) + " is " +
                                     std::string(roundStateName(round.state)) +
@@ -34,16 +34,12 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
     // Under the rule the round was opened with: a round settled per bet is re-settled per bet.
     const game::RoundSettlement settled = settleBets(*coup, round.bets, paytable, round.rule);
     const game::Outcome& outcome = settled.outcome;
-    tx.add(kind::kRoundResettled, round.roundId, std::nullopt,
-           json{{"step", round.resettlements + 1},
-                {"reason", request.reason},
-                {"operator", request.operatorName},
-                {"player", handToJson(coup->player)},
-                {"banker", handToJson(coup->banker)},
-                {"outcome", outcomeToJson(outcome)},
-                {"previous_outcome", round.settlement.value("outcome", json::object())},
-                {"paytable", paytable.id},
-                {"paytable_sha256", round.paytableSha}});
+    Resettlement added{RoundResettledRecord{round.resettlements + 1, request.reason, request.operatorName, coup->player,
+                                            coup->banker, outcome, round.settlement.value("outcome", json::object()),
+                                            paytable.id, round.paytableSha},
+                       {},
+                       {}};
+    tx.add(added.round, round.roundId);
     std::map<std::int64_t, game::Money> deltas;
     for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
         const game::SettledStake& stake = settled.stakes[i];
@@ -51,10 +47,10 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
         const std::int64_t station = round.bets[stake.covers.front()].station;
         const auto previous = round.outcomes.find(round.bets[stake.covers.front()].index);
         const game::Money before = previous == round.outcomes.end() ? 0 : previous->second.returned;
-        json body = settledStakeJson(round.rule, round.bets, stake, settlement);
-        body["previous_returned"] = before;
-        body["delta"] = settlement.returned - before;
-        tx.add(kind::kBetAdjusted, round.roundId, station, std::move(body));
+        const AdjustedStake& adjusted = added.stakes.emplace_back(
+            AdjustedStake{station, BetAdjustedRecord{stakeSettlement(round.rule, round.bets, stake, settlement), before,
+                                                     settlement.returned - before}});
+        tx.add(adjusted.adjusted, round.roundId, station);
         deltas[station] += settlement.returned - before;
     }
     for (const auto& [station, due] : deltas) {
@@ -63,12 +59,14 @@ void addResettlement(JournalTransaction& tx, const RoundHistory& round, const ga
         }
         const game::Money available = tx.balance(station);
         const game::Money moved = due < 0 && -due > available ? -available : due;
-        json extra{{"due", due}};
+        CreditDetail detail{.due = due};
         if (moved != due) {
-            extra["shortfall"] = moved - due;
+            detail.shortfall = moved - due;
         }
-        tx.credit(station, moved, reason::kResettlement, round.roundId, std::move(extra));
+        tx.credit(station, moved, reason::kResettlement, round.roundId, std::move(detail));
+        added.credits[station] = *recordOf<CreditRecord>(tx.facts().back());
     }
+    return added;
 }
 
 }  // namespace pitlink::journal

@@ -5,6 +5,7 @@
 // with the difference from the result in force, and one credit per station moving the
 // difference are added. A round can be re-settled again: each step compares with the last.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "daemon/game/paytable.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/settlement_records.h"
 
 namespace pitlink::journal {
 
@@ -22,10 +25,23 @@ struct ResettlementRequest {
     std::string operatorName;  // Unix user from the control socket
 };
 
+// A bet.adjusted and the station whose stake it settles.
+struct AdjustedStake {
+    std::int64_t station = 0;
+    BetAdjustedRecord adjusted;
+};
+
+// What addResettlement added, in the transaction's order (the reply to the operator shows it).
+struct Resettlement {
+    RoundResettledRecord round;
+    std::vector<AdjustedStake> stakes;
+    std::map<std::int64_t, CreditRecord> credits;  // by station: those whose credits moved
+};
+
 // Throws std::invalid_argument when the round is not settled, the cards are not a complete legal
 // coup, or reason or operator is missing. A station whose credits no longer cover what it owes
 // gives what it has: the credit record says what was due and the shortfall.
-void addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
-                     const ResettlementRequest& request);
+Resettlement addResettlement(JournalTransaction& tx, const RoundHistory& round, const game::Paytable& paytable,
+                             const ResettlementRequest& request);
 
 }  // namespace pitlink::journal

@@ -127,7 +127,7 @@ ResumeFacts resumeFactsFromJson(const json& table) {
     facts.ticketsIssued = integerField(table, "tickets_issued", 0, kMaxInt64);
     facts.clockOffsetMs = integerField(table, "clock_offset_ms", -kMaxOffsetMs, kMaxOffsetMs);
     for (const auto& [station, lock] : objectField(table, "handpays").items()) {
-        facts.handpays[stationKey(station)] = handpayFact(lock);
+        facts.handpays[stationKey(station)] = readBody<HandpayPendingRecord>(lock);
     }
     for (const json& station : arrayField(table, "attendant_calls")) {
         facts.attendantCalls.insert(integerValue(station, "an attendant call's station", 1, kMaxInt64));
@@ -154,6 +154,10 @@ ResumeFacts resumeFactsFromJson(const json& table) {
         }
     }
     return facts;
+}
+
+json segmentCarriedBody(const ResumeFacts& table, const CarriedSasState& sas) {
+    return json{{"table", resumeFactsJson(table)}, {"sas", carriedSasJson(sas)}};
 }
 
 json resumeFactsJson(const ResumeFacts& facts) {
@@ -235,7 +239,8 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
     }
     for (const auto& [station, record] : last.handpay) {
         if (record.kind == kind::kHandpayPending) {
-            facts.handpays[station] = readBodyOf(store, record.seq, kind::kHandpayPending, handpayFact);
+            facts.handpays[station] =
+                readBodyOf(store, record.seq, kind::kHandpayPending, readBody<HandpayPendingRecord>);
         } else {
             facts.handpays.erase(station);
         }

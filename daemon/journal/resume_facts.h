@@ -15,7 +15,9 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/records/station_state.h"
 #include "daemon/journal/segments/segmented_journal.h"
 #include "daemon/journal/store/journal_store.h"
@@ -31,7 +33,7 @@ struct ResumeFacts {
     std::int64_t ticketsIssued = 0;         // the next ticket's number is one more
     std::int64_t clockOffsetMs = 0;         // of the last clock.set (0 when there is none)
     // Stations whose last hand-pay record is a pending one: they stay locked across a restart.
-    std::map<std::int64_t, HandpayFact> handpays;
+    std::map<std::int64_t, HandpayPendingRecord> handpays;
     // Stations whose last attendant record is a call not yet cleared.
     std::set<std::int64_t> attendantCalls;
     // Each station's last station.state.
@@ -49,6 +51,9 @@ struct ResumeFacts {
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 // The "table" part of segment.carried back; a field that does not fit throws json::exception.
 [[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);
+
+// The body of a segment's `segment.carried` record: the table's part and the SAS floor's.
+[[nodiscard]] nlohmann::json segmentCarriedBody(const ResumeFacts& table, const CarriedSasState& sas);
 
 // The body of the segment's `segment.carried` record, if it has one (segments after the first).
 [[nodiscard]] std::optional<nlohmann::json> carriedState(JournalStore& store);

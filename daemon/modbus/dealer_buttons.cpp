@@ -4,8 +4,6 @@
 
 #include <memory>
 
-#include "daemon/journal/records/record_kinds.h"
-
 namespace pitlink::modbus {
 
 namespace {
@@ -13,15 +11,16 @@ namespace {
 constexpr const char* kWho = "dealer";
 
 // The press's record once the table has answered: done, or refused with the rule.
-nlohmann::json withAnswer(nlohmann::json body, const table::Reply& reply, const char* doneOutcome) {
+journal::ButtonPressedRecord withAnswer(journal::ButtonPressedRecord record, const table::Reply& reply,
+                                        const char* doneOutcome) {
     if (reply.ok) {
-        body["outcome"] = doneOutcome;
+        record.outcome = doneOutcome;
     } else {
-        body["outcome"] = "refused";
-        body["error"] = reply.error;
-        body["message"] = reply.message;
+        record.outcome = "refused";
+        record.error = reply.error;
+        record.message = reply.message;
     }
-    return body;
+    return record;
 }
 
 }  // namespace
@@ -41,41 +40,44 @@ void DealerButtons::pressed(std::size_t input) {
     ++presses_;
     const std::string& name = settings_.points.inputs.at(input).name;
     const ButtonSettings& button = settings_.buttons.at(input);
-    nlohmann::json body{{"button", name}, {"action", buttonActionName(button.action)}};
+    journal::ButtonPressedRecord record;
+    record.button = name;
+    record.action = buttonActionName(button.action);
     expire(now_());
     if (button.action == ButtonAction::Confirm) {
         if (!armed_) {
-            body["outcome"] = "nothing to confirm";
-            journal(body);
+            record.outcome = "nothing to confirm";
+            journal(record);
             return;
         }
         const Armed armed = *armed_;
         armed_.reset();
-        body["confirms"] = buttonActionName(armed.action);
-        body["armed_by"] = armed.button;
-        carryOut(armed.action, [this, body = std::move(body)](const table::Reply& reply) {
-            journal(withAnswer(body, reply, "confirmed"));
+        record.confirms = buttonActionName(armed.action);
+        record.armedBy = armed.button;
+        carryOut(armed.action, [this, record = std::move(record)](const table::Reply& reply) {
+            journal(withAnswer(record, reply, "confirmed"));
         });
         return;
     }
     if (button.needsConfirm) {
         armed_ = Armed{button.action, name, now_() + settings_.confirmWindow.count()};
-        body["outcome"] = "armed";
-        journal(body);
+        record.outcome = "armed";
+        journal(record);
         return;
     }
-    carryOut(button.action,
-             [this, body = std::move(body)](const table::Reply& reply) { journal(withAnswer(body, reply, "done")); });
+    carryOut(button.action, [this, record = std::move(record)](const table::Reply& reply) {
+        journal(withAnswer(record, reply, "done"));
+    });
 }
 
-void DealerButtons::journal(const nlohmann::json& body) {
-    spdlog::info("button {}: {} {}{}", body.value("button", ""), body.value("action", ""), body.value("outcome", ""),
-                 body.contains("error") ? " (" + body.value("error", "") + ": " + body.value("message", "") + ")" : "");
+void DealerButtons::journal(const journal::ButtonPressedRecord& record) {
+    spdlog::info("button {}: {} {}{}", record.button, record.action, record.outcome,
+                 record.error ? " (" + *record.error + ": " + record.message.value_or("") + ")" : "");
     if (journal_.failed()) {
         return;  // the table is tilted: nothing can be recorded
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(journal::kind::kButtonPressed, std::nullopt, std::nullopt, body);
+    tx.add(record);
     journal_.submit(std::move(tx));
 }
 

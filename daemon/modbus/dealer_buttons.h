@@ -11,6 +11,7 @@
 
 #include "daemon/config/modbus_settings.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/records/modbus_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::modbus {
@@ -30,7 +31,7 @@ private:
         std::string button;
         std::int64_t until = 0;
     };
-    void journal(const nlohmann::json& body);
+    void journal(const journal::ButtonPressedRecord& record);
     // Asks the table; `answered` gets its reply (one reply even where the action asks several times).
     void carryOut(ButtonAction action, std::function<void(const table::Reply&)> answered);
 

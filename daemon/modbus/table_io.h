@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "daemon/config/modbus_settings.h"
+#include "daemon/journal/records/modbus_records.h"
 #include "daemon/modbus/dealer_buttons.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/table.h"
@@ -121,7 +122,7 @@ private:
     void checkHeld(std::size_t input, std::int64_t now);
     void switchLevel(std::size_t input, bool active);
     void fault(std::size_t index, const std::string& point, const std::string& fault, bool active,
-               nlohmann::json detail);
+               journal::ModbusFaultRecord::Detail detail = {});
     void linkChanged(std::size_t index, bool up, const std::string& error);
     void checkOfflineTilt(std::size_t index, std::int64_t now);
     [[nodiscard]] nlohmann::json ioOf(std::size_t index, const CycleResult* result) const;

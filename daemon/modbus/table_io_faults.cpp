@@ -1,9 +1,9 @@
 // The module's health: failures and back-off, the link up or down, stuck outputs and the tilt of a
 // module that stays away.
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "daemon/journal/records/modbus_records.h"
-#include "daemon/journal/records/record_kinds.h"
 #include "daemon/modbus/table_io.h"
 
 namespace pitlink::modbus {
@@ -11,6 +11,15 @@ namespace pitlink::modbus {
 namespace {
 
 constexpr std::size_t kOutageErrorsKept = 5;
+
+// What the log says of a fault raised (the journal has it all).
+std::string faultDetail(const journal::ModbusFaultRecord::Detail& detail) {
+    if (const auto& stuck = detail.stuck) {
+        return fmt::format("{} {} written {}, holds {}", stuck->kind, stuck->address, stuck->holds ? "off" : "on",
+                           stuck->holds ? "on" : "off");
+    }
+    return fmt::format("held {} ms (at most {} ms)", detail.heldMs.value_or(0), detail.maxHoldMs.value_or(0));
+}
 
 }  // namespace
 
@@ -40,26 +49,24 @@ void TableIo::checkReadBack(std::size_t index, const OutputImage& held) {
         const OutputPoint& o = m.points.map.outputs[mismatch.output];
         stuck.insert(o.name);
         if (!faults_.contains(o.name)) {
-            fault(index, o.name, "stuck_output", true,
-                  {{"written", mismatch.holds ? "off" : "on"},
-                   {"holds", mismatch.holds ? "on" : "off"},
-                   {"address", o.address},
-                   {"kind", o.kind == OutputKind::Coil ? "coil" : "holding_register_bit"}});
+            const journal::ModbusFaultRecord::Stuck what{mismatch.holds, o.address,
+                                                         o.kind == OutputKind::Coil ? "coil" : "holding_register_bit"};
+            fault(index, o.name, "stuck_output", true, {what, std::nullopt, std::nullopt});
         }
         m.writtenValid = false;  // written again, all of it, and read back, at the next cycle
     }
     for (const OutputPoint& o : m.points.map.outputs) {
         if (!stuck.contains(o.name) && faults_.contains(o.name) && faults_.at(o.name) == "stuck_output") {
-            fault(index, o.name, "stuck_output", false, {});
+            fault(index, o.name, "stuck_output", false);
         }
     }
 }
 
 void TableIo::fault(std::size_t index, const std::string& point, const std::string& fault, bool active,
-                    nlohmann::json detail) {
+                    journal::ModbusFaultRecord::Detail detail) {
     if (active) {
         faults_[point] = fault;
-        spdlog::warn("modbus: fault {} on {}: {}", fault, point, detail.dump());
+        spdlog::warn("modbus: fault {} on {}: {}", fault, point, faultDetail(detail));
     } else {
         faults_.erase(point);
         spdlog::info("modbus: fault {} on {} cleared", fault, point);
@@ -67,13 +74,9 @@ void TableIo::fault(std::size_t index, const std::string& point, const std::stri
     if (journal_.failed()) {
         return;
     }
-    detail["point"] = point;
-    detail["fault"] = fault;
-    detail["active"] = active;
-    detail["module"] = settings_.modules[index].name;
-    detail["device"] = describe(settings_.modules[index].connection);
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(journal::kind::kModbusFault, std::nullopt, std::nullopt, detail);
+    tx.add(journal::ModbusFaultRecord{point, fault, active, settings_.modules[index].name,
+                                      describe(settings_.modules[index].connection), std::move(detail)});
     journal_.submit(std::move(tx));
 }
 
@@ -98,7 +101,7 @@ void TableIo::linkChanged(std::size_t index, bool up, const std::string& error) 
     } else if (ended) {
         record.ended = journal::ModbusLinkRecord::Outage{downMs, m.outageFailures, m.outageErrors};
     }
-    tx.add(journal::kind::kModbusLink, std::nullopt, std::nullopt, journal::modbusLinkJson(record));
+    tx.add(record);
     journal_.submit(std::move(tx));
 }
 

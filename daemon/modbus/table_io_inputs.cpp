@@ -55,7 +55,7 @@ void TableIo::checkHeld(std::size_t input, std::int64_t now) {
     const std::size_t module = input < settings_.inputModule.size() ? settings_.inputModule[input] : 0;
     if (!debouncers_[input].pressed()) {
         if (pressedSince_[input] >= 0 && faults_.contains(name)) {
-            fault(module, name, "button_held", false, {{"held_ms", now - pressedSince_[input]}});
+            fault(module, name, "button_held", false, {std::nullopt, now - pressedSince_[input], std::nullopt});
         }
         pressedSince_[input] = -1;
         return;
@@ -64,7 +64,7 @@ void TableIo::checkHeld(std::size_t input, std::int64_t now) {
         pressedSince_[input] = now;
     }
     if (maxHold > 0 && now - pressedSince_[input] > maxHold && !faults_.contains(name)) {
-        fault(module, name, "button_held", true, {{"held_ms", now - pressedSince_[input]}, {"max_hold_ms", maxHold}});
+        fault(module, name, "button_held", true, {std::nullopt, now - pressedSince_[input], maxHold});
     }
 }
 

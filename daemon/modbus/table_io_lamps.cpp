@@ -66,7 +66,7 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
         spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(journal::kind::kModbusLampTest, std::nullopt, std::nullopt, journal::modbusLampTestJson(record));
+    tx.add(record);
     journal_.submit(std::move(tx), [this, alive = alive_, respond, reply](const journal::CommitResult& result) {
         if (!result.ok && reply.ok && *alive) {
             lampTest_.reset();  // not recorded: not done

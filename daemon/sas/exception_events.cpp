@@ -1,8 +1,9 @@
 #include "daemon/sas/exception_events.h"
 
-#include "daemon/journal/records/body_fields.h"
-#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/round_records.h"
+#include "daemon/journal/records/start_records.h"
 #include "protocols/sas/bcd.h"
 
 namespace pitlink::sas {
@@ -44,15 +45,13 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
     bool voidedAfterClose = false;  // a void of games that had started: their stakes back end them
     for (const journal::Fact& f : facts) {
         const std::string_view k = f.kind;
-        const std::optional<journal::CreditFact> credit =
-            k == kind::kCredit && f.station ? std::optional(journal::creditFact(f.body)) : std::nullopt;
-        if (k == kind::kRoundClosed && f.body.contains("wagered")) {
+        const std::optional<journal::CreditRecord> credit =
+            f.station ? journal::recordOf<journal::CreditRecord>(f) : std::nullopt;
+        if (const auto closed = journal::recordOf<journal::RoundClosedRecord>(f)) {
             // Bets closed: each station with a bet starts its game. 7E: credits wagered (2 BCD),
             // the coin-in meter once this wager is in it (4 BCD; it is metered when the round
             // settles), wager type, progressive group.
-            for (const auto& [number, stake] : journal::objectField(f.body, "wagered").items()) {
-                const std::int64_t station = std::stoll(number);
-                const game::Money wagered = journal::integerValue(stake, "wagered", 0, journal::kMaxBodyMoney);
+            for (const auto& [station, wagered] : closed->wagered) {
                 std::vector<std::uint8_t> started;
                 appendBcd(started, credits(wagered, denomination) % 10'000, 2);
                 appendBcd(started, credits(coinIn(before, station) + wagered, denomination) % 100'000'000, 4);
@@ -60,14 +59,14 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
                 started.push_back(0x00);
                 at(station, code::kGameStarted, std::move(started));
             }
-        } else if (k == kind::kRoundVoided) {
-            voidedAfterClose = f.body.contains("after_close") && journal::booleanField(f.body, "after_close");
+        } else if (const auto voided = journal::recordOf<journal::RoundVoidedRecord>(f)) {
+            voidedAfterClose = voided->afterClose.value_or(false);
         } else if (credit && credit->reason == journal::reason::kSettlement) {
             ended(*f.station, credit->amount);
         } else if (credit && credit->reason == journal::reason::kBetReturn && voidedAfterClose) {
             ended(*f.station, 0);  // voided: nothing won, the stakes come back
-        } else if (k == kind::kHandpayPending) {
-            if (journal::handpayFact(f.body).kind == "cancelled_credit") {
+        } else if (const auto handpay = journal::recordOf<journal::HandpayPendingRecord>(f)) {
+            if (handpay->kind == "cancelled_credit") {
                 at(f.station, code::kCashoutPressed);
             }
             at(f.station, code::kHandpayPending);
@@ -76,16 +75,20 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
         } else if (k == kind::kTicketIssued) {
             at(f.station, code::kCashoutPressed);
             at(f.station, code::kTicketPrinted);
-        } else if (k == kind::kTicketRedeemed && journal::ticketRedeemedFact(f.body).host) {
-            at(f.station, code::kTicketTransferComplete);
+        } else if (const auto redeemed = journal::recordOf<journal::TicketRedeemedRecord>(f)) {
+            if (redeemed->host) {
+                at(f.station, code::kTicketTransferComplete);
+            }
         } else if (k == kind::kAttendantCalled) {
             at(f.station, code::kChangeLampOn);
         } else if (k == kind::kAttendantCleared) {
             at(f.station, code::kChangeLampOff);
         } else if (k == kind::kTiltRaised) {
             at(std::nullopt, code::kGeneralTilt);  // the table takes no bets: every station is tilted
-        } else if (k == kind::kConfigLoaded && f.body.contains("applied") && !f.body.at("applied").empty()) {
-            at(std::nullopt, code::kOperatorChangedOptions);  // a SIGHUP changed what the table plays by
+        } else if (const auto config = journal::recordOf<journal::ConfigLoadedRecord>(f)) {
+            if (config->applied && !config->applied->empty()) {
+                at(std::nullopt, code::kOperatorChangedOptions);  // a SIGHUP changed what the table plays by
+            }
         } else if (k == kind::kTip) {
             at(f.station, code::kTipAwarded);
         } else if (k == kind::kDoorOpened) {

@@ -5,16 +5,17 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <utility>
+#include <variant>
 
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/sas/exception_events.h"
-#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/crc16_kermit.h"
 
 namespace pitlink::sas {
 
 using nlohmann::json;
-namespace kind = journal::kind;
 
 namespace {
 
@@ -38,9 +39,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                settings_,
                std::move(machine),
                [this](std::int64_t station, std::uint8_t code) { raise(station, code); },
-               [this](std::optional<std::int64_t> station, std::string_view k, json body) {
+               [this](std::int64_t station, const SasStationRecord& record) {
                    journal::JournalTransaction tx = journal_.begin();
-                   tx.add(k, std::nullopt, station, std::move(body));
+                   std::visit([&](const auto& r) { tx.add(r, std::nullopt, station); }, record);
                    journal_.submit(std::move(tx));
                },
                [this](std::uint16_t seed) { return romSignature(seed); }},
@@ -53,7 +54,7 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             i < outputs.size() ? outputs[i] : nullptr);
         port->exceptions().restore(resume.exceptions[link.station]);
         if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {
-            port->tickets().restoreSetup(ticketSetupFromJson(setup->second, port->tickets().ticketSetup()));
+            port->tickets().restoreSetup(setup->second);
         }
         if (const auto last = resume.lastRedemption.find(link.station); last != resume.lastRedemption.end()) {
             const auto& queued = resume.exceptions[link.station];
@@ -120,11 +121,7 @@ void SasFloor::stop() {
             // The station's "power" goes with pitlinkd: 18 waits in the queue (journaled with
             // it) and the host reads it after the restart, before the 17 of the new start.
             port->exceptions().raise(code::kPowerLost);
-            json pending = json::array();
-            for (const SasException& e : port->exceptions().pending()) {
-                pending.push_back(exceptionJson(e));
-            }
-            tx.add(kind::kSasQueue, std::nullopt, port->station(), json{{"pending", pending}});
+            tx.add(queueRecordOf(port->exceptions().pending()), std::nullopt, port->station());
         }
         acknowledged_.clear();
         journal_.submit(std::move(tx));
@@ -152,7 +149,7 @@ std::vector<SasFloor::Raised> SasFloor::journalRaises(journal::JournalTransactio
             continue;
         }
         const SasException e{r.code, r.eventData, p->exceptions().takeSerial()};
-        tx.add(kind::kSasException, std::nullopt, r.station, exceptionJson(e));
+        tx.add(exceptionRecordOf(e), std::nullopt, r.station);
         out.push_back(Raised{r.station, r.code, r.eventData, e.serial});
     }
     return out;
@@ -207,10 +204,13 @@ void SasFloor::submitRaises(const std::vector<RaisedException>& raises) {
 std::function<void()> SasFloor::submitting(journal::JournalTransaction& tx) {
     const std::vector<RaisedException> raises =
         exceptionsOf(tx.facts(), journal_.projected(), table_.denomination(), linked_);
-    std::vector<json> issued;
+    std::vector<std::pair<std::int64_t, journal::TicketIssuedRecord>> issued;  // by station
     for (const journal::Fact& f : tx.facts()) {
-        if (f.kind == kind::kTicketIssued && f.station && linked_.contains(*f.station)) {
-            issued.push_back(json{{"station", *f.station}, {"body", f.body}});
+        if (!f.station || !linked_.contains(*f.station)) {
+            continue;
+        }
+        if (auto ticket = journal::recordOf<journal::TicketIssuedRecord>(f)) {
+            issued.emplace_back(*f.station, std::move(*ticket));
         }
     }
     std::function<void()> raise = raiseWhenCommitted(journalRaises(tx, raises));
@@ -224,9 +224,9 @@ std::function<void()> SasFloor::submitting(journal::JournalTransaction& tx) {
         if (!*alive) {
             return;
         }
-        for (const json& t : issued) {
-            if (StationPort* p = port(t["station"].get<std::int64_t>())) {
-                p->tickets().ticketIssued(t["body"]);
+        for (const auto& [station, ticket] : issued) {
+            if (StationPort* p = port(station)) {
+                p->tickets().ticketIssued(ticket);
             }
         }
     };
@@ -240,17 +240,13 @@ void SasFloor::flushAcknowledged() {
     for (auto& [station, acked] : acknowledged_) {
         if (raisesInFlight_ == 0) {
             // Nothing raised is waiting to commit: the queue as it stands is the whole truth.
-            json pending = json::array();
-            for (const SasException& e : port(station)->exceptions().pending()) {
-                pending.push_back(exceptionJson(e));
-            }
-            tx.add(kind::kSasQueue, std::nullopt, station, json{{"pending", pending}});
+            tx.add(queueRecordOf(port(station)->exceptions().pending()), std::nullopt, station);
         } else {
-            json entries = json::array();
+            journal::SasAckedRecord record;
             for (const SasException& e : acked) {
-                entries.push_back(exceptionJson(e));
+                record.acked.push_back(exceptionRecordOf(e));
             }
-            tx.add(kind::kSasAcked, std::nullopt, station, json{{"acked", entries}});
+            tx.add(record, std::nullopt, station);
         }
     }
     acknowledged_.clear();

@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/store/journal_store.h"
 #include "daemon/sas/station_tickets.h"
 #include "protocols/sas/exception_queue.h"
@@ -20,11 +21,11 @@ struct SasResume {
     std::map<std::int64_t, std::vector<SasException>> exceptions;
     std::map<std::int64_t, ValidationId> validation;
     std::map<std::int64_t, bool> hostEnabled;  // the last LP 01 / 02 of each station
-    // LP 4D: each station's last ticket.issued bodies with their time, and how many of the newest
+    // LP 4D: each station's last ticket.issued records with their time, and how many of the newest
     // the host has not read with LP 4D 00 yet.
     std::map<std::int64_t, IssuedTickets> issued;
     std::map<std::int64_t, std::size_t> unreadRecords;
-    std::map<std::int64_t, nlohmann::json> ticketSetup;  // the last sas.ticket_setup body
+    std::map<std::int64_t, journal::SasTicketSetupRecord> ticketSetup;  // the last sas.ticket_setup
     // The last ticket.redeemed with `host`: (validation, amount).
     std::map<std::int64_t, std::pair<std::string, game::Money>> lastRedemption;
 };
@@ -33,10 +34,18 @@ struct SasResume {
 // not in the carried state: each segment opens with every station's sas.queue.
 [[nodiscard]] SasResume resumeSas(journal::JournalStore& store);
 // The carried state of a segment (all but the queues) and back.
+[[nodiscard]] journal::CarriedSasState carriedSasState(const SasResume& resume);
+[[nodiscard]] SasResume resumeOfCarried(const journal::CarriedSasState& carried);
+// The same as segment.carried's "sas" JSON (a field that does not fit: journal::BodyError).
 [[nodiscard]] nlohmann::json sasResumeJson(const SasResume& resume);
 [[nodiscard]] SasResume sasResumeFromJson(const nlohmann::json& sas);
 
-// The body of sas.exception / sas.queue entries and back (event data as hex).
+// An exception as its sas.exception record (and entry of sas.queue / sas.acked), and back.
+[[nodiscard]] journal::SasExceptionRecord exceptionRecordOf(const SasException& e);
+[[nodiscard]] SasException exceptionOf(const journal::SasExceptionRecord& record);
+// A station's whole queue as its sas.queue record.
+[[nodiscard]] journal::SasQueueRecord queueRecordOf(const std::vector<SasException>& pending);
+// The body of sas.exception / sas.queue entries and back (tests and the fuzzer build bodies).
 [[nodiscard]] nlohmann::json exceptionJson(const SasException& e);
 [[nodiscard]] SasException exceptionFromJson(const nlohmann::json& j);
 

@@ -1,7 +1,6 @@
 #include "daemon/sas/station_port.h"
 
 #include "daemon/journal/ledger/meters.h"
-#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/machine_info.h"
 #include "daemon/sas/station_meters.h"
 #include "protocols/sas/meter_codes.h"
@@ -26,7 +25,7 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
       tickets_(
           link.station, context.settings, context.timers, context.clock, validation,
           [this](std::uint8_t code) { context_.raise(link_.station, code); },
-          [this](std::string_view kind, json body) { context_.journalFact(link_.station, kind, std::move(body)); }),
+          [this](const SasStationRecord& record) { context_.journalRecord(link_.station, record); }),
       transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
@@ -112,7 +111,7 @@ void StationPort::setPlayEnabled(bool enabled) {
     if (context_.table.station(link_.station).hostDisabled == !enabled) {
         return;
     }
-    context_.journalFact(link_.station, journal::kind::kSasHostEnabled, json{{"enabled", enabled}});
+    context_.journalRecord(link_.station, journal::SasHostEnabledRecord{enabled});
     context_.table.setHostEnabled(link_.station, enabled);
 }
 
@@ -123,8 +122,7 @@ bool StationPort::setClock(const SasDateTime& hostTime) {
     }
     const std::int64_t before = context_.clock.nowMs();
     context_.clock.setOffsetMs(*offset);
-    context_.journalFact(link_.station, journal::kind::kClockSet,
-                         json{{"from_ms", before}, {"to_ms", context_.clock.nowMs()}, {"offset_ms", *offset}});
+    context_.journalRecord(link_.station, journal::ClockSetRecord{before, context_.clock.nowMs(), *offset});
     return true;
 }
 

@@ -30,7 +30,8 @@ struct PortContext {
     const FloorSettings& settings;
     MachineInfo machine;                                                 // serial number filled in per station
     std::function<void(std::int64_t station, std::uint8_t code)> raise;  // journaled, then raised
-    std::function<void(std::optional<std::int64_t> station, std::string_view kind, nlohmann::json body)> journalFact;
+    std::function<void(std::int64_t station, const SasStationRecord& record)>
+        journalRecord;  // in a transaction of its own
     std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
 };
 

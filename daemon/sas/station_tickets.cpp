@@ -2,12 +2,8 @@
 
 #include <chrono>
 #include <cstdio>
-#include <limits>
 
-#include "daemon/journal/records/body_fields.h"
-#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/exception_events.h"
-#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/secure_enhanced_validation.h"
 
 namespace pitlink::sas {
@@ -27,7 +23,7 @@ std::string digits18(const std::string& number) {
 }  // namespace
 
 StationTickets::StationTickets(std::int64_t station, const FloorSettings& settings, platform::Executor& timers,
-                               const TableClock& clock, ValidationId id, Raise raise, JournalFact journal)
+                               const TableClock& clock, ValidationId id, Raise raise, JournalRecord journal)
     : station_(station),
       settings_(settings),
       timers_(timers),
@@ -53,16 +49,18 @@ StationTickets::~StationTickets() {
     }
 }
 
-json StationTickets::ticketDetails() const {
+journal::TicketPrint StationTickets::ticketDetails() const {
     const SasDateTime t = clock_.localTime();
     char when[24];
     std::snprintf(when, sizeof when, "%04d-%02d-%02d %02d:%02d:%02d", t.year, t.month, t.day, t.hour, t.minute,
                   t.second);
-    return json{{"printed_at", when},
-                {"location", setup_.location},
-                {"address1", setup_.address1},
-                {"address2", setup_.address2},
-                {"expires_days", setup_.cashableExpirationDays}};
+    journal::TicketPrint print;
+    print.printedAt = when;
+    print.location = setup_.location;
+    print.address1 = setup_.address1;
+    print.address2 = setup_.address2;
+    print.expiresDays = setup_.cashableExpirationDays;
+    return print;
 }
 
 // --- cash-out ---
@@ -77,8 +75,10 @@ void StationTickets::validateCashout(game::Money amount,
         }
         // Incremented before each use; after FFFFFF it wraps to 000000, as SAS counts it.
         id_.sequence = id_.sequence >= kMaxSequence ? 0 : id_.sequence + 1;
-        json details = ticketDetails();
-        details.update(json{{"system_id", 0}, {"machine_id", id_.machineId}, {"sequence", id_.sequence}});
+        journal::TicketPrint details = ticketDetails();
+        details.systemId = 0;  // the station's own number
+        details.machineId = id_.machineId;
+        details.sequence = id_.sequence;
         done(table::ValidatedTicket{secureEnhancedValidationNumber(id_.machineId, id_.sequence), details});
         return;
     }
@@ -122,8 +122,8 @@ ValidationReceipt StationTickets::receiveValidation(std::uint8_t systemId, const
     }
     char prefix[4];
     std::snprintf(prefix, sizeof prefix, "%02u", static_cast<unsigned>(systemId % 100));
-    json details = ticketDetails();
-    details["system_id"] = systemId;
+    journal::TicketPrint details = ticketDetails();
+    details.systemId = systemId;
     finishCashout(table::ValidatedTicket{std::string(prefix) + number16, details});
     return ValidationReceipt::Acknowledged;
 }
@@ -132,18 +132,18 @@ std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uin
                                                                         std::uint32_t sequence) {
     if (machineId != 0) {
         id_ = ValidationId{machineId, sequence};  // incremented before its first use
-        journal_(journal::kind::kSasValidationId, json{{"machine_id", id_.machineId}, {"sequence", id_.sequence}});
+        journal_(journal::SasValidationIdRecord{id_.machineId, id_.sequence});
     }
     return {id_.machineId, id_.sequence};
 }
 
-void StationTickets::ticketIssued(const json& body) {
-    addRecord(body, clock_.localTime());
+void StationTickets::ticketIssued(const journal::TicketIssuedRecord& ticket) {
+    addRecord(ticket, clock_.localTime());
 }
 
 void StationTickets::restoreRecords(const IssuedTickets& issued, std::size_t unread) {
-    for (const auto& [body, atMs] : issued) {
-        addRecord(body, TableClock::localTimeOf(atMs));
+    for (const auto& [ticket, atMs] : issued) {
+        addRecord(ticket, TableClock::localTimeOf(atMs));
     }
     unread_ = std::min(unread, records_.size());
 }
@@ -153,25 +153,42 @@ void StationTickets::setTicketSetup(const TicketSetup& setup) {
         return;  // a read (LP 7B with no bits to change) or the same again
     }
     setup_ = setup;
-    journal_(journal::kind::kSasTicketSetup, ticketSetupJson(setup_));
+    journal_(ticketSetupRecordOf(setup_));
 }
 
-ValidationRecord validationRecordOf(const json& body) {
+journal::SasTicketSetupRecord ticketSetupRecordOf(const TicketSetup& setup) {
+    return journal::SasTicketSetupRecord{setup.statusBits,
+                                         setup.cashableExpirationDays,
+                                         setup.restrictedExpirationDays,
+                                         setup.hostId,
+                                         setup.location,
+                                         setup.address1,
+                                         setup.address2};
+}
+
+TicketSetup ticketSetupOf(const journal::SasTicketSetupRecord& record, TicketSetup base) {
+    base.statusBits = record.statusBits.value_or(base.statusBits);
+    base.cashableExpirationDays = record.cashableExpirationDays.value_or(base.cashableExpirationDays);
+    base.restrictedExpirationDays = record.restrictedExpirationDays.value_or(base.restrictedExpirationDays);
+    base.hostId = record.hostId.value_or(base.hostId);
+    base.location = record.location.value_or(base.location);
+    base.address1 = record.address1.value_or(base.address1);
+    base.address2 = record.address2.value_or(base.address2);
+    return base;
+}
+
+ValidationRecord validationRecordOf(const journal::TicketIssuedRecord& ticket) {
     ValidationRecord r;
     r.type = 0x00;
-    const std::string number = digits18(journal::optionalStringField(body, "validation").value_or(std::string()));
-    r.number = number.substr(2);
-    r.systemId = static_cast<std::uint8_t>(journal::optionalIntegerField(body, "system_id", 0, 0xFF).value_or(0));
-    r.amountCents = static_cast<std::uint64_t>(
-        journal::optionalIntegerField(body, "amount", 0, journal::kMaxBodyMoney).value_or(0));
-    r.ticketNumber = static_cast<std::uint16_t>(
-        journal::optionalIntegerField(body, "sequence", 0, std::numeric_limits<std::uint32_t>::max()).value_or(0) %
-        10'000);
+    r.number = digits18(ticket.validation).substr(2);
+    r.systemId = static_cast<std::uint8_t>(ticket.print.systemId.value_or(0));
+    r.amountCents = static_cast<std::uint64_t>(ticket.amount);
+    r.ticketNumber = static_cast<std::uint16_t>(ticket.print.sequence.value_or(0) % 10'000);
     return r;
 }
 
-void StationTickets::addRecord(const json& body, const SasDateTime& when) {
-    ValidationRecord r = validationRecordOf(body);
+void StationTickets::addRecord(const journal::TicketIssuedRecord& ticket, const SasDateTime& when) {
+    ValidationRecord r = validationRecordOf(ticket);
     r.index = nextIndex_;
     nextIndex_ = static_cast<std::uint8_t>(nextIndex_ % kRecordsKept + 1);
     r.time = when;
@@ -204,7 +221,7 @@ void StationTickets::recordAcknowledged() {
     const std::string number = records_[records_.size() - unread_].number;
     --unread_;
     // Journaled, so that a restart hands the host the records it has not read yet.
-    journal_(journal::kind::kSasRecordRead, json{{"validation", number}});
+    journal_(journal::SasRecordReadRecord{number});
     if (unread_ > 0) {
         // 3D is a flag: tickets printed before the host came round raised it once. Raised again
         // while records wait, so that a host reading one record per 3D reads them all.

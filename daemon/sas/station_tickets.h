@@ -17,8 +17,11 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 #include "daemon/config/sas_settings.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/platform/executor.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/ticket_system.h"
@@ -26,26 +29,35 @@
 
 namespace pitlink::sas {
 
-inline constexpr std::size_t kRecordsKept = 31;  // LP 4D's buffer of printed tickets (indexes 1-31)
-// ticket.issued bodies with the time they were journaled (UTC ms), oldest first.
-using IssuedTickets = std::deque<std::pair<nlohmann::json, std::int64_t>>;
+inline constexpr std::size_t kRecordsKept = journal::kSasTicketRecordsKept;  // LP 4D's buffer (indexes 1-31)
+// ticket.issued records with the time they were journaled (UTC ms), oldest first.
+using IssuedTickets = std::deque<std::pair<journal::TicketIssuedRecord, std::int64_t>>;
+
+// What a station journals on its own (its exceptions go through the floor's raise): the floor
+// adds each to a transaction of its own, under the station's number.
+using SasStationRecord =
+    std::variant<journal::SasValidationIdRecord, journal::SasTicketSetupRecord, journal::SasRecordReadRecord,
+                 journal::SasHostEnabledRecord, journal::ClockSetRecord>;
 
 struct ValidationId {
     std::uint32_t machineId = 0;  // 0: not configured
     std::uint32_t sequence = 0;   // the last one used
 };
 
-// The LP 4D record of a ticket.issued body, without its index and time. A field that does not
-// fit (a journal read at start) is refused with journal::BodyError.
-[[nodiscard]] ValidationRecord validationRecordOf(const nlohmann::json& body);
+// The LP 4D record of a ticket.issued record, without its index and time.
+[[nodiscard]] ValidationRecord validationRecordOf(const journal::TicketIssuedRecord& ticket);
+// A station's ticket setup as its sas.ticket_setup record, and back: fields the record does not
+// have (one of an older version) keep their value in `base`.
+[[nodiscard]] journal::SasTicketSetupRecord ticketSetupRecordOf(const TicketSetup& setup);
+[[nodiscard]] TicketSetup ticketSetupOf(const journal::SasTicketSetupRecord& record, TicketSetup base);
 
 class StationTickets final : public TicketHost {
 public:
     using Raise = std::function<void(std::uint8_t code)>;
-    using JournalFact = std::function<void(std::string_view kind, nlohmann::json body)>;
+    using JournalRecord = std::function<void(const SasStationRecord& record)>;
 
     StationTickets(std::int64_t station, const FloorSettings& settings, platform::Executor& timers,
-                   const TableClock& clock, ValidationId id, Raise raise, JournalFact journal);
+                   const TableClock& clock, ValidationId id, Raise raise, JournalRecord journal);
     ~StationTickets() override;
     StationTickets(const StationTickets&) = delete;
     StationTickets& operator=(const StationTickets&) = delete;
@@ -56,7 +68,7 @@ public:
                       std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict);
     void redemptionCommitted(bool committed);
     // A ticket.issued record of this station committed: kept for LP 4D.
-    void ticketIssued(const nlohmann::json& body);
+    void ticketIssued(const journal::TicketIssuedRecord& ticket);
     // At start, from the journal: the last ticket.issued records (`atMs`: when) of which the
     // newest `unread` were not yet read with LP 4D 00, and the last LP 7B/7C/7D setup.
     void restoreRecords(const IssuedTickets& issued, std::size_t unread);
@@ -67,7 +79,8 @@ public:
     // other ticket is taken meanwhile, since LP 71 FF reports the last transfer only.
     [[nodiscard]] bool transferStatusUnread() const { return transferUnread_; }
     [[nodiscard]] std::size_t unreadRecords() const { return unread_; }
-    void restoreSetup(const TicketSetup& setup) { setup_ = setup; }
+    // At start: the last sas.ticket_setup; what it does not say keeps the configured value.
+    void restoreSetup(const journal::SasTicketSetupRecord& record) { setup_ = ticketSetupOf(record, setup_); }
 
     // --- TicketHost (the host's long polls) ---
     [[nodiscard]] std::optional<PendingCashout> pendingCashout() const override;
@@ -97,9 +110,9 @@ private:
         platform::Executor::TimerId readTimer = 0;
         platform::Executor::TimerId redeemTimer = 0;
     };
-    [[nodiscard]] nlohmann::json ticketDetails() const;
+    [[nodiscard]] journal::TicketPrint ticketDetails() const;
     void finishCashout(std::optional<table::ValidatedTicket> ticket);
-    void addRecord(const nlohmann::json& body, const SasDateTime& when);
+    void addRecord(const journal::TicketIssuedRecord& ticket, const SasDateTime& when);
     void endEscrow(const table::RedeemVerdict& verdict, std::uint8_t status);
     // 68 raised (here, or by the transaction that credited the ticket): unread until LP 71 FF,
     // and raised again every 15 s until then (docs/sas.md).
@@ -112,7 +125,7 @@ private:
     const TableClock& clock_;
     ValidationId id_;
     Raise raise_;
-    JournalFact journal_;
+    JournalRecord journal_;
     TicketSetup setup_;
     std::optional<Cashout> cashout_;
     std::optional<Escrow> escrow_;

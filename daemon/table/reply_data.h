@@ -1,8 +1,6 @@
 #pragma once
 // What an accepted request of the table answers, one type per shape (the wire names are in
 // daemon/io/reply_line.cpp and the protocol READMEs).
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -10,6 +8,8 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
+#include "daemon/journal/read/recall.h"
+#include "daemon/journal/resettlement.h"
 #include "daemon/table/table_events.h"
 #include "daemon/table/table_status.h"
 
@@ -73,12 +73,11 @@ struct ReconfigureAnswer {
     std::vector<std::string> applied;
     std::vector<std::string> restartNeeded;
 };
-// {"round", "records", "credits"}: a re-settlement: the bets it adjusted and its outcome, and the
+// {"round", "records", "credits"}: a re-settlement: its outcome and the bets it adjusted, and the
 // credits it moved by station, as the journal's records have them (schema/README.md).
 struct ResettleAnswer {
     std::int64_t round = 0;
-    nlohmann::json records = nlohmann::json::array();
-    nlohmann::json credits = nlohmann::json::object();
+    journal::Resettlement records;
 };
 
 // {"station", "level", "levels", "personal", "spots": {spot: {min, max, max_win, max_payout}},
@@ -100,10 +99,11 @@ struct LimitsAnswer {
     game::BetSlip winnings;                  // per spot placed: its stake times the spot's highest ratio
 };
 
-// {"station", "rounds": [...]}: a station's bet list, newest first (journal::stationBetListJson).
+// {"station", "rounds": [...]}: a station's bet list, newest first: its rounds as recalled, each
+// written for that station alone at the edge (journal::stationBetListJson).
 struct BetListAnswer {
     std::int64_t station = 0;
-    nlohmann::json rounds = nlohmann::json::array();
+    std::vector<journal::RecalledRound> rounds;
 };
 
 // {"auto_repeat": bool} or {"keep_bets": bool}: a station's standing bets after the request.

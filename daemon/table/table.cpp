@@ -9,9 +9,6 @@
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
-
 Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
              platform::Executor& timers, game::RandomSource& random, TableStart start, Publish publish)
     : journal_(journal),
@@ -104,21 +101,19 @@ void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply,
 }
 
 void Table::refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
-                   const json& detail) {
+                   const journal::RefusedRequest& detail) {
     if (!respond) {
         return;
     }
-    json body{{"op", op}, {"error", refusal.error}, {"message", refusal.message}};
-    body.update(detail);
+    journal::RequestRefusedRecord record{std::string(op), refusal.error, refusal.message, detail, std::nullopt};
     std::optional<std::int64_t> column;
     if (station && *station >= 1 && *station <= stationCount()) {
         column = station;
     } else if (station) {
-        body["station"] = *station;  // not a station of this table: no account to file it under
+        record.station = *station;  // not a station of this table: no account to file it under
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kRequestRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt,
-           column, std::move(body));
+    tx.add(record, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt, column);
     commit(std::move(tx), respond, std::move(refusal));
 }
 
@@ -218,7 +213,7 @@ void Table::tiltNow(const std::string& cause, const std::string& message, bool j
     tilts_[cause] = message;
     if (journaled) {
         journal::JournalTransaction tx = journal_.begin();
-        tx.add(journal::kind::kTiltRaised, std::nullopt, std::nullopt, json{{"cause", cause}, {"message", message}});
+        tx.add(journal::TiltRaisedRecord{cause, message});
         commit(std::move(tx), {}, Reply::accepted());
     }
     publish(TiltChanged{true, cause, message});

@@ -28,7 +28,9 @@
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
-#include "daemon/journal/records/station_state.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/start_records.h"
+#include "daemon/journal/records/station_records.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
@@ -174,8 +176,8 @@ public:
     // card source, shoe, stations, denomination, ticket-in policy) waits for a restart. Journaled
     // as config.loaded with `record` (file, sha256), what was applied and what needs a restart
     // (`restartNeeded` adds the daemon's own: paytable, journal, sockets). The reply says both.
-    void reconfigure(const TableSettings& fresh, nlohmann::json record, std::vector<std::string> restartNeeded,
-                     Respond respond);
+    void reconfigure(const TableSettings& fresh, journal::ConfigLoadedRecord record,
+                     std::vector<std::string> restartNeeded, Respond respond);
 
     // --- the accounting host (SAS) ---
     // Both outlive the table or are reset to null before they go.
@@ -215,7 +217,7 @@ public:
     // A refusal decided outside the table (the control socket's, before the table is asked):
     // journaled as request.refused like the table's own, and answered once that has committed.
     void refuseRequest(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
-                       const nlohmann::json& detail = nlohmann::json::object()) {
+                       const journal::RefusedRequest& detail = {}) {
         refuse(op, station, respond, std::move(refusal), detail);
     }
 
@@ -227,7 +229,7 @@ private:
     // Journals that `op` was refused (request.refused, with the round in progress and the station)
     // and answers `refusal` once that has committed. Nothing is journaled when nobody asked.
     void refuse(std::string_view op, std::optional<std::int64_t> station, const Respond& respond, Reply refusal,
-                const nlohmann::json& detail = nlohmann::json::object());
+                const journal::RefusedRequest& detail = {});
     // Runs `publish` after every transaction submitted so far: events keep the journal's order.
     void publishInOrder(TableEvent event);
     [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;

@@ -8,12 +8,9 @@
 #include <memory>
 
 #include "daemon/journal/records/record_kinds.h"
-#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
-
-using nlohmann::json;
 
 void Table::setAutoRepeat(std::int64_t number, bool on, Respond respond) {
     setStandingBets(number, on, false, std::move(respond));
@@ -23,7 +20,7 @@ void Table::setKeepBets(std::int64_t number, bool on, Respond respond) {
     if (settings_.source != CardSource::Rng) {
         refuse("keep_bets", number, respond,
                Reply::refused("rng_only", "Keep Bets On is offered where the table deals from its own RNG shoe"),
-               json{{"on", on}});
+               journal::RefusedRequest{.on = on});
         return;
     }
     setStandingBets(number, on, true, std::move(respond));
@@ -32,7 +29,7 @@ void Table::setKeepBets(std::int64_t number, bool on, Respond respond) {
 void Table::setStandingBets(std::int64_t number, bool on, bool keep, Respond respond) {
     const char* op = keep ? "keep_bets" : "auto_repeat";
     if (auto problem = stationProblem(number)) {
-        refuse(op, number, respond, *problem, json{{"on", on}});
+        refuse(op, number, respond, *problem, journal::RefusedRequest{.on = on});
         return;
     }
     Station& s = stationAt(number);
@@ -44,7 +41,7 @@ void Table::setStandingBets(std::int64_t number, bool on, bool keep, Respond res
     }
     if (on && s.lastSlip.total() == 0) {
         refuse(op, number, respond, Reply::refused("nothing_to_repeat", "the station had no bets in its last round"),
-               json{{"on", on}});
+               journal::RefusedRequest{.on = on});
         return;
     }
     const bool otherWasOn = on && other;
@@ -102,8 +99,7 @@ void Table::placeStandingBets(Station& s) {
         if (!keep && settings_.confirmBets) {
             s.confirmed = true;
             journal::JournalTransaction tx = journal_.begin();
-            tx.add(journal::kind::kBetsConfirmed, roundId_, s.number,
-                   json{{"slip", journal::slipJson(s.slip())}, {"by", "auto_repeat"}});
+            tx.add(journal::BetsConfirmedRecord{s.slip(), "auto_repeat"}, roundId_, s.number);
             commit(std::move(tx), {}, Reply::accepted());
         }
         return;

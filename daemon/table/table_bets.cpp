@@ -4,13 +4,10 @@
 #include "daemon/game/bet_raise.h"
 #include "daemon/journal/ledger/ledger.h"
 #include "daemon/journal/records/record_kinds.h"
-#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
 namespace reason = journal::reason;
 
 void Table::placeBet(std::int64_t station, game::BetType spot, game::Money stake, Respond respond) {
@@ -66,14 +63,14 @@ void Table::refuseBet(std::int64_t number, const std::string& action, const game
     // Journaled with its rule, and answered once that has committed.
     const std::string rule(game::betRuleName(refusal.rule));
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kBetRefused, phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt, number,
-           json{{"action", action}, {"slip", journal::slipJson(add)}, {"rule", rule}, {"message", refusal.message}});
+    tx.add(journal::BetRefusedRecord{action, add, rule, refusal.message},
+           phase_ != RoundPhase::Idle ? std::optional<std::int64_t>(roundId_) : std::nullopt, number);
     commit(std::move(tx), std::move(respond), Reply::refused(rule, refusal.message));
 }
 
 void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        refuse("raise", number, respond, *problem, json{{"chip", chip}});
+        refuse("raise", number, respond, *problem, journal::RefusedRequest{.chip = chip});
         return;
     }
     const Station& s = stationAt(number);
@@ -82,7 +79,7 @@ void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
         refuse("raise", number, respond,
                chip <= 0 ? Reply::refused("not_positive", "a raise needs a chip of at least one credit")
                          : Reply::refused("nothing_to_raise", "the station has no bets in this round"),
-               json{{"chip", chip}});
+               journal::RefusedRequest{.chip = chip});
         return;
     }
     // The spots in the order they were first bet this round.
@@ -106,19 +103,19 @@ void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
 
 void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::string& action, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        refuse(action, number, respond, *problem, json{{"slip", journal::slipJson(add)}});
+        refuse(action, number, respond, *problem, journal::RefusedRequest{.slip = add});
         return;
     }
     if (tilted()) {
         refuse(action, number, respond, Reply::refused("tilted", "the table is in tilt: " + tilts_.begin()->second),
-               json{{"slip", journal::slipJson(add)}});
+               journal::RefusedRequest{.slip = add});
         return;
     }
     if (const std::int64_t until = station(number).hostDelayUntilMs; until > timers_.nowMs()) {
         refuse(action, number, respond,
                Reply::refused("host_delay", "the accounting host delays this station's next game for another " +
                                                 std::to_string(until - timers_.nowMs()) + " ms (SAS LP 2E)"),
-               json{{"slip", journal::slipJson(add)}});
+               journal::RefusedRequest{.slip = add});
         return;
     }
     Station& s = stationAt(number);
@@ -137,10 +134,9 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
             continue;
         }
         const journal::RoundBet bet{nextBetIndex_++, number, static_cast<game::BetType>(i), add.stakes[i], action};
-        tx.add(
-            kind::kBetAccepted, roundId_, number,
-            json{{"bet", bet.index}, {"spot", game::betTypeName(bet.spot)}, {"stake", bet.stake}, {"action", action}});
-        tx.credit(number, -bet.stake, reason::kBet, roundId_, json{{"ref", "bet " + std::to_string(bet.index)}});
+        tx.add(journal::BetAcceptedRecord{bet.index, std::string(game::betTypeName(bet.spot)), bet.stake, action},
+               roundId_, number);
+        tx.credit(number, -bet.stake, reason::kBet, roundId_, {.ref = "bet " + std::to_string(bet.index)});
         placed.push_back(bet);
     }
     const game::Money credits = tx.balance(number);
@@ -198,8 +194,8 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
     journal::JournalTransaction tx = journal_.begin();
     Station& s = stationAt(number);
     for (const auto& bet : bets) {
-        tx.add(kind::kBetWithdrawn, roundId_, number, json{{"bet", bet.index}, {"action", action}});
-        tx.credit(number, bet.stake, reason::kBetReturn, roundId_, json{{"ref", "bet " + std::to_string(bet.index)}});
+        tx.add(journal::BetWithdrawnRecord{bet.index, action}, roundId_, number);
+        tx.credit(number, bet.stake, reason::kBetReturn, roundId_, {.ref = "bet " + std::to_string(bet.index)});
         std::erase_if(s.bets, [&](const journal::RoundBet& b) { return b.index == bet.index; });
     }
     // Undo takes the last placement, clear takes them all: the placements that no longer have

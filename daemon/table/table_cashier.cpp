@@ -9,8 +9,6 @@
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
 namespace reason = journal::reason;
 
 namespace {
@@ -43,7 +41,7 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         char validation[24];
         std::snprintf(validation, sizeof validation, "%02lld%016lld", static_cast<long long>(number % 100),
                       static_cast<long long>(nextTicket_++));
-        issueTicket(number, credits, ValidatedTicket{validation, json::object()}, std::move(respond));
+        issueTicket(number, credits, ValidatedTicket{validation, {}}, std::move(respond));
         return;
     }
     stationAt(number).cashingOut = true;
@@ -67,11 +65,8 @@ void Table::cashOut(std::int64_t number, Respond respond) {
 
 void Table::issueTicket(std::int64_t number, game::Money amount, const ValidatedTicket& validated, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
-    json body = validated.details;
-    body["validation"] = validated.validation;
-    body["amount"] = amount;
-    tx.add(kind::kTicketIssued, std::nullopt, number, body);
-    tx.credit(number, -amount, reason::kTicketOut, std::nullopt, json{{"ref", validated.validation}});
+    tx.add(journal::TicketIssuedRecord{validated.validation, amount, validated.details}, std::nullopt, number);
+    tx.credit(number, -amount, reason::kTicketOut, std::nullopt, {.ref = validated.validation});
     const TicketIssued issued{number, amount, validated.validation, settings_.name, validated.details};
     commit(std::move(tx), std::move(respond), Reply::accepted(TicketAnswer{issued}),
            [this, issued] { publish(issued); });
@@ -79,8 +74,7 @@ void Table::issueTicket(std::int64_t number, game::Money amount, const Validated
 
 void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kHandpayPending, std::nullopt, number,
-           json{{"amount", amount}, {"kind", "cancelled_credit"}, {"why", why}});
+    tx.add(journal::HandpayPendingRecord{amount, "cancelled_credit", why, false}, std::nullopt, number);
     stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
     commit(std::move(tx), std::move(respond), Reply::accepted(HandpayAnswer{amount, why}), [this, number, amount] {
         publish(HandpayLocked{number, amount, "cancelled_credit"});
@@ -91,7 +85,7 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     if (number < 1 || number > stationCount() || !station(number).handpay) {
         refuse("handpay_reset", number, respond,
                Reply::refused("no_handpay", "station " + std::to_string(number) + " has no hand-pay pending"),
-               json{{"by", who}});
+               journal::RefusedRequest{.by = who});
         return;
     }
     Station& s = stationAt(number);
@@ -102,12 +96,10 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     // still holds, never more, and the journal says both.
     const game::Money paid =
         handpay.offCredits ? handpay.amount : std::min(handpay.amount, journal_.projected().credits(number));
-    json body{{"amount", paid}, {"kind", handpay.kind}, {"by", who}};
-    if (paid != handpay.amount) {
-        body["locked_amount"] = handpay.amount;
-    }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kHandpayReset, std::nullopt, number, std::move(body));
+    tx.add(journal::HandpayResetRecord{paid, handpay.kind, who,
+                                       paid != handpay.amount ? std::optional(handpay.amount) : std::nullopt},
+           std::nullopt, number);
     if (!handpay.offCredits) {
         tx.credit(number, -paid, handpay.kind == "jackpot" ? reason::kJackpot : reason::kHandpay);
     }
@@ -117,7 +109,7 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
 }
 
 void Table::ticketIn(std::int64_t number, const std::string& validation, game::Money amount, Respond respond) {
-    const json detail{{"validation", validation.substr(0, 40)}, {"amount", amount}};
+    const journal::RefusedRequest detail{.amount = amount, .validation = validation.substr(0, 40)};
     if (auto problem = stationProblem(number)) {
         refuse("ticket_in", number, respond, *problem, detail);
         return;
@@ -144,8 +136,8 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kTicketRedeemed, std::nullopt, number, json{{"validation", validation}, {"amount", amount}});
-    tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+    tx.add(journal::TicketRedeemedRecord{validation, amount, false}, std::nullopt, number);
+    tx.credit(number, amount, reason::kTicketIn, std::nullopt, {.ref = validation});
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {
         publish(CreditsChanged{number, credits, std::nullopt});
@@ -162,7 +154,7 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
             stationAt(number).redeeming = false;
             if (!verdict.accepted) {
                 refuse("ticket_in", number, respond, Reply::refused("ticket_rejected", verdict.reason),
-                       json{{"validation", validation}});
+                       journal::RefusedRequest{.validation = validation});
                 return RedeemCheck::Accepted;  // nothing to check: the host said no
             }
             const game::Money amount = verdict.amount;
@@ -175,13 +167,12 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
                 refuse("ticket_in", number, respond,
                        Reply::refused("ticket_amount", "the ticket's amount " + std::to_string(amount) +
                                                            " cannot be credited at this station; ticket returned"),
-                       json{{"validation", validation}, {"amount", amount}});
+                       journal::RefusedRequest{.amount = amount, .validation = validation});
                 return check;
             }
             journal::JournalTransaction tx = journal_.begin();
-            tx.add(kind::kTicketRedeemed, std::nullopt, number,
-                   json{{"validation", validation}, {"amount", amount}, {"host", true}});
-            tx.credit(number, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+            tx.add(journal::TicketRedeemedRecord{validation, amount, true}, std::nullopt, number);
+            tx.credit(number, amount, reason::kTicketIn, std::nullopt, {.ref = validation});
             const game::Money credits = tx.balance(number);
             // Not through commit(): the ticket system hears of a failed commit too (the host is told).
             std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
@@ -205,22 +196,22 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
 
 void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        refuse("tip", number, respond, *problem, json{{"amount", amount}});
+        refuse("tip", number, respond, *problem, journal::RefusedRequest{.amount = amount});
         return;
     }
     if (amount <= 0 || amount % denominationOf(station(number)) != 0) {
         refuse("tip", number, respond, Reply::refused("tip_amount", "a tip is a whole number of credits"),
-               json{{"amount", amount}});
+               journal::RefusedRequest{.amount = amount});
         return;
     }
     if (amount > journal_.projected().credits(number)) {
         refuse("tip", number, respond,
                Reply::refused("insufficient_credits", "the tip is more than the station's credits"),
-               json{{"amount", amount}});
+               journal::RefusedRequest{.amount = amount});
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kTip, std::nullopt, number, json{{"amount", amount}});
+    tx.add(journal::TipRecord{amount}, std::nullopt, number);
     tx.credit(number, -amount, reason::kTip);
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {

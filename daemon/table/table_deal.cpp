@@ -5,13 +5,10 @@
 #include <algorithm>
 
 #include "daemon/journal/records/record_kinds.h"
-#include "daemon/journal/records/slip_json.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
 namespace reason = journal::reason;
 
 void Table::deal(std::int64_t number, Respond respond) {
@@ -85,7 +82,7 @@ void Table::confirmBets(std::int64_t number, Respond respond) {
     }
     s.confirmed = true;
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kBetsConfirmed, roundId_, number, json{{"slip", journal::slipJson(s.slip())}, {"by", "station"}});
+    tx.add(journal::BetsConfirmedRecord{s.slip(), "station"}, roundId_, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(ConfirmedAnswer{roundId_, s.slip()}));
 }
 
@@ -102,9 +99,8 @@ std::vector<BetsUnconfirmed> Table::returnUnconfirmed(journal::JournalTransactio
         }
         game::Money total = 0;
         for (const journal::RoundBet& bet : s.bets) {
-            tx.add(kind::kBetWithdrawn, roundId_, s.number, json{{"bet", bet.index}, {"action", "not_confirmed"}});
-            tx.credit(s.number, bet.stake, reason::kBetReturn, roundId_,
-                      json{{"ref", "bet " + std::to_string(bet.index)}});
+            tx.add(journal::BetWithdrawnRecord{bet.index, "not_confirmed"}, roundId_, s.number);
+            tx.credit(s.number, bet.stake, reason::kBetReturn, roundId_, {.ref = "bet " + std::to_string(bet.index)});
             total += bet.stake;
         }
         s.bets.clear();

@@ -2,16 +2,13 @@
 // operator, resolved by the operator (upheld or rejected, optionally by re-settling the round with
 // corrected cards), and the station told at each step. While a dispute is open the table opens no
 // round: the floor settles the question before the next deal (README "Disputes").
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/round_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
-
 void Table::dispute(std::int64_t number, std::int64_t round, const std::string& text, Respond respond) {
-    const json detail{{"round", round}};
+    const journal::RefusedRequest detail{.round = round};
     if (number < 1 || number > stationCount()) {
         refuse("dispute", number, respond, *stationProblem(number), detail);
         return;
@@ -43,13 +40,13 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
     }
     s.dispute = journal::DisputeFact{round, text.substr(0, 500)};
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kDisputeRaised, round, number, json{{"text", s.dispute->text}, {"held", true}});
+    tx.add(journal::DisputeRaisedRecord{s.dispute->text, true}, round, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}),
            [this, event = DisputeChanged{number, round, true, s.dispute->text, false, false, {}}] { publish(event); });
 }
 
 void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound& correction, Respond respond) {
-    const json detail{{"decision", decision.upheld ? "upheld" : "rejected"}, {"by", decision.who}};
+    const journal::RefusedRequest detail{.decision = decision.upheld ? "upheld" : "rejected", .by = decision.who};
     const std::int64_t number = decision.station;
     if (number < 1 || number > stationCount() || !station(number).dispute ||
         (decision.round && *decision.round != station(number).dispute->round)) {
@@ -80,11 +77,8 @@ void Table::resolveDispute(const DisputeDecision& decision, const CorrectedRound
     }
     s.dispute.reset();
     // In the re-settlement's transaction: the decision and the money it moved commit together.
-    tx.add(kind::kDisputeResolved, round, number,
-           json{{"decision", decision.upheld ? "upheld" : "rejected"},
-                {"reason", decision.reason},
-                {"by", decision.who},
-                {"resettled", resettled.has_value()}});
+    tx.add(journal::DisputeResolvedRecord{decision.upheld, decision.reason, decision.who, resettled.has_value()}, round,
+           number);
     const DisputeChanged event{number,      round, false, decision.reason, decision.upheld, resettled.has_value(),
                                decision.who};
     commit(std::move(tx), std::move(respond),

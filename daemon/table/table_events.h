@@ -3,8 +3,6 @@
 // change, in the journal's order (a committed change's event leaves after its commit). The
 // engine link and the control socket turn them into JSON lines (daemon/io/event_line.h, in the
 // form protocols/engine/README.md documents); the daemon logs and counts them as they are.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -17,6 +15,7 @@
 #include "daemon/game/outcome.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/settlement.h"
+#include "daemon/journal/records/cashier_records.h"
 
 namespace pitlink::table {
 
@@ -77,7 +76,7 @@ struct TicketIssued {
     game::Money amount = 0;
     std::string validation;
     std::string table;
-    nlohmann::json details = nlohmann::json::object();  // what the ticket system printed on it
+    journal::TicketPrint details;  // what the ticket system printed on it
 };
 
 // "handpay": a station locked for a hand-pay, or reset.

@@ -8,9 +8,6 @@
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
-
 void Table::callAttendant(std::int64_t number, Respond respond) {
     if (number < 1 || number > stationCount()) {
         refuse("call_attendant", number, respond, *stationProblem(number));
@@ -23,7 +20,7 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
     }
     s.attendantCalled = true;
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kAttendantCalled, std::nullopt, number, json{{"by", "station"}});
+    tx.add(journal::AttendantCalledRecord{"station"}, std::nullopt, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
         publish(AttendantChanged{number, true});
     });
@@ -33,12 +30,12 @@ void Table::clearAttendant(std::int64_t number, const std::string& who, Respond 
     if (number < 1 || number > stationCount() || !station(number).attendantCalled) {
         refuse("attendant_clear", number, respond,
                Reply::refused("no_call", "station " + std::to_string(number) + " has not called an attendant"),
-               json{{"by", who}});
+               journal::RefusedRequest{.by = who});
         return;
     }
     stationAt(number).attendantCalled = false;
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kAttendantCleared, std::nullopt, number, json{{"by", who}});
+    tx.add(journal::AttendantClearedRecord{who}, std::nullopt, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
         publish(AttendantChanged{number, false});
     });
@@ -56,7 +53,7 @@ std::string pinDigest(std::int64_t station, const std::string& pin) {
 }  // namespace
 
 void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respond respond) {
-    const json detail{{"reserved", on}};
+    const journal::RefusedRequest detail{.reserved = on};
     if (number < 1 || number > stationCount()) {
         refuse("reserve", number, respond, *stationProblem(number), detail);
         return;
@@ -93,10 +90,8 @@ void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respon
     }
     s.reservation = journal::ReservationFact{true, timers_.wallMs() + settings_.reserveTimeout.count(),
                                              pin.empty() ? std::string() : pinDigest(number, pin)};
-    json body = journal::reservationJson(*s.reservation);
-    body["by"] = "station";
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kStationReserved, std::nullopt, number, std::move(body));
+    tx.add(journal::StationReservedRecord{*s.reservation, "station"}, std::nullopt, number);
     scheduleReservationEnd(number);
     const std::int64_t until = s.reservation->untilMs;
     commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{true, until}), [this, number, until] {
@@ -108,7 +103,7 @@ void Table::releaseReservation(std::int64_t number, const std::string& who, Resp
     if (number < 1 || number > stationCount() || !station(number).reservation) {
         refuse("reserve_release", number, respond,
                Reply::refused("not_reserved", "station " + std::to_string(number) + " is not reserved"),
-               json{{"by", who}});
+               journal::RefusedRequest{.by = who});
         return;
     }
     endReservation(number, who, std::move(respond));
@@ -122,7 +117,7 @@ void Table::endReservation(std::int64_t number, const std::string& by, Respond r
         reservationTimers_.erase(it);
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kStationReserved, std::nullopt, number, json{{"reserved", false}, {"by", by}});
+    tx.add(journal::StationReservedRecord{{}, by}, std::nullopt, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(ReservedAnswer{false, 0}), [this, number, by] {
         publish(ReservationChanged{number, false, 0, by});
     });
@@ -155,7 +150,7 @@ void Table::doorOpened(const std::string& door, Respond respond) {
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kDoorOpened, std::nullopt, std::nullopt, json{{"door", door}});
+    tx.add(journal::DoorOpenedRecord{door});
     commit(std::move(tx), std::move(respond), Reply::accepted());
     tiltNow("door:" + door, "the " + door + " door is open", false);
 }
@@ -168,7 +163,7 @@ void Table::doorClosed(const std::string& door, Respond respond) {
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kDoorClosed, std::nullopt, std::nullopt, json{{"door", door}});
+    tx.add(journal::DoorClosedRecord{door});
     tilts_.erase("door:" + door);
     const bool stillTilted = tilted();
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
@@ -184,7 +179,7 @@ void Table::raiseTilt(const std::string& cause, const std::string& message) {
 void Table::clearTilt(const std::string& cause, const std::string& who, Respond respond) {
     if (!tilts_.contains(cause)) {
         refuse("tilt_clear", std::nullopt, respond, Reply::refused("no_tilt", "no tilt '" + cause.substr(0, 100) + "'"),
-               json{{"cause", cause.substr(0, 100)}, {"by", who}});
+               journal::RefusedRequest{.by = who, .cause = cause.substr(0, 100)});
         return;
     }
     if (cause == "journal" || cause.starts_with("door:")) {
@@ -192,12 +187,12 @@ void Table::clearTilt(const std::string& cause, const std::string& who, Respond 
                Reply::refused("tilt_cause_present",
                               cause == "journal" ? "a journal failure clears only with a restart on a sound journal"
                                                  : "a door tilt clears when the door is closed"),
-               json{{"cause", cause}, {"by", who}});
+               journal::RefusedRequest{.by = who, .cause = cause});
         return;
     }
     tilts_.erase(cause);
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kTiltCleared, std::nullopt, std::nullopt, json{{"cause", cause}, {"by", who}});
+    tx.add(journal::TiltClearedRecord{cause, who});
     const bool stillTilted = tilted();
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, stillTilted] {
         publish(TiltChanged{stillTilted, std::nullopt, std::nullopt});

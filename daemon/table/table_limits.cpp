@@ -11,33 +11,30 @@
 
 namespace pitlink::table {
 
-using nlohmann::json;
-namespace kind = journal::kind;
-
 void Table::addStationState(journal::JournalTransaction& tx, const Station& s, const std::string& by) const {
-    tx.add(kind::kStationState, std::nullopt, s.number,
-           journal::stationStateJson(journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal, s.autoRepeat,
-                                                           s.keepBets, s.denomination},
-                                     by));
+    tx.add(journal::StationStateRecord{journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal,
+                                                             s.autoRepeat, s.keepBets, s.denomination},
+                                       by},
+           std::nullopt, s.number);
 }
 
 void Table::selectLimitLevel(std::int64_t number, int level, Respond respond, const std::string& who) {
     if (auto problem = stationProblem(number)) {
-        refuse("limit_level", number, respond, *problem, json{{"level", level}});
+        refuse("limit_level", number, respond, *problem, journal::RefusedRequest{.level = level});
         return;
     }
     const int levels = static_cast<int>(settings_.bets.limits.levels.size());
     if (level < 1 || level > levels) {
         refuse("limit_level", number, respond,
                Reply::refused("no_such_level", "the table offers limit levels 1.." + std::to_string(levels)),
-               json{{"level", level}});
+               journal::RefusedRequest{.level = level});
         return;
     }
     Station& s = stationAt(number);
     if (!s.bets.empty()) {
         refuse("limit_level", number, respond,
                Reply::refused("bets_on_layout", "the level changes only with no bets on the layout (clear them first)"),
-               json{{"level", level}});
+               journal::RefusedRequest{.level = level});
         return;
     }
     s.limitLevel = level;
@@ -48,7 +45,7 @@ void Table::selectLimitLevel(std::int64_t number, int level, Respond respond, co
 
 void Table::selectDenomination(std::int64_t number, game::Money value, Respond respond) {
     if (auto problem = stationProblem(number)) {
-        refuse("denomination", number, respond, *problem, json{{"denomination", value}});
+        refuse("denomination", number, respond, *problem, journal::RefusedRequest{.denomination = value});
         return;
     }
     const auto& offered = settings_.denominations;
@@ -60,7 +57,7 @@ void Table::selectDenomination(std::int64_t number, game::Money value, Respond r
         refuse(
             "denomination", number, respond,
             Reply::refused("not_offered", "the table offers the denominations " + list + " (minor units per credit)"),
-            json{{"denomination", value}});
+            journal::RefusedRequest{.denomination = value});
         return;
     }
     Station& s = stationAt(number);
@@ -68,7 +65,7 @@ void Table::selectDenomination(std::int64_t number, game::Money value, Respond r
         refuse("denomination", number, respond,
                Reply::refused("bets_on_layout",
                               "the denomination changes only with no bets on the layout (clear them first)"),
-               json{{"denomination", value}});
+               journal::RefusedRequest{.denomination = value});
         return;
     }
     s.denomination = value;
@@ -79,13 +76,7 @@ void Table::selectDenomination(std::int64_t number, game::Money value, Respond r
 
 void Table::setPersonalLimits(std::int64_t number, game::PersonalLimits personal, const std::string& who,
                               Respond respond) {
-    json detail{{"by", who}};
-    if (personal.min) {
-        detail["min"] = *personal.min;
-    }
-    if (personal.max) {
-        detail["max"] = *personal.max;
-    }
+    const journal::RefusedRequest detail{.by = who, .min = personal.min, .max = personal.max};
     if (number < 1 || number > stationCount()) {
         refuse("station_limits", number, respond,
                Reply::refused("no_such_station", "there is no station " + std::to_string(number)), detail);

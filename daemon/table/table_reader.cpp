@@ -1,12 +1,9 @@
 // A physical shoe's card reader (seeds 003/004): what it reports of a new shoe (the cut, the
 // burn) and of itself (a fault, or silence while a round is dealt: a tilt until it is well).
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/round_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
-
-using nlohmann::json;
-namespace kind = journal::kind;
 
 namespace {
 
@@ -27,7 +24,7 @@ std::optional<Reply> shoePreparationProblem(CardSource source, bool shoeNeeded, 
 }  // namespace
 
 void Table::reportCut(int cardsBehind, Respond respond) {
-    const json detail{{"cards_behind", cardsBehind}};
+    const journal::RefusedRequest detail{.cardsBehind = cardsBehind};
     if (auto problem = shoePreparationProblem(settings_.source, shoeNeeded_, roundInShoe_)) {
         refuse("cut", std::nullopt, respond, *problem, detail);
         return;
@@ -49,16 +46,16 @@ void Table::reportCut(int cardsBehind, Respond respond) {
     }
     cutCardsBehind_ = cardsBehind;
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kShoeCut, std::nullopt, std::nullopt, json{{"shoe", shoeNumber_}, {"cards_behind", cardsBehind}});
+    tx.add(journal::ShoeCutRecord{shoeNumber_, cardsBehind});
     commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoeNumber_}));
 }
 
 void Table::reportBurn(const std::vector<game::Card>& cards, Respond respond) {
-    json names = json::array();
+    std::vector<std::string> names;
     for (const game::Card& card : cards) {
         names.push_back(card.toString());
     }
-    const json detail{{"cards", names}};
+    const journal::RefusedRequest detail{.cards = names};
     if (auto problem = shoePreparationProblem(settings_.source, shoeNeeded_, roundInShoe_)) {
         refuse("burn", std::nullopt, respond, *problem, detail);
         return;
@@ -91,8 +88,7 @@ void Table::reportBurn(const std::vector<game::Card>& cards, Respond respond) {
     seen_ = after;
     burnReported_ = true;
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kShoeBurned, std::nullopt, std::nullopt,
-           json{{"shoe", shoeNumber_}, {"cards", names}, {"cards_left", seen_.total()}});
+    tx.add(journal::ShoeBurnedRecord{shoeNumber_, cards, seen_.total()});
     commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoeNumber_}));
 }
 

@@ -1,14 +1,12 @@
 // SIGHUP at the table: the settings that may change between two rounds, journaled, applied when
 // the next round opens (a round in progress keeps the rules its bets were accepted under).
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/start_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
 
-using nlohmann::json;
-
-void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std::string> restartNeeded,
-                        Respond respond) {
+void Table::reconfigure(const TableSettings& fresh, journal::ConfigLoadedRecord record,
+                        std::vector<std::string> restartNeeded, Respond respond) {
     const TableSettings& now = nextSettings_ ? *nextSettings_ : settings_;
     TableSettings next = now;
     std::vector<std::string> applied;
@@ -42,11 +40,11 @@ void Table::reconfigure(const TableSettings& fresh, json record, std::vector<std
     keep("table.denomination", &TableSettings::denomination);
     keep("table.denominations", &TableSettings::denominations);
     keep("cashier.ticket_in_local", &TableSettings::ticketInLocal);
-    record["applied"] = applied;
-    record["restart_needed"] = restartNeeded;
-    record["trigger"] = "SIGHUP";
+    record.applied = applied;
+    record.restartNeeded = restartNeeded;
+    record.trigger = "SIGHUP";
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(journal::kind::kConfigLoaded, std::nullopt, std::nullopt, record);
+    tx.add(record);
     if (!applied.empty()) {
         if (phase_ == RoundPhase::Idle) {
             settings_ = std::move(next);

@@ -1,13 +1,10 @@
 // Re-settlement of a finished round (docs/rules.md, seed 004) on the table's journal, so that the
 // credits it moves reach the stations' committed credits and their events like any other. An
 // operator re-settles directly (pitlinkctl resettle) or as the decision on a player's dispute.
-#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resettlement.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
-
-using nlohmann::json;
 
 std::variant<ResettleAnswer, Reply> Table::addResettlement(journal::JournalTransaction& tx,
                                                            const journal::RoundHistory& round,
@@ -19,30 +16,16 @@ std::variant<ResettleAnswer, Reply> Table::addResettlement(journal::JournalTrans
                                                        " is still in progress; it can be re-settled once settled");
     }
     try {
-        journal::addResettlement(tx, round, paytable, journal::ResettlementRequest{round.roundId, cards, reason, who});
+        return ResettleAnswer{
+            round.roundId, journal::addResettlement(tx, round, paytable,
+                                                    journal::ResettlementRequest{round.roundId, cards, reason, who})};
     } catch (const std::exception& error) {
         return Reply::refused("cannot_resettle", error.what());
     }
-    ResettleAnswer answer{round.roundId, json::array(), json::object()};
-    for (const journal::Fact& fact : tx.facts()) {
-        if (fact.kind == journal::kind::kBetAdjusted) {
-            json bet = fact.body;
-            bet["station"] = fact.station.value_or(0);
-            answer.records.push_back(std::move(bet));
-        } else if (fact.kind == journal::kind::kCredit && fact.station) {
-            answer.credits[std::to_string(*fact.station)] = fact.body;
-        } else if (fact.kind == journal::kind::kRoundResettled) {
-            answer.records.push_back(json{{"outcome", fact.body.at("outcome")},
-                                          {"previous_outcome", fact.body.at("previous_outcome")},
-                                          {"step", fact.body.at("step")}});
-        }
-    }
-    return answer;
 }
 
 void Table::publishResettledCredits(const ResettleAnswer& answer) {
-    for (const auto& [station, body] : answer.credits.items()) {
-        const std::int64_t number = std::stoll(station);
+    for (const auto& [number, credit] : answer.records.credits) {
         publish(CreditsChanged{number, journal_.committed().credits(number), answer.round});
     }
 }
@@ -54,7 +37,7 @@ void Table::resettle(const journal::RoundHistory& round, const game::Paytable& p
     auto result = addResettlement(tx, round, paytable, cards, reason, who);
     if (auto* refusal = std::get_if<Reply>(&result)) {
         refuse("resettle", std::nullopt, respond, std::move(*refusal),
-               json{{"round", round.roundId}, {"reason", reason}, {"by", who}});
+               journal::RefusedRequest{.round = round.roundId, .by = who, .reason = reason});
         return;
     }
     ResettleAnswer answer = std::get<ResettleAnswer>(std::move(result));

@@ -7,14 +7,12 @@
 
 #include "daemon/game/outcome.h"
 #include "daemon/game/settlement.h"
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/round_records.h"
 #include "daemon/journal/records/settlement_records.h"
 #include "daemon/table/table.h"
 
 namespace pitlink::table {
-
-using nlohmann::json;
-namespace kind = journal::kind;
 
 namespace {
 // Every round this version opens is settled by spot (game/round_settlement.h).
@@ -52,8 +50,7 @@ std::optional<Reply> Table::roundCanOpen() const {
 
 void Table::addShoe(journal::JournalTransaction& tx) {
     if (shoeNumber_ != 0) {
-        tx.add(kind::kShoeEnded, std::nullopt, std::nullopt,
-               json{{"shoe", shoeNumber_}, {"rounds", roundInShoe_}, {"cards_left", shoe_ ? shoe_->remaining() : -1}});
+        tx.add(journal::ShoeEndedRecord{shoeNumber_, roundInShoe_, shoe_ ? shoe_->remaining() : -1});
     }
     shoeNumber_ = nextShoeNumber_++;
     scoreboard_ = game::Scoreboard(shoeNumber_);  // roads reset at every new shoe
@@ -62,21 +59,16 @@ void Table::addShoe(journal::JournalTransaction& tx) {
     burnReported_ = false;
     cutCardsBehind_.reset();
     seen_ = game::ShoeComposition::fullDecks(settings_.shoe.decks);
-    json body{{"shoe", shoeNumber_}, {"decks", settings_.shoe.decks}};
+    journal::ShoeStartedRecord started{shoeNumber_, settings_.shoe.decks, std::nullopt};
     if (settings_.source == CardSource::Rng) {
         shoe_ = std::make_unique<game::Shoe>(settings_.shoe, random_, shoeNumber_);
         for (int i = 0; i < shoe_->burnedCount(); ++i) {
             seen_.remove(shoe_->order()[static_cast<std::size_t>(i)]);
         }
-        body.update(json{{"source", "rng"},
-                         {"cards", shoe_->size()},
-                         {"cut_from_end", settings_.shoe.cutCardFromEnd},
-                         {"burn_card", shoe_->burnCard().toString()},
-                         {"burned", shoe_->burnedCount()}});
-    } else {
-        body["source"] = "reader";
+        started.rng =
+            journal::RngShoe{shoe_->size(), settings_.shoe.cutCardFromEnd, shoe_->burnCard(), shoe_->burnedCount()};
     }
-    tx.add(kind::kShoeStarted, std::nullopt, std::nullopt, std::move(body));
+    tx.add(started);
 }
 
 void Table::newShoe(Respond respond) {
@@ -130,14 +122,7 @@ void Table::openRound(Respond respond) {
         s.confirmed = false;
     }
     phase_ = RoundPhase::BetsOpen;
-    tx.add(kind::kRoundOpened, roundId_, std::nullopt,
-           json{{"shoe", shoeNumber_},
-                {"round_in_shoe", roundInShoe_},
-                {"paytable", paytable_.id},
-                {"paytable_sha256", paytableSha_},
-                // The rule this round is settled under, whatever a later version settles by:
-                // recovery, recall and re-settlement read it from here.
-                {"settle", game::settleRuleName(kSettleRule)}});
+    tx.add(journal::RoundOpenedRecord{shoeNumber_, roundInShoe_, paytable_.id, paytableSha_, kSettleRule}, roundId_);
     // The window runs from the submission: the round takes bets from then on (table.h). With
     // rounds.start: deal there is none: a station's DEAL closes the bets.
     if (!settings_.startOnDeal) {
@@ -186,17 +171,13 @@ void Table::closeNow(Respond respond, std::optional<std::int64_t> dealtBy) {
     const std::vector<BetsUnconfirmed> unconfirmed = returnUnconfirmed(tx);
     phase_ = RoundPhase::Closed;
     // What each station wagers in this round: its game starts here (SAS 7E at bets closed).
-    json wagered = json::object();
+    journal::RoundClosedRecord closed{{}, dealtBy};
     for (const Station& s : stations_) {
         if (const game::Money stake = s.slip().total(); stake > 0) {
-            wagered[std::to_string(s.number)] = stake;
+            closed.wagered[s.number] = stake;
         }
     }
-    json closed{{"wagered", std::move(wagered)}};
-    if (dealtBy) {
-        closed["deal"] = *dealtBy;  // the station whose DEAL started the game
-    }
-    tx.add(kind::kRoundClosed, roundId_, std::nullopt, std::move(closed));
+    tx.add(closed, roundId_);
     const std::int64_t round = roundId_;
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}), [this, round, unconfirmed] {
         for (const BetsUnconfirmed& back : unconfirmed) {
@@ -224,7 +205,7 @@ void Table::dealFromShoe() {
 void Table::dealCard(game::Card card, Respond respond) {
     if (settings_.source == CardSource::Rng) {
         refuse("card", std::nullopt, respond, Reply::refused("rng_shoe", "this table deals from its own RNG shoe"),
-               json{{"card", card.toString()}});
+               journal::RefusedRequest{.card = card.toString()});
         return;
     }
     if (phase_ != RoundPhase::Closed && phase_ != RoundPhase::Dealing) {
@@ -232,7 +213,7 @@ void Table::dealCard(game::Card card, Respond respond) {
                Reply::refused("not_dealing", phase_ == RoundPhase::Idle ? "no round is being dealt (round " +
                                                                               std::to_string(roundId_) + " has ended)"
                                                                         : "cards are dealt after the bets are closed"),
-               json{{"card", card.toString()}});
+               journal::RefusedRequest{.card = card.toString()});
         return;
     }
     acceptCard(card, std::move(respond));
@@ -244,8 +225,7 @@ void Table::acceptCard(game::Card card, Respond respond) {
     if (const auto refusal = coup_->offer(card)) {
         // A card the rules or the shoe cannot have is a misdeal: the round is voided (seed 004).
         journal::JournalTransaction tx = journal_.begin();
-        tx.add(kind::kCardRefused, roundId_, std::nullopt,
-               json{{"position", position}, {"card", card.toString()}, {"reason", refusal->reason}});
+        tx.add(journal::CardRefusedRecord{position, card, refusal->reason}, roundId_);
         commit(std::move(tx), std::move(respond), Reply::refused("card_refused", refusal->reason));
         voidRound("misdeal: " + refusal->reason, "table", {});
         return;
@@ -254,11 +234,8 @@ void Table::acceptCard(game::Card card, Respond respond) {
     armReaderWatchdog();  // the next card is awaited from now (ended with the round)
     cards_.push_back(journal::DealtCard{position, card});
     journal::JournalTransaction tx = journal_.begin();
-    tx.add(kind::kCardDealt, roundId_, std::nullopt,
-           json{{"position", position},
-                {"card", card.toString()},
-                {"source", settings_.source == CardSource::Rng ? "rng" : "reader"},
-                {"rescans", rescans}});
+    tx.add(journal::CardDealtRecord{position, card, settings_.source == CardSource::Rng ? "rng" : "reader", rescans},
+           roundId_);
     const std::int64_t round = roundId_;
     commit(std::move(tx), std::move(respond), Reply::accepted(CardAnswer{position}), [this, round, position, card] {
         publish(CardDealt{round, position, card});
@@ -315,10 +292,9 @@ void Table::settleRound() {
         if (settings_.jackpotLimit > 0 && r.win >= settings_.jackpotLimit) {
             // The win never reaches the credit meter: it leaves it in the settlement's own
             // transaction (SAS meters a hand-paid jackpot in 0002, not in coin out).
-            tx.add(kind::kHandpayPending, roundId_, number,
-                   json{{"amount", r.win}, {"kind", "jackpot"}, {"off_credits", true}});
+            tx.add(journal::HandpayPendingRecord{r.win, "jackpot", std::nullopt, true}, roundId_, number);
             tx.credit(number, -r.win, journal::reason::kJackpot, roundId_,
-                      json{{"ref", "round " + std::to_string(roundId_)}});
+                      journal::CreditDetail{.ref = "round " + std::to_string(roundId_)});
             stationAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
         }
     }
@@ -355,7 +331,7 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
     if (phase_ == RoundPhase::Idle) {
         refuse("void_round", std::nullopt, respond,
                Reply::refused("no_round", "no round is in progress (round " + std::to_string(roundId_) + " has ended)"),
-               json{{"reason", reason}, {"by", who}});
+               journal::RefusedRequest{.by = who, .reason = reason});
         return;
     }
     if (timer_) {
@@ -368,8 +344,9 @@ void Table::voidRound(const std::string& reason, const std::string& who, Respond
     }
     journal::JournalTransaction tx = journal_.begin();
     // After bets closed the stations' games had started (SAS 7E): the void ends them (7F).
-    journal::addVoid(tx, roundId_, bets, reason,
-                     json{{"by", who}, {"after_close", phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing}});
+    journal::addVoid(
+        tx, roundId_, bets, reason,
+        journal::VoidDetail{.by = who, .afterClose = phase_ == RoundPhase::Closed || phase_ == RoundPhase::Dealing});
     const std::int64_t round = roundId_;
     endRound();
     commit(std::move(tx), std::move(respond),

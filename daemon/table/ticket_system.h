@@ -3,8 +3,6 @@
 // host (SAS, issue 6): the table asks, the answer comes back later on the logic thread, and the
 // table journals what follows. Without one, the table numbers its own tickets and redeems
 // tickets locally only if `cashier.ticket_in_local` allows it.
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -12,12 +10,13 @@
 
 #include "daemon/game/bet_rules.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/records/cashier_records.h"
 
 namespace pitlink::table {
 
 struct ValidatedTicket {
-    std::string validation;                             // the number printed (18 digits)
-    nlohmann::json details = nlohmann::json::object();  // journaled with the ticket and sent to print it
+    std::string validation;        // the number printed (18 digits)
+    journal::TicketPrint details;  // journaled with the ticket and sent to print it
 };
 
 // How the table takes the host's verdict on an inserted ticket.

@@ -169,7 +169,7 @@ private:
             const std::string validation = "30" + std::to_string(1'000'000'000'000'000 + stats_.ticketsIn);
             tx.add(kind::kTicketRedeemed, std::nullopt, station,
                    json{{"validation", validation}, {"amount", 5'000'000}, {"host", true}});
-            tx.credit(station, 5'000'000, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+            tx.credit(station, 5'000'000, reason::kTicketIn, std::nullopt, {.ref = validation});
             tx.add(kind::kSasException, std::nullopt, station, exception(0x67, ++serial_[station]));
         }
     }
@@ -256,7 +256,7 @@ private:
                             {"amount", credits},
                             {"machine_id", 1193046},
                             {"sequence", stats_.ticketsOut}});
-                tx.credit(station, -credits, reason::kTicketOut, std::nullopt, json{{"ref", validation}});
+                tx.credit(station, -credits, reason::kTicketOut, std::nullopt, {.ref = validation});
                 tx.add(kind::kSasException, std::nullopt, station, exception(0x3D, ++serial_[station]));
                 submit(std::move(tx));
                 journal::JournalTransaction read = journal_->begin();

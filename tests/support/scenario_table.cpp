@@ -84,7 +84,7 @@ std::int64_t ScenarioTable::bet(std::int64_t station, game::BetType spot, game::
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kBetAccepted, roundId_, station,
            json{{"bet", index}, {"spot", game::betTypeName(spot)}, {"stake", stake}, {"action", "bet"}});
-    tx.credit(station, -stake, reason::kBet, roundId_, json{{"ref", "bet " + std::to_string(index)}});
+    tx.credit(station, -stake, reason::kBet, roundId_, {.ref = "bet " + std::to_string(index)});
     submit(std::move(tx));
     bets_.push_back(journal::RoundBet{index, station, spot, stake, "bet"});
     return index;
@@ -94,7 +94,7 @@ void ScenarioTable::withdraw(std::int64_t betIndex) {
     const auto it = std::find_if(bets_.begin(), bets_.end(), [&](const auto& b) { return b.index == betIndex; });
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kBetWithdrawn, roundId_, it->station, json{{"bet", betIndex}});
-    tx.credit(it->station, it->stake, reason::kBetReturn, roundId_, json{{"ref", "bet " + std::to_string(betIndex)}});
+    tx.credit(it->station, it->stake, reason::kBetReturn, roundId_, {.ref = "bet " + std::to_string(betIndex)});
     submit(std::move(tx));
     bets_.erase(it);
 }
@@ -135,14 +135,14 @@ void ScenarioTable::voidRound(const std::string& why) {
 void ScenarioTable::ticketIn(std::int64_t station, game::Money amount, const std::string& validation) {
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kTicketRedeemed, std::nullopt, station, json{{"validation", validation}, {"amount", amount}});
-    tx.credit(station, amount, reason::kTicketIn, std::nullopt, json{{"ref", validation}});
+    tx.credit(station, amount, reason::kTicketIn, std::nullopt, {.ref = validation});
     submit(std::move(tx));
 }
 
 void ScenarioTable::ticketOut(std::int64_t station, game::Money amount, const std::string& validation) {
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kTicketIssued, std::nullopt, station, json{{"validation", validation}, {"amount", amount}});
-    tx.credit(station, -amount, reason::kTicketOut, std::nullopt, json{{"ref", validation}});
+    tx.credit(station, -amount, reason::kTicketOut, std::nullopt, {.ref = validation});
     submit(std::move(tx));
 }
 

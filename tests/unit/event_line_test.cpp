@@ -28,9 +28,9 @@ TEST(EventLine, EachEventInTheEngineLinksForm) {
               R"({"cause":"door:main","event":"tilt","message":"main door open","tilted":true})");
     EXPECT_EQ(line(table::TiltChanged{false, std::nullopt, std::nullopt}), R"({"event":"tilt","tilted":false})");
     EXPECT_EQ(line(table::HandpayReset{2}), R"({"event":"handpay","reset":true,"station":2})");
-    // A ticket carries what the ticket system printed, under the table's own fields.
+    // A ticket carries what the ticket system printed beside the table's own fields.
     EXPECT_EQ(
-        line(table::TicketIssued{3, 1500, "001122334455667788", "t1", {{"expires_days", 30}, {"amount", 1}}}),
+        line(table::TicketIssued{3, 1500, "001122334455667788", "t1", journal::TicketPrint{.expiresDays = 30}}),
         R"({"amount":1500,"event":"ticket","expires_days":30,"station":3,"table":"t1","validation":"001122334455667788"})");
 }
 

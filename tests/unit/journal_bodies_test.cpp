@@ -13,10 +13,14 @@
 #include "daemon/journal/read/recall.h"
 #include "daemon/journal/read/round_history.h"
 #include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/fact_views.h"
 #include "daemon/journal/records/modbus_records.h"
+#include "daemon/journal/records/paytable_codec.h"
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/start_records.h"
 #include "daemon/journal/recovery.h"
+#include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink::journal {
@@ -247,45 +251,97 @@ TEST(Ledger, ASnapshotThatDoesNotFitIsRefusedAndAMeterNeverOverflows) {
 
 // The typed views read what the table wrote, and refuse what does not fit like any body reader.
 TEST(FactViews, ReadTheFieldsTheTableWritesAndRefuseWhatDoesNotFit) {
-    const CreditFact settled =
-        creditFact(json{{"amount", 390}, {"balance", 1390}, {"reason", "settlement"}, {"wagered", 300}});
+    const CreditRecord settled =
+        readBody<CreditRecord>(json{{"amount", 390}, {"balance", 1390}, {"reason", "settlement"}, {"wagered", 300}});
     EXPECT_EQ(settled.amount, 390);
     EXPECT_EQ(settled.balance, 1390);
     EXPECT_EQ(settled.wagered, 300);
-    const CreditFact tip = creditFact(json{{"amount", -500}, {"balance", 0}, {"reason", "tip"}, {"wagered", 7}});
+    const CreditRecord tip =
+        readBody<CreditRecord>(json{{"amount", -500}, {"balance", 0}, {"reason", "tip"}, {"wagered", 7}});
     EXPECT_EQ(tip.reason, "tip");
-    EXPECT_EQ(tip.wagered, 0);  // only a settlement wagers
-    EXPECT_THROW((void)creditFact(json{{"amount", 1e107}, {"balance", 0}, {"reason", "tip"}}), BodyError);
-    EXPECT_THROW((void)creditFact(json{{"amount", 5}, {"balance", 5}, {"reason", "settlement"}}), BodyError);
+    EXPECT_FALSE(tip.wagered);  // only a settlement wagers
+    EXPECT_THROW((void)readBody<CreditRecord>(json{{"amount", 1e107}, {"balance", 0}, {"reason", "tip"}}), BodyError);
+    EXPECT_THROW((void)readBody<CreditRecord>(json{{"amount", 5}, {"balance", 5}, {"reason", "settlement"}}),
+                 BodyError);
 
-    EXPECT_EQ(handpayFact(json{{"amount", 120000}, {"kind", "jackpot"}}).amount, 120000);
-    EXPECT_THROW((void)handpayFact(json{{"amount", -1}, {"kind", "jackpot"}}), BodyError);
+    EXPECT_EQ(readBody<HandpayPendingRecord>(json{{"amount", 120000}, {"kind", "jackpot"}}).amount, 120000);
+    EXPECT_THROW((void)readBody<HandpayPendingRecord>(json{{"amount", -1}, {"kind", "jackpot"}}), BodyError);
 
-    const TicketRedeemedFact local = ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}});
+    const TicketRedeemedRecord local = readBody<TicketRedeemedRecord>(json{{"validation", "001234"}, {"amount", 2500}});
     EXPECT_FALSE(local.host);
     EXPECT_EQ(local.amount, 2500);
-    EXPECT_TRUE(ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", true}}).host);
-    EXPECT_THROW((void)ticketRedeemedFact(json{{"validation", "001234"}, {"amount", 2500}, {"host", 1}}), BodyError);
+    EXPECT_TRUE(readBody<TicketRedeemedRecord>(json{{"validation", "001234"}, {"amount", 2500}, {"host", true}}).host);
+    EXPECT_THROW((void)readBody<TicketRedeemedRecord>(json{{"validation", "001234"}, {"amount", 2500}, {"host", 1}}),
+                 BodyError);
 }
 
 // The Modbus records' bodies as schema/README.md writes them (the canonical bytes of a journal
 // from before the typed records).
 TEST(ModbusRecords, BodiesKeepTheirFieldsAndLeaveOutWhatDoesNotApply) {
     ModbusLinkRecord down{false, "lamps", "tcp 10.0.0.5:502", "timed out", std::nullopt};
-    EXPECT_EQ(modbusLinkJson(down).dump(),
-              R"({"device":"tcp 10.0.0.5:502","error":"timed out","module":"lamps","up":false})");
+    EXPECT_EQ(toBody(down).dump(), R"({"device":"tcp 10.0.0.5:502","error":"timed out","module":"lamps","up":false})");
     ModbusLinkRecord back{true, "lamps", "tcp 10.0.0.5:502", std::nullopt,
                           ModbusLinkRecord::Outage{4200, 7, {"timed out", "connection refused"}}};
-    EXPECT_EQ(modbusLinkJson(back).dump(),
+    EXPECT_EQ(toBody(back).dump(),
               R"({"device":"tcp 10.0.0.5:502","down_ms":4200,"errors":["connection refused","timed out"],)"
               R"("failed_cycles":7,"module":"lamps","up":true})");
     ModbusLampTestRecord refused{"op", 500, {"red", "green"}, true, false, "round_in_progress"};
-    EXPECT_EQ(modbusLampTestJson(refused).dump(),
+    EXPECT_EQ(toBody(refused).dump(),
               R"({"by":"op","error":"round_in_progress","lamps":["red","green"],"modules_up":true,)"
               R"("outcome":"refused","step_ms":500})");
     ModbusLampTestRecord started{"op", 500, {"red"}, false, true, std::nullopt};
-    EXPECT_EQ(modbusLampTestJson(started)["outcome"], "started");
-    EXPECT_FALSE(modbusLampTestJson(started).contains("error"));
+    EXPECT_EQ(toBody(started)["outcome"], "started");
+    EXPECT_FALSE(toBody(started).contains("error"));
+}
+
+TEST(ModbusRecords, ButtonPressesAndFaultsKeepTheirBodies) {
+    const ButtonPressedRecord armed{"void",       "void_round", "armed",     std::nullopt,
+                                    std::nullopt, std::nullopt, std::nullopt};
+    EXPECT_EQ(toBody(armed).dump(), R"({"action":"void_round","button":"void","outcome":"armed"})");
+    const ButtonPressedRecord refused{"confirm",          "confirm",    "refused", "past_betting",
+                                      "nothing to close", "close_bets", "close"};
+    EXPECT_EQ(toBody(refused).dump(),
+              R"({"action":"confirm","armed_by":"close","button":"confirm","confirms":"close_bets",)"
+              R"("error":"past_betting","message":"nothing to close","outcome":"refused"})");
+
+    const ModbusFaultRecord stuck{
+        "bets",  "stuck_output",     true,
+        "lamps", "tcp 10.0.0.5:502", {ModbusFaultRecord::Stuck{false, 3, "coil"}, std::nullopt, std::nullopt}};
+    EXPECT_EQ(toBody(stuck).dump(),
+              R"({"active":true,"address":3,"device":"tcp 10.0.0.5:502","fault":"stuck_output","holds":"off",)"
+              R"("kind":"coil","module":"lamps","point":"bets","written":"on"})");
+    const ModbusFaultRecord cleared{"bets", "stuck_output", false, "lamps", "tcp 10.0.0.5:502", {}};
+    EXPECT_EQ(toBody(cleared).dump(),
+              R"({"active":false,"device":"tcp 10.0.0.5:502","fault":"stuck_output","module":"lamps","point":"bets"})");
+    const ModbusFaultRecord held{"close", "button_held", true, "buttons", "rtu /dev/ttyS1", {std::nullopt, 700, 600}};
+    EXPECT_EQ(toBody(held).dump(),
+              R"({"active":true,"device":"rtu /dev/ttyS1","fault":"button_held","held_ms":700,"max_hold_ms":600,)"
+              R"("module":"buttons","point":"close"})");
+}
+
+// The start-up's records, and config.loaded read back as SAS reads it (journals before typed
+// records, and unit tests' facts, may hold only the re-read's fields).
+TEST(StartRecords, BodiesKeepTheirFieldsAndConfigLoadedReadsBack) {
+    EXPECT_EQ(toBody(DaemonStartedRecord{"0.1.0", "table-1"}).dump(), R"({"table":"table-1","version":"0.1.0"})");
+    const ConfigLoadedRecord start{"/etc/pitlink/pitlink.yaml", "ab", std::nullopt, std::nullopt, std::nullopt};
+    EXPECT_EQ(toBody(start).dump(), R"({"file":"/etc/pitlink/pitlink.yaml","sha256":"ab"})");
+    const ConfigLoadedRecord reread{"pitlink.yaml", "cd", "SIGHUP", std::vector<std::string>{"bets"},
+                                    std::vector<std::string>{}};
+    EXPECT_EQ(toBody(reread).dump(),
+              R"({"applied":["bets"],"file":"pitlink.yaml","restart_needed":[],"sha256":"cd","trigger":"SIGHUP"})");
+    EXPECT_EQ(readBody<ConfigLoadedRecord>(toBody(start)), start);
+    EXPECT_EQ(readBody<ConfigLoadedRecord>(toBody(reread)), reread);
+    EXPECT_TRUE(
+        readBody<ConfigLoadedRecord>(json{{"applied", json::array()}, {"trigger", "SIGHUP"}}).applied.has_value());
+    EXPECT_THROW((void)readBody<ConfigLoadedRecord>(json{{"applied", "bets"}}), BodyError);
+    EXPECT_THROW((void)readBody<ConfigLoadedRecord>(json{{"applied", {1}}}), BodyError);
+
+    const game::Paytable paytable = test::shippedPaytable("standard");
+    EXPECT_EQ(toBody(PaytableLoadedRecord{paytable, "etc/paytables/standard.yaml"}),
+              (json{{"id", "standard"},
+                    {"file", "etc/paytables/standard.yaml"},
+                    {"sha256", paytableSha256(paytable)},
+                    {"content", paytableToJson(paytable)}}));
 }
 
 }  // namespace

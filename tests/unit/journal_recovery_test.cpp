@@ -254,7 +254,7 @@ TEST(Audit, RecomputesMetersAndFindsARoundPaidTwice) {
     EXPECT_EQ(report.ledger.differenceFrom(f.journal->committed()), "");
     // A second settlement credit for the last round, chained properly: only the round check sees it.
     JournalTransaction tx = f.journal->begin();
-    tx.credit(1, 0, reason::kSettlement, f.table->roundId(), json{{"wagered", 0}});
+    tx.credit(1, 0, reason::kSettlement, f.table->roundId(), {.wagered = 0});
     tx.add(kind::kBetSettled, f.table->roundId(), 1,
            json{{"bets", {1}},
                 {"spot", "player"},

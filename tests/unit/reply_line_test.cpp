@@ -23,7 +23,7 @@ TEST(ReplyLine, EachAnswerInTheDocumentedForm) {
     EXPECT_EQ(line(3, table::BetsAnswer{17, 49000, slip}),
               R"({"data":{"credits":49000,"round":17,"slip":{"banker":1000,"player_pair":200}},"id":3,"ok":true})");
     EXPECT_EQ(line(4, table::CardAnswer{1}), R"({"data":{"position":1},"id":4,"ok":true})");
-    EXPECT_EQ(line(5, table::TicketAnswer{{2, 49950, "020000000000000007", "table-1", nlohmann::json::object()}}),
+    EXPECT_EQ(line(5, table::TicketAnswer{{2, 49950, "020000000000000007", "table-1", {}}}),
               R"({"data":{"ticket":{"amount":49950,"station":2,"table":"table-1","validation":"020000000000000007"}},)"
               R"("id":5,"ok":true})");
     EXPECT_EQ(line(6, table::RescanAnswer{2}), R"({"data":{"rescan":true,"rescans":2},"id":6,"ok":true})");

@@ -9,7 +9,6 @@
 #include "daemon/journal/store_sink.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/sas_resume.h"
-#include "daemon/sas/ticket_setup_json.h"
 #include "protocols/sas/wire_decoder.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -127,10 +126,10 @@ TEST(SasResume, QueuesAreReplayedFromTheLastSnapshotWithRaisesAndAcknowledgement
     EXPECT_EQ(journal::resumeFacts(*f.store).clockOffsetMs, -4'000);
     EXPECT_EQ(resume.hostEnabled, (std::map<std::int64_t, bool>{{1, false}, {2, true}}));  // the last word
     ASSERT_EQ(resume.issued.at(1).size(), 3U);
-    EXPECT_EQ(resume.issued.at(1).back().first.at("validation"), "c");
+    EXPECT_EQ(resume.issued.at(1).back().first.validation, "c");
     EXPECT_EQ(resume.issued.at(1).back().second, f.clockMs);  // when it was journaled
     EXPECT_EQ(resume.unreadRecords.at(1), 2U);                // b and c: a was read
-    const TicketSetup setup = ticketSetupFromJson(resume.ticketSetup.at(1), TicketSetup{});
+    const TicketSetup setup = ticketSetupOf(resume.ticketSetup.at(1), TicketSetup{});
     EXPECT_EQ(setup.location, "PIT 9");
     EXPECT_EQ(setup.statusBits, 3U);
 }
@@ -178,8 +177,8 @@ TEST(SasResume, ABodyWhoseFieldsDoNotFitLosesItsEntryOnly) {
     ASSERT_EQ(resume.validation.size(), 1U);
     EXPECT_EQ(resume.validation.at(1).machineId, 1193046U);
     ASSERT_EQ(resume.issued.at(1).size(), 1U);
-    EXPECT_EQ(resume.issued.at(1)[0].first.at("validation"), "a");
-    EXPECT_EQ(ticketSetupFromJson(resume.ticketSetup.at(1), TicketSetup{}).location, "PIT 9");
+    EXPECT_EQ(resume.issued.at(1)[0].first.validation, "a");
+    EXPECT_EQ(ticketSetupOf(resume.ticketSetup.at(1), TicketSetup{}).location, "PIT 9");
     EXPECT_FALSE(resume.hostEnabled.at(1));
 }
 

@@ -216,7 +216,7 @@ TEST(SpotSettlement, TheAuditFindsASpotSettledInPartsOrForAnotherStake) {
                     {"returned", stake + stake * 19 / 20},
                     {"breakage", "1/2"}});
     }
-    tx.credit(1, 110 + 104 + 130 + 123, journal::reason::kSettlement, round, json{{"wagered", 240}});
+    tx.credit(1, 110 + 104 + 130 + 123, journal::reason::kSettlement, round, {.wagered = 240});
     f.journal->submit(std::move(tx));
     const journal::AuditReport report = journal::auditJournal(*test::whole(f));
     EXPECT_TRUE(report.chain.ok) << report.chain.problem;

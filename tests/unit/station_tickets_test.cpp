@@ -8,9 +8,10 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/sas_records.h"
 #include "daemon/sas/exception_events.h"
 #include "protocols/sas/secure_enhanced_validation.h"
 #include "tests/support/manual_executor.h"
@@ -33,9 +34,7 @@ struct TicketsFixture : ::testing::Test {
         settings.validation = mode;
         tickets.emplace(
             3, settings, timers, clock, id, [this](std::uint8_t code) { raised.push_back(code); },
-            [this](std::string_view kind, const nlohmann::json& body) {
-                journaled.emplace_back(std::string(kind), body);
-            });
+            [this](const SasStationRecord& record) { journaled.push_back(record); });
         return *tickets;
     }
 
@@ -60,7 +59,7 @@ struct TicketsFixture : ::testing::Test {
     TableClock clock{timers};
     std::optional<StationTickets> tickets;
     std::vector<std::uint8_t> raised;
-    std::vector<std::pair<std::string, nlohmann::json>> journaled;
+    std::vector<SasStationRecord> journaled;
     int doneCalls = 0;
     std::optional<table::ValidatedTicket> validated;
     std::vector<table::RedeemVerdict> verdicts;
@@ -81,8 +80,8 @@ TEST_F(TicketsFixture, SystemValidationNumbersTheTicketWithTheHostsSystemId) {
     ASSERT_EQ(doneCalls, 1);
     ASSERT_TRUE(validated);
     EXPECT_EQ(validated->validation, "120011223344556677");
-    EXPECT_EQ(validated->details.at("system_id"), 12);
-    EXPECT_EQ(validated->details.at("location"), "Casino Floor 2");
+    EXPECT_EQ(validated->details.systemId, 12);
+    EXPECT_EQ(validated->details.location, "Casino Floor 2");
     EXPECT_EQ(t.pendingCashout(), std::nullopt);
     EXPECT_EQ(timers.pending(), 0U);  // the time-out went with it
     EXPECT_EQ(t.receiveValidation(12, "0011223344556678"), ValidationReceipt::NotInCashout);
@@ -124,14 +123,14 @@ TEST_F(TicketsFixture, SecureEnhancedValidationNumbersFromTheIdAndTheNextSequenc
     EXPECT_TRUE(journaled.empty());
     EXPECT_EQ(t.setValidationId(0x123456, 41), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 41}));
     ASSERT_EQ(journaled.size(), 1U);
-    EXPECT_EQ(journaled[0].first, journal::kind::kSasValidationId);
-    EXPECT_EQ(journaled[0].second.at("sequence"), 41);
+    ASSERT_TRUE(std::holds_alternative<journal::SasValidationIdRecord>(journaled[0]));
+    EXPECT_EQ(std::get<journal::SasValidationIdRecord>(journaled[0]).sequence, 41U);
 
     cashOut(2'000);
     ASSERT_TRUE(validated);
     EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x123456, 42));
-    EXPECT_EQ(validated->details.at("sequence"), 42);
-    EXPECT_EQ(validated->details.at("system_id"), 0);
+    EXPECT_EQ(validated->details.sequence, 42);
+    EXPECT_EQ(validated->details.systemId, 0);
     cashOut(2'000);
     EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x123456, 43));
     EXPECT_TRUE(raised.empty());  // no host round trip
@@ -143,12 +142,12 @@ TEST_F(TicketsFixture, TheValidationSequenceWrapsFromFFFFFFToZero) {
     (void)t.setValidationId(0x654321, 0xFFFFFE);
     cashOut(100);
     ASSERT_TRUE(validated);
-    EXPECT_EQ(validated->details.at("sequence"), 0xFFFFFF);
+    EXPECT_EQ(validated->details.sequence, 0xFFFFFF);
     cashOut(100);
-    EXPECT_EQ(validated->details.at("sequence"), 0);  // not 1: SAS counts 000000 too
+    EXPECT_EQ(validated->details.sequence, 0);  // not 1: SAS counts 000000 too
     EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x654321, 0));
     cashOut(100);
-    EXPECT_EQ(validated->details.at("sequence"), 1);
+    EXPECT_EQ(validated->details.sequence, 1);
 }
 
 TEST_F(TicketsFixture, TicketAcceptedByTheHostIsCreditedAndReportedAfterTheCommit) {
@@ -311,8 +310,12 @@ TEST_F(TicketsFixture, TheLastRedemptionRestoredFromTheJournalIsTheFinalStatus) 
 // records wait, so that a host reading one record per 3D reads them all.
 TEST_F(TicketsFixture, TicketPrintedIsRaisedAgainWhileRecordsWaitToBeRead) {
     StationTickets& t = make(ValidationMode::System);
-    t.ticketIssued(nlohmann::json{{"validation", "120011223344556677"}, {"amount", 1'000}, {"system_id", 12}});
-    t.ticketIssued(nlohmann::json{{"validation", "120011223344556678"}, {"amount", 2'000}, {"system_id", 12}});
+    journal::TicketIssuedRecord ticket{"120011223344556677", 1'000, {}};
+    ticket.print.systemId = 12;
+    t.ticketIssued(ticket);
+    ticket.validation = "120011223344556678";
+    ticket.amount = 2'000;
+    t.ticketIssued(ticket);
     EXPECT_EQ(t.unreadRecords(), 2U);
     ASSERT_TRUE(t.validationRecord(0x00));
     EXPECT_EQ(t.validationRecord(0x00)->amountCents, 1'000U);

@@ -112,7 +112,7 @@ TEST(Disputes, AnUpheldDisputeReSettlesTheRoundInTheSameTransaction) {
     EXPECT_EQ(f.credits(1), 10'000 - 1'000 + 1'000 + 950);
     const auto& answer = std::get<DisputeResolvedAnswer>(resolved.data);
     ASSERT_TRUE(answer.resettlement);
-    EXPECT_EQ(answer.resettlement->credits.at("1").at("amount"), 1'950);
+    EXPECT_EQ(answer.resettlement->records.credits.at(1).amount, 1'950);
     // The decision and the re-settlement it made: one transaction, the decision after it.
     EXPECT_EQ(scalar(f,
                      "SELECT (SELECT seq FROM record WHERE kind = 'dispute.resolved') - "

@@ -292,7 +292,9 @@ TEST(Table, AReconfigurationAppliesFromTheNextRoundAndSaysWhatNeedsARestart) {
     fresh.bets.limits.levels.front().main.max = 1'000;
     fresh.stations = 4;  // cannot change while running
     const Reply reply = f.call([&](Respond r) {
-        f.table->reconfigure(fresh, json{{"file", "pitlink.yaml"}, {"sha256", "ab"}}, {"table.paytable"}, r);
+        f.table->reconfigure(
+            fresh, journal::ConfigLoadedRecord{"pitlink.yaml", "ab", std::nullopt, std::nullopt, std::nullopt},
+            {"table.paytable"}, r);
     });
     ASSERT_TRUE(reply.ok);
     EXPECT_EQ(std::get<ReconfigureAnswer>(reply.data).applied,

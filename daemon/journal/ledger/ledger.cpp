@@ -8,7 +8,7 @@
 
 #include "daemon/game/wide_int.h"
 #include "daemon/journal/records/body_fields.h"
-#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/record_kinds.h"
 
 namespace pitlink::journal {
@@ -75,9 +75,9 @@ Money Ledger::totalCredits() const {
     return total;
 }
 
-void Ledger::applyCredit(std::int64_t station, const json& body) {
-    StationAccount& acc = stations_[station];
-    const CreditFact credit = creditFact(body);
+void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const CreditRecord& credit) {
+    StationAccount& acc = account(stationColumn, kind::kCredit);
+    const std::int64_t station = *stationColumn;
     const Money amount = credit.amount;
     const Money balance = credit.balance;
     const std::string& why = credit.reason;
@@ -96,7 +96,7 @@ void Ledger::applyCredit(std::int64_t station, const json& body) {
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
-    const Money wagered = credit.wagered;
+    const Money wagered = credit.wagered.value_or(0);
     const bool paidOut =
         why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot || why == reason::kTip;
     if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||
@@ -157,8 +157,7 @@ void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> statio
 
 void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
     if (kindName == kind::kCredit) {
-        account(station, kindName);
-        applyCredit(*station, body);
+        applyCredit(station, readBody<CreditRecord>(body));
     } else if (kindName == kind::kBetSettled) {
         StationAccount& acc = account(station, kindName);
         const auto breakage = parseFraction(stringField(body, "breakage"));

@@ -40,10 +40,14 @@ struct StationAccount {
     }
 };
 
+struct CreditRecord;  // records/cashier_records.h
+
 class Ledger {
 public:
     void apply(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
     void apply(const JournalRecord& record);
+    // A credit as its writer filled it (a fact of this process: no body to read).
+    void applyCredit(std::optional<std::int64_t> station, const CreditRecord& credit);
 
     [[nodiscard]] Money credits(std::int64_t station) const;
     [[nodiscard]] const std::map<std::int64_t, StationAccount>& stations() const { return stations_; }
@@ -64,7 +68,6 @@ private:
     // False for a ledger read from a snapshot written before stakes in play were kept (they
     // are then taken as 0 and not compared).
     bool inPlayKnown_ = true;
-    void applyCredit(std::int64_t station, const nlohmann::json& body);
     StationAccount& account(std::optional<std::int64_t> station, std::string_view kind);
 
     std::map<std::int64_t, StationAccount> stations_;

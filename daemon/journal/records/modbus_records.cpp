@@ -2,11 +2,30 @@
 
 namespace pitlink::journal {
 
-nlohmann::json modbusLinkJson(const ModbusLinkRecord& record) {
-    nlohmann::json body{{"up", record.up}, {"module", record.module}, {"device", record.device}};
-    if (record.error) {
-        body["error"] = *record.error;
+using nlohmann::json;
+
+namespace {
+
+void putIf(json& body, const char* key, const auto& value) {
+    if (value) {
+        body[key] = *value;
     }
+}
+
+}  // namespace
+
+json toBody(const ButtonPressedRecord& record) {
+    json body{{"button", record.button}, {"action", record.action}, {"outcome", record.outcome}};
+    putIf(body, "error", record.error);
+    putIf(body, "message", record.message);
+    putIf(body, "confirms", record.confirms);
+    putIf(body, "armed_by", record.armedBy);
+    return body;
+}
+
+json toBody(const ModbusLinkRecord& record) {
+    json body{{"up", record.up}, {"module", record.module}, {"device", record.device}};
+    putIf(body, "error", record.error);
     if (record.ended) {
         body["down_ms"] = record.ended->downMs;
         body["failed_cycles"] = record.ended->failedCycles;
@@ -15,15 +34,30 @@ nlohmann::json modbusLinkJson(const ModbusLinkRecord& record) {
     return body;
 }
 
-nlohmann::json modbusLampTestJson(const ModbusLampTestRecord& record) {
-    nlohmann::json body{{"by", record.by},
-                        {"step_ms", record.stepMs},
-                        {"lamps", record.lamps},
-                        {"modules_up", record.modulesUp},
-                        {"outcome", record.started ? "started" : "refused"}};
-    if (record.error) {
-        body["error"] = *record.error;
+json toBody(const ModbusFaultRecord& record) {
+    json body{{"point", record.point},
+              {"fault", record.fault},
+              {"active", record.active},
+              {"module", record.module},
+              {"device", record.device}};
+    if (const auto& stuck = record.detail.stuck) {
+        body["written"] = stuck->holds ? "off" : "on";
+        body["holds"] = stuck->holds ? "on" : "off";
+        body["address"] = stuck->address;
+        body["kind"] = stuck->kind;
     }
+    putIf(body, "held_ms", record.detail.heldMs);
+    putIf(body, "max_hold_ms", record.detail.maxHoldMs);
+    return body;
+}
+
+json toBody(const ModbusLampTestRecord& record) {
+    json body{{"by", record.by},
+              {"step_ms", record.stepMs},
+              {"lamps", record.lamps},
+              {"modules_up", record.modulesUp},
+              {"outcome", record.started ? "started" : "refused"}};
+    putIf(body, "error", record.error);
     return body;
 }
 

@@ -22,27 +22,51 @@ json outcomeToJson(const game::Outcome& outcome) {
     };
 }
 
-json settledStakeJson(game::SettleRule rule, std::span<const RoundBet> bets, const game::SettledStake& stake,
-                      const game::BetSettlement& settlement) {
+StakeSettlement stakeSettlement(game::SettleRule rule, std::span<const RoundBet> bets, const game::SettledStake& stake,
+                                const game::BetSettlement& settlement) {
+    StakeSettlement settled{rule, {}, stake.bet, settlement};
+    for (const std::size_t i : stake.covers) {
+        settled.bets.push_back(bets[i].index);
+    }
+    return settled;
+}
+
+json stakeSettlementJson(const StakeSettlement& settled) {
+    const game::BetSettlement& settlement = settled.settlement;
     json body{
-        {"spot", game::betTypeName(stake.bet.type)},
-        {"stake", stake.bet.stake},
+        {"spot", game::betTypeName(settled.stake.type)},
+        {"stake", settled.stake.stake},
         {"result", game::betResultName(settlement.result)},
         {"tier", settlement.tier},
         {"win", settlement.win},
         {"returned", settlement.returned},
         {"breakage", settlement.breakage.reduced().toString()},
     };
-    if (rule == game::SettleRule::PerBet) {
-        body["bet"] = bets[stake.covers.front()].index;
+    if (settled.rule == game::SettleRule::PerBet) {
+        body["bet"] = settled.bets.front();
     } else {
-        json covered = json::array();
-        for (const std::size_t i : stake.covers) {
-            covered.push_back(bets[i].index);
-        }
-        body["bets"] = std::move(covered);
+        body["bets"] = settled.bets;
     }
     return body;
+}
+
+json toBody(const BetAdjustedRecord& record) {
+    json body = stakeSettlementJson(record.settled);
+    body["previous_returned"] = record.previousReturned;
+    body["delta"] = record.delta;
+    return body;
+}
+
+json toBody(const RoundResettledRecord& record) {
+    return json{{"step", record.step},
+                {"reason", record.reason},
+                {"operator", record.operatorName},
+                {"player", handToJson(record.player)},
+                {"banker", handToJson(record.banker)},
+                {"outcome", outcomeToJson(record.outcome)},
+                {"previous_outcome", record.previousOutcome},
+                {"paytable", record.paytable},
+                {"paytable_sha256", record.paytableSha}};
 }
 
 std::vector<game::Bet> gameBets(std::span<const RoundBet> bets) {
@@ -61,7 +85,7 @@ game::RoundSettlement settleBets(const game::Coup& coup, std::span<const RoundBe
 
 void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Coup& coup, std::span<const RoundBet> bets,
                    const game::RoundSettlement& settled, const game::Paytable& paytable, std::string_view paytableSha,
-                   json extra) {
+                   SettlementDetail detail) {
     std::size_t covered = 0;
     for (const game::SettledStake& stake : settled.stakes) {
         covered += stake.covers.size();
@@ -69,26 +93,28 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
     if (covered != bets.size() || settled.stakes.size() != settled.bets.size()) {
         throw std::logic_error("addSettlement: the settlement is not of these bets");
     }
-    extra["player"] = handToJson(coup.player);
-    extra["banker"] = handToJson(coup.banker);
-    extra["outcome"] = outcomeToJson(settled.outcome);
-    extra["paytable"] = paytable.id;
-    extra["paytable_sha256"] = paytableSha;
-    tx.add(kind::kRoundSettled, roundId, std::nullopt, std::move(extra));
+    json body{{"player", handToJson(coup.player)},
+              {"banker", handToJson(coup.banker)},
+              {"outcome", outcomeToJson(settled.outcome)},
+              {"paytable", paytable.id},
+              {"paytable_sha256", paytableSha}};
+    if (detail.recovered) {
+        body["recovered"] = true;
+    }
+    tx.add(kind::kRoundSettled, roundId, std::nullopt, std::move(body));
     for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
         const game::SettledStake& stake = settled.stakes[i];
         tx.add(kind::kBetSettled, roundId, stake.bet.station,
-               settledStakeJson(settled.rule, bets, stake, settled.bets[i]));
+               stakeSettlementJson(stakeSettlement(settled.rule, bets, stake, settled.bets[i])));
     }
     for (const auto& [station, total] : settled.stations) {
-        tx.credit(station, total.returned, reason::kSettlement, roundId, json{{"wagered", total.wagered}});
+        tx.credit(station, total.returned, reason::kSettlement, roundId, CreditDetail{.wagered = total.wagered});
     }
 }
 
 void addVoid(JournalTransaction& tx, std::int64_t roundId, std::span<const RoundBet> bets, std::string_view why,
-             json extra) {
-    extra["reason"] = why;
-    tx.add(kind::kRoundVoided, roundId, std::nullopt, std::move(extra));
+             VoidDetail detail) {
+    tx.add(RoundVoidedRecord{std::string(why), std::move(detail.by), detail.recovered, detail.afterClose}, roundId);
     std::map<std::int64_t, game::Money> stakes;
     for (const RoundBet& bet : bets) {
         stakes[bet.station] += bet.stake;

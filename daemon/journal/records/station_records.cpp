@@ -1,0 +1,104 @@
+#include "daemon/journal/records/station_records.h"
+
+#include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/slip_json.h"
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+json toBody(const BetAcceptedRecord& record) {
+    return json{{"bet", record.bet}, {"spot", record.spot}, {"stake", record.stake}, {"action", record.action}};
+}
+
+json toBody(const BetRefusedRecord& record) {
+    return json{
+        {"action", record.action}, {"slip", slipJson(record.slip)}, {"rule", record.rule}, {"message", record.message}};
+}
+
+json toBody(const BetWithdrawnRecord& record) {
+    return json{{"bet", record.bet}, {"action", record.action}};
+}
+
+json toBody(const BetsConfirmedRecord& record) {
+    return json{{"slip", slipJson(record.slip)}, {"by", record.by}};
+}
+
+json toBody(const RequestRefusedRecord& record) {
+    json body{{"op", record.op}, {"error", record.error}, {"message", record.message}};
+    const auto put = [&body](const char* key, const auto& value) {
+        if (value) {
+            body[key] = *value;
+        }
+    };
+    const RefusedRequest& r = record.request;
+    if (r.slip) {
+        body["slip"] = slipJson(*r.slip);
+    }
+    put("chip", r.chip);
+    put("amount", r.amount);
+    put("validation", r.validation);
+    put("on", r.on);
+    put("level", r.level);
+    put("denomination", r.denomination);
+    put("round", r.round);
+    put("decision", r.decision);
+    put("by", r.by);
+    put("cause", r.cause);
+    put("reserved", r.reserved);
+    put("min", r.min);
+    put("max", r.max);
+    put("cards_behind", r.cardsBehind);
+    put("cards", r.cards);
+    put("card", r.card);
+    put("reason", r.reason);
+    put("station", record.station);
+    return body;
+}
+
+json toBody(const AttendantCalledRecord& record) {
+    return json{{"by", record.by}};
+}
+
+json toBody(const AttendantClearedRecord& record) {
+    return json{{"by", record.by}};
+}
+
+json toBody(const DoorOpenedRecord& record) {
+    return json{{"door", record.door}};
+}
+
+json toBody(const DoorClosedRecord& record) {
+    return json{{"door", record.door}};
+}
+
+json toBody(const TiltRaisedRecord& record) {
+    return json{{"cause", record.cause}, {"message", record.message}};
+}
+
+json toBody(const TiltClearedRecord& record) {
+    return json{{"cause", record.cause}, {"by", record.by}};
+}
+
+json toBody(const StationReservedRecord& record) {
+    json body = reservationJson(record.reservation);
+    if (record.by) {
+        body["by"] = *record.by;
+    }
+    return body;
+}
+
+StationReservedRecord fromBody(const json& body, std::type_identity<StationReservedRecord>) {
+    StationReservedRecord r;
+    r.reservation = reservationFact(body);
+    if (const auto by = body.find("by"); by != body.end() && by->is_string()) {
+        r.by = by->get<std::string>();
+    }
+    return r;
+}
+
+json toBody(const StationStateRecord& record) {
+    return stationStateJson(record.state, record.by);
+}
+
+}  // namespace pitlink::journal
