@@ -52,6 +52,7 @@ void Table::reportCut(int cardsBehind, Respond respond) {
 
 void Table::reportBurn(const std::vector<game::Card>& cards, Respond respond) {
     std::vector<std::string> names;
+    names.reserve(cards.size());
     for (const game::Card& card : cards) {
         names.push_back(card.toString());
     }

@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ExceptionQueue* queue = nullptr;  // the stack's, once it exists
     StationTickets tickets(
         1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue->raise(code); },
-        [](std::string_view, const nlohmann::json&) {});
+        [](const pitlink::sas::SasStationRecord&) {});
     pitlink::test::RecordingLinkOutput out;
     out.keepHex = false;
     std::int64_t now = 0;
