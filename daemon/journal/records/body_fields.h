@@ -47,6 +47,15 @@ inline constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max
 // A station number written as an object's key ({"3": ...}): digits only, 1 to 2^63 - 1.
 [[nodiscard]] std::int64_t stationKey(const std::string& key);
 
+// Writes `value` at `key` when it is set: a typed record's optional field is absent from its
+// body when the struct has none (as the bodies of earlier releases left it out).
+template <typename T>
+void putIfSet(nlohmann::json& body, std::string_view key, const std::optional<T>& value) {
+    if (value) {
+        body[std::string(key)] = *value;
+    }
+}
+
 // Parses a record's body and reads it through `read`. A body that is malformed or does not fit is
 // refused with a BodyError naming the record: "record 12 (handpay.pending): \"amount\" must be ...".
 template <typename Read>

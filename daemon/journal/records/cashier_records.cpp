@@ -43,19 +43,14 @@ CreditRecord fromBody(const json& body, std::type_identity<CreditRecord>) {
 
 json ticketPrintJson(const TicketPrint& print) {
     json body = json::object();
-    const auto put = [&body](const char* key, const auto& value) {
-        if (value) {
-            body[key] = *value;
-        }
-    };
-    put("printed_at", print.printedAt);
-    put("location", print.location);
-    put("address1", print.address1);
-    put("address2", print.address2);
-    put("expires_days", print.expiresDays);
-    put("system_id", print.systemId);
-    put("machine_id", print.machineId);
-    put("sequence", print.sequence);
+    putIfSet(body, "printed_at", print.printedAt);
+    putIfSet(body, "location", print.location);
+    putIfSet(body, "address1", print.address1);
+    putIfSet(body, "address2", print.address2);
+    putIfSet(body, "expires_days", print.expiresDays);
+    putIfSet(body, "system_id", print.systemId);
+    putIfSet(body, "machine_id", print.machineId);
+    putIfSet(body, "sequence", print.sequence);
     return body;
 }
 

@@ -109,18 +109,13 @@ SasHostEnabledRecord fromBody(const json& body, std::type_identity<SasHostEnable
 
 json toBody(const SasTicketSetupRecord& record) {
     json body = json::object();
-    const auto put = [&body](const char* key, const auto& value) {
-        if (value) {
-            body[key] = *value;
-        }
-    };
-    put("status_bits", record.statusBits);
-    put("cashable_expiration_days", record.cashableExpirationDays);
-    put("restricted_expiration_days", record.restrictedExpirationDays);
-    put("host_id", record.hostId);
-    put("location", record.location);
-    put("address1", record.address1);
-    put("address2", record.address2);
+    putIfSet(body, "status_bits", record.statusBits);
+    putIfSet(body, "cashable_expiration_days", record.cashableExpirationDays);
+    putIfSet(body, "restricted_expiration_days", record.restrictedExpirationDays);
+    putIfSet(body, "host_id", record.hostId);
+    putIfSet(body, "location", record.location);
+    putIfSet(body, "address1", record.address1);
+    putIfSet(body, "address2", record.address2);
     return body;
 }
 

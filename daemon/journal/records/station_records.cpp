@@ -26,33 +26,28 @@ json toBody(const BetsConfirmedRecord& record) {
 
 json toBody(const RequestRefusedRecord& record) {
     json body{{"op", record.op}, {"error", record.error}, {"message", record.message}};
-    const auto put = [&body](const char* key, const auto& value) {
-        if (value) {
-            body[key] = *value;
-        }
-    };
     const RefusedRequest& r = record.request;
     if (r.slip) {
         body["slip"] = slipJson(*r.slip);
     }
-    put("chip", r.chip);
-    put("amount", r.amount);
-    put("validation", r.validation);
-    put("on", r.on);
-    put("level", r.level);
-    put("denomination", r.denomination);
-    put("round", r.round);
-    put("decision", r.decision);
-    put("by", r.by);
-    put("cause", r.cause);
-    put("reserved", r.reserved);
-    put("min", r.min);
-    put("max", r.max);
-    put("cards_behind", r.cardsBehind);
-    put("cards", r.cards);
-    put("card", r.card);
-    put("reason", r.reason);
-    put("station", record.station);
+    putIfSet(body, "chip", r.chip);
+    putIfSet(body, "amount", r.amount);
+    putIfSet(body, "validation", r.validation);
+    putIfSet(body, "on", r.on);
+    putIfSet(body, "level", r.level);
+    putIfSet(body, "denomination", r.denomination);
+    putIfSet(body, "round", r.round);
+    putIfSet(body, "decision", r.decision);
+    putIfSet(body, "by", r.by);
+    putIfSet(body, "cause", r.cause);
+    putIfSet(body, "reserved", r.reserved);
+    putIfSet(body, "min", r.min);
+    putIfSet(body, "max", r.max);
+    putIfSet(body, "cards_behind", r.cardsBehind);
+    putIfSet(body, "cards", r.cards);
+    putIfSet(body, "card", r.card);
+    putIfSet(body, "reason", r.reason);
+    putIfSet(body, "station", record.station);
     return body;
 }
 
