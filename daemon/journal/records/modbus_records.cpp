@@ -1,31 +1,23 @@
 #include "daemon/journal/records/modbus_records.h"
 
+#include "daemon/journal/records/body_fields.h"
+
 namespace pitlink::journal {
 
 using nlohmann::json;
 
-namespace {
-
-void putIf(json& body, const char* key, const auto& value) {
-    if (value) {
-        body[key] = *value;
-    }
-}
-
-}  // namespace
-
 json toBody(const ButtonPressedRecord& record) {
     json body{{"button", record.button}, {"action", record.action}, {"outcome", record.outcome}};
-    putIf(body, "error", record.error);
-    putIf(body, "message", record.message);
-    putIf(body, "confirms", record.confirms);
-    putIf(body, "armed_by", record.armedBy);
+    putIfSet(body, "error", record.error);
+    putIfSet(body, "message", record.message);
+    putIfSet(body, "confirms", record.confirms);
+    putIfSet(body, "armed_by", record.armedBy);
     return body;
 }
 
 json toBody(const ModbusLinkRecord& record) {
     json body{{"up", record.up}, {"module", record.module}, {"device", record.device}};
-    putIf(body, "error", record.error);
+    putIfSet(body, "error", record.error);
     if (record.ended) {
         body["down_ms"] = record.ended->downMs;
         body["failed_cycles"] = record.ended->failedCycles;
@@ -46,8 +38,8 @@ json toBody(const ModbusFaultRecord& record) {
         body["address"] = stuck->address;
         body["kind"] = stuck->kind;
     }
-    putIf(body, "held_ms", record.detail.heldMs);
-    putIf(body, "max_hold_ms", record.detail.maxHoldMs);
+    putIfSet(body, "held_ms", record.detail.heldMs);
+    putIfSet(body, "max_hold_ms", record.detail.maxHoldMs);
     return body;
 }
 
@@ -57,7 +49,7 @@ json toBody(const ModbusLampTestRecord& record) {
               {"lamps", record.lamps},
               {"modules_up", record.modulesUp},
               {"outcome", record.started ? "started" : "refused"}};
-    putIf(body, "error", record.error);
+    putIfSet(body, "error", record.error);
     return body;
 }
 
