@@ -115,6 +115,7 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     }
     startWriter();
     startTable();
+    logShoe();
     startModbus();
     startSas(std::move(sasResume));
     startEngineLink();
@@ -170,6 +171,21 @@ void Daemon::startTable() {
     table_.emplace(*journal_, paytable_, tableSettings(config_), world_.executor, world_.random, startup_->resume,
                    [this](const table::TableEvent& e) { onEvent(e); });
     table_->setRoundLimit(roundLimit_);
+}
+
+void Daemon::logShoe() {
+    const std::optional<journal::ShoeInPlay>& shoe = startup_->facts.shoe;
+    if (table_->shoeResumed()) {
+        spdlog::info("shoe {} resumed: round {} of the shoe dealt, {} cards left{}", shoe->shoe, shoe->roundInShoe,
+                     shoe->left.total(), shoe->cutCardOut() ? "; its cut card is out: a new shoe is due" : "");
+    } else if (shoe && !config_.table.rngShoe) {
+        spdlog::warn("shoe {} of the journal has {} decks, the configuration {}: report a new shoe", shoe->shoe,
+                     shoe->decks, config_.table.shoe.decks);
+    } else if (!config_.table.rngShoe) {
+        spdlog::info("no shoe in play to resume: report a new shoe");
+    } else {
+        spdlog::info("RNG shoe: a new shoe is shuffled for the first round (a shoe's order is never journaled)");
+    }
 }
 
 void Daemon::startModbus() {

@@ -117,6 +117,7 @@ private:
     void resume(const journal::IntegrityResult& scan);
     void startWriter();
     void startTable();
+    void logShoe();  // what became of the shoe in play (resumed, or why not)
     void startModbus();
     void startSas(sas::SasResume resume);
     void startEngineLink();

@@ -60,6 +60,12 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
     startup.resume.nextShoeNumber = startup.facts.lastShoe.value_or(0) + 1;
     startup.resume.nextTicketNumber = startup.facts.ticketsIssued + 1;
     restoreStations(startup.facts, startup.resume);
+    // Read again now that the recovery has finished the round left unfinished: its settlement is
+    // one of the shoe's results, its cards out of the shoe.
+    if (!startup.recovery.actions.empty()) {
+        startup.facts.shoe = journal::resumeShoe(*startup.store, journal::carriedState(*startup.store));
+    }
+    startup.resume.shoe = startup.facts.shoe;
 
     const auto failure =
         journal::commitNow(*startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {

@@ -170,7 +170,9 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
         out << "table:   " << data["table"].get<std::string>() << " (" << data["source"].get<std::string>()
             << " shoe, paytable " << data["paytable"].get<std::string>() << ")\n"
             << "round:   " << data["round"] << " (" << data["phase"].get<std::string>() << "), shoe " << data["shoe"]
-            << " round " << data["round_in_shoe"] << ", " << data["rounds_finished"] << " rounds since start\n"
+            << " round " << data["round_in_shoe"] << " (" << data.value("cards_left", 0) << " cards left"
+            << (data.value("shoe_resumed", false) ? ", resumed at this start" : "") << "), " << data["rounds_finished"]
+            << " rounds since start\n"
             << "tilt:    ";
         if (data["tilts"].empty()) {
             out << "none\n";

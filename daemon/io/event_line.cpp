@@ -56,7 +56,7 @@ json eventJson(const table::TableEvent& event) {
     return std::visit(
         Overloaded{
             [](const table::ShoeStarted& e) {
-                return json{{"event", "shoe"}, {"shoe", e.shoe}};
+                return json{{"event", "shoe"}, {"shoe", e.shoe}, {"reason", e.reason}};
             },
             [](const table::RoundOpened& e) {
                 return json{{"event", "round"},

@@ -1,11 +1,11 @@
 #include "daemon/journal/resume_facts.h"
 
 #include <iterator>
-#include <limits>
 #include <map>
 
 #include "daemon/journal/records/body_fields.h"
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/records/round_records.h"
 
 namespace pitlink::journal {
 
@@ -121,7 +121,7 @@ constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
 ResumeFacts resumeFactsFromJson(const json& table) {
     ResumeFacts facts;
     facts.lastRoundId = optionalIntegerField(table, "last_round", 0, kMaxInt64);
-    if (const auto shoe = optionalIntegerField(table, "last_shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1)) {
+    if (const auto shoe = optionalIntegerField(table, "last_shoe", 0, kMaxShoeNumber)) {
         facts.lastShoe = static_cast<std::uint32_t>(*shoe);
     }
     facts.ticketsIssued = integerField(table, "tickets_issued", 0, kMaxInt64);
@@ -152,6 +152,9 @@ ResumeFacts resumeFactsFromJson(const json& table) {
                 facts.reservations[stationKey(station)] = std::move(fact);
             }
         }
+    }
+    if (table.contains("shoe")) {  // segments sealed before issue 33, and RNG tables, carry none
+        facts.shoe = shoeInPlayFromJson(objectField(table, "shoe"));
     }
     return facts;
 }
@@ -205,7 +208,63 @@ json resumeFactsJson(const ResumeFacts& facts) {
         }
         table["reserved"] = std::move(reserved);
     }
+    if (facts.shoe) {
+        table["shoe"] = shoeInPlayJson(*facts.shoe);
+    }
     return table;
+}
+
+namespace {
+
+// The shoe in play: what the segment carried, followed through the shoe's records in the segment
+// from its last shoe.started (`lastStarted`), or from the segment's first record when the shoe
+// started in a segment before it. Only the records since the shoe started are read: a start-up
+// reads about a shoe's worth of the active segment, however long the journal.
+std::optional<ShoeInPlay> followShoeFrom(JournalStore& store, std::optional<ShoeInPlay> carried,
+                                         std::optional<std::int64_t> lastStarted) {
+    if (!lastStarted && !carried) {
+        return std::nullopt;
+    }
+    const std::vector<std::string_view> kinds = shoeRecordKinds();
+    // "+kind": the range of sequence numbers, not an index on kind, picks the rows.
+    auto records = store.connection().prepare("SELECT seq, kind, body FROM record WHERE seq >= ? AND +kind IN (" +
+                                              placeholders(kinds.size()) + ") ORDER BY seq");
+    records.bind(1, lastStarted.value_or(store.firstSeq()));
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+        records.bind(static_cast<int>(i) + 2, kinds[i]);
+    }
+    std::optional<ShoeInPlay> shoe = std::move(carried);
+    while (records.step()) {
+        const std::string_view kind = records.text(1);
+        readRecordBody(records.integer(0), kind, records.text(2), [&](const json& body) {
+            followShoe(shoe, kind, body);
+            return 0;
+        });
+    }
+    return shoe;
+}
+
+std::optional<ShoeInPlay> carriedShoe(const std::optional<json>& carried) {
+    if (!carried) {
+        return std::nullopt;
+    }
+    try {
+        const json& table = objectField(*carried, "table");
+        return table.contains("shoe") ? std::optional(shoeInPlayFromJson(objectField(table, "shoe"))) : std::nullopt;
+    } catch (const json::exception& error) {
+        throw BodyError(std::string("the segment's carried state (segment.carried): ") + error.what());
+    }
+}
+
+}  // namespace
+
+std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<json>& carried) {
+    auto last = store.connection().prepare("SELECT max(seq) FROM record WHERE kind = 'shoe.started'");
+    std::optional<std::int64_t> lastStarted;
+    if (last.step() && !last.isNull(0)) {
+        lastStarted = last.integer(0);
+    }
+    return followShoeFrom(store, carriedShoe(carried), lastStarted);
 }
 
 ResumeFacts resumeFacts(JournalStore& store) {
@@ -227,8 +286,7 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
     const LastRecords last = lastRecords(store);
     if (last.shoe) {
         facts.lastShoe = readBodyOf(store, *last.shoe, kind::kShoeStarted, [](const json& body) {
-            return static_cast<std::uint32_t>(
-                integerField(body, "shoe", 0, std::numeric_limits<std::uint32_t>::max() - 1));
+            return static_cast<std::uint32_t>(integerField(body, "shoe", 0, kMaxShoeNumber));
         });
     }
     facts.ticketsIssued += last.ticketsIssued;
@@ -285,6 +343,7 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
             return body;
         });
     }
+    facts.shoe = followShoeFrom(store, std::move(facts.shoe), last.shoe);
     return facts;
 }
 

@@ -20,6 +20,7 @@
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/records/station_state.h"
 #include "daemon/journal/segments/segmented_journal.h"
+#include "daemon/journal/shoe_in_play.h"
 #include "daemon/journal/store/journal_store.h"
 
 namespace pitlink::journal {
@@ -44,6 +45,9 @@ struct ResumeFacts {
     std::map<std::int64_t, ReservationFact> reservations;
     // The last paytable.loaded body: a round left unfinished in the next segment is settled with it.
     std::optional<nlohmann::json> paytable;
+    // A reader's shoe in play (shoe_in_play.h); none when the last shoe started is an RNG shoe, or
+    // when it started in a segment sealed before issue 33 (whose carried state holds no shoe).
+    std::optional<ShoeInPlay> shoe;
 };
 [[nodiscard]] ResumeFacts resumeFacts(JournalStore& store);
 // The same from the segment's `segment.carried` body as the caller already read it (carriedState).
@@ -51,6 +55,10 @@ struct ResumeFacts {
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 // The "table" part of segment.carried back; a field that does not fit throws json::exception.
 [[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);
+
+// The reader's shoe in play alone, as resumeFacts reads it: after a start-up's recovery finished
+// the round left unfinished (its settlement is one of the shoe's results).
+[[nodiscard]] std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<nlohmann::json>& carried);
 
 // The body of a segment's `segment.carried` record: the table's part and the SAS floor's.
 [[nodiscard]] nlohmann::json segmentCarriedBody(const ResumeFacts& table, const CarriedSasState& sas);

@@ -51,6 +51,12 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
         }
         stations_.push_back(std::move(s));
     }
+    // A reader's physical shoe stayed in the shoe box: the table goes on with it. An RNG table
+    // shuffles a new shoe at its first round (its order is never journaled), and a shoe of other
+    // decks than the configuration's is not this table's any more: the dealer reports a new one.
+    if (start.shoe && settings_.source == CardSource::Reader && start.shoe->decks == settings_.shoe.decks) {
+        resumeShoe(*start.shoe);
+    }
     // A reservation's time-out runs on (it may have passed while pitlinkd was down).
     for (const Station& s : stations_) {
         if (s.reservation) {
@@ -226,6 +232,9 @@ TableStatus Table::status() const {
                     roundId_,
                     shoeNumber_,
                     roundInShoe_,
+                    shoeLeft().total(),
+                    shoeReason_,
+                    shoeResumed_,
                     roundsFinished_,
                     paytable_.id,
                     tilts_,

@@ -31,6 +31,7 @@
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/start_records.h"
 #include "daemon/journal/records/station_records.h"
+#include "daemon/journal/shoe_in_play.h"
 #include "daemon/platform/executor.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
@@ -51,6 +52,9 @@ struct TableStart {
     std::map<std::int64_t, journal::StationState> stationStates;  // last slip, streak, limits
     std::map<std::int64_t, journal::DisputeFact> disputes;        // open, held for an operator
     std::map<std::int64_t, journal::ReservationFact> reservations;
+    // A reader's shoe in play when pitlinkd stopped: the table goes on with it (same number, cards
+    // left, cut and burn, round in shoe, roads) when its decks are the configured ones.
+    std::optional<journal::ShoeInPlay> shoe{};
 };
 
 class Table {
@@ -206,6 +210,11 @@ public:
     [[nodiscard]] bool doorOpen() const { return !openDoors_.empty(); }
     [[nodiscard]] std::uint32_t shoeNumber() const { return shoeNumber_; }
     [[nodiscard]] int roundInShoe() const { return roundInShoe_; }
+    // What the shoe in play still holds (a reader's: full decks less every card that left it;
+    // during a round, less the round's cards so far). Empty when no shoe is in play.
+    [[nodiscard]] game::ShoeComposition shoeLeft() const;
+    // The shoe in play was resumed from the journal at this start (a reader's physical shoe).
+    [[nodiscard]] bool shoeResumed() const { return shoeResumed_; }
     [[nodiscard]] std::uint64_t roundsFinished() const { return roundsFinished_; }
     [[nodiscard]] const game::Scoreboard& scoreboard() const { return scoreboard_; }  // this shoe's roads
     // The roads as a station shows them (engine op roads; the "roads" event after each result).
@@ -253,7 +262,9 @@ private:
     void publishResettledCredits(const ResettleAnswer& answer);
 
     // table_round.cpp
-    void addShoe(journal::JournalTransaction& tx);
+    // `reason`: why the shoe starts (round_records.h kShoeFirst...).
+    void addShoe(journal::JournalTransaction& tx, std::string_view reason);
+    void resumeShoe(const journal::ShoeInPlay& shoe);
     void enterLastBets();
     // `dealtBy`: the station whose DEAL closed the bets (rounds.start: deal).
     void closeNow(Respond respond, std::optional<std::int64_t> dealtBy = std::nullopt);
@@ -309,6 +320,8 @@ private:
     std::uint32_t shoeNumber_ = 0;
     int roundInShoe_ = 0;
     bool shoeNeeded_ = true;            // no shoe yet, or its cut card came out
+    std::string shoeReason_;            // why the shoe in play started (its shoe.started's reason)
+    bool shoeResumed_ = false;          // this start resumed the shoe in play
     std::unique_ptr<game::Shoe> shoe_;  // RNG only
     game::Scoreboard scoreboard_;
     game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)

@@ -19,9 +19,10 @@
 
 namespace pitlink::table {
 
-// "shoe": a new shoe started.
+// "shoe": a new shoe started, and why (round_records.h: "first", "new_shoe", "cut_card", "restart").
 struct ShoeStarted {
     std::uint32_t shoe = 0;
+    std::string reason;
 };
 
 // "round": the round's betting window moved on.

@@ -48,18 +48,20 @@ std::optional<Reply> Table::roundCanOpen() const {
     return std::nullopt;
 }
 
-void Table::addShoe(journal::JournalTransaction& tx) {
+void Table::addShoe(journal::JournalTransaction& tx, std::string_view reason) {
     if (shoeNumber_ != 0) {
         tx.add(journal::ShoeEndedRecord{shoeNumber_, roundInShoe_, shoe_ ? shoe_->remaining() : -1});
     }
     shoeNumber_ = nextShoeNumber_++;
+    shoeReason_ = reason;
+    shoeResumed_ = false;
     scoreboard_ = game::Scoreboard(shoeNumber_);  // roads reset at every new shoe
     roundInShoe_ = 0;
     shoeNeeded_ = false;
     burnReported_ = false;
     cutCardsBehind_.reset();
     seen_ = game::ShoeComposition::fullDecks(settings_.shoe.decks);
-    journal::ShoeStartedRecord started{shoeNumber_, settings_.shoe.decks, std::nullopt};
+    journal::ShoeStartedRecord started{shoeNumber_, settings_.shoe.decks, std::nullopt, std::string(reason)};
     if (settings_.source == CardSource::Rng) {
         shoe_ = std::make_unique<game::Shoe>(settings_.shoe, random_, shoeNumber_);
         for (int i = 0; i < shoe_->burnedCount(); ++i) {
@@ -71,6 +73,37 @@ void Table::addShoe(journal::JournalTransaction& tx) {
     tx.add(started);
 }
 
+void Table::resumeShoe(const journal::ShoeInPlay& shoe) {
+    shoeNumber_ = static_cast<std::uint32_t>(shoe.shoe);
+    roundInShoe_ = static_cast<int>(shoe.roundInShoe);
+    cutCardsBehind_ = shoe.cutCardsBehind ? std::optional(static_cast<int>(*shoe.cutCardsBehind)) : std::nullopt;
+    burnReported_ = shoe.burned;
+    seen_ = shoe.left;
+    scoreboard_ = game::Scoreboard(shoeNumber_);
+    for (const game::RoundMarks& marks : shoe.results) {
+        scoreboard_.add(marks);
+    }
+    shoeNeeded_ = shoe.cutCardOut();  // its last round was dealt before the stop: a new shoe is due
+    shoeReason_.clear();              // the reason is in the journal, before this start
+    shoeResumed_ = true;
+}
+
+game::ShoeComposition Table::shoeLeft() const {
+    if (shoeNumber_ == 0) {
+        return {};
+    }
+    if (shoe_) {
+        // The RNG shoe's order: what is still to be drawn from it.
+        game::ShoeComposition left;
+        for (std::size_t i = static_cast<std::size_t>(shoe_->size() - shoe_->remaining()); i < shoe_->order().size();
+             ++i) {
+            left.add(shoe_->order()[i]);
+        }
+        return left;
+    }
+    return coup_ && phase_ != RoundPhase::Idle ? coup_->remaining() : seen_;
+}
+
 void Table::newShoe(Respond respond) {
     if (phase_ != RoundPhase::Idle) {
         refuse("new_shoe", std::nullopt, respond,
@@ -78,11 +111,11 @@ void Table::newShoe(Respond respond) {
         return;
     }
     journal::JournalTransaction tx = journal_.begin();
-    addShoe(tx);
+    addShoe(tx, journal::kShoeReported);
     const std::uint32_t shoe = shoeNumber_;
     commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoe}),
            [this, shoe, roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad}] {
-               publish(ShoeStarted{shoe});
+               publish(ShoeStarted{shoe, std::string(journal::kShoeReported)});
                publish(roads);  // the new shoe's empty roads
            });
 }
@@ -108,8 +141,15 @@ void Table::openRound(Respond respond) {
     journal_.rotateIfDue();
     journal::JournalTransaction tx = journal_.begin();
     std::optional<RoadsChanged> newRoads;
+    std::optional<ShoeStarted> newShoe;
     if (shoeNeeded_) {
-        addShoe(tx);
+        // Only the RNG shoe gets here (a reader's is reported: no_shoe): its cut card came out, or
+        // this is the first round since pitlinkd started, whose shoe was never journaled.
+        const std::string_view reason = shoeNumber_ != 0      ? journal::kShoeCutCardOut
+                                        : nextShoeNumber_ > 1 ? journal::kShoeRestart
+                                                              : journal::kShoeFirst;
+        addShoe(tx, reason);
+        newShoe = ShoeStarted{shoeNumber_, std::string(reason)};
         newRoads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad};
     }
     roundId_ = nextRoundId_++;
@@ -132,9 +172,13 @@ void Table::openRound(Respond respond) {
         });
     }
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{roundId_}),
-           [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}, newRoads = std::move(newRoads)] {
+           [this, opened = RoundOpened{roundId_, shoeNumber_, roundInShoe_}, newShoe = std::move(newShoe),
+            newRoads = std::move(newRoads)] {
+               if (newShoe) {
+                   publish(*newShoe);
+               }
                if (newRoads) {
-                   publish(*newRoads);
+                   publish(*newRoads);  // the new shoe's empty roads, for every station
                }
                publish(opened);
            });

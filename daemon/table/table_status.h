@@ -38,6 +38,9 @@ struct TableStatus {
     std::int64_t round = 0;
     std::uint32_t shoe = 0;
     std::int64_t roundInShoe = 0;
+    std::int64_t cardsLeft = 0;  // in the shoe in play (0: none)
+    std::string shoeReason;      // why it started ("" when none has started since the journal began)
+    bool shoeResumed = false;    // resumed from the journal at this start
     std::uint64_t roundsFinished = 0;
     std::string paytable;
     std::map<std::string, std::string> tilts;  // cause -> message

@@ -196,16 +196,28 @@ std::string recordHash(const std::string& path, const char* vfs, std::int64_t se
     return {};
 }
 
-std::int64_t lastSeq(const std::string& path, const char* vfs) {
+namespace {
+
+std::int64_t activeSegmentSeq(const std::string& path, const char* vfs, const char* sql) {
     const Db db(segmentFiles(path).back(), vfs);
     sqlite3_stmt* stmt = nullptr;
-    sqlite3_prepare_v2(db.db, "SELECT coalesce(max(seq), 0) FROM record", -1, &stmt, nullptr);
+    sqlite3_prepare_v2(db.db, sql, -1, &stmt, nullptr);
     std::int64_t seq = 0;
     if (sqlite3_step(stmt) == SQLITE_ROW) {
         seq = sqlite3_column_int64(stmt, 0);
     }
     sqlite3_finalize(stmt);
     return seq;
+}
+
+}  // namespace
+
+std::int64_t lastSeq(const std::string& path, const char* vfs) {
+    return activeSegmentSeq(path, vfs, "SELECT coalesce(max(seq), 0) FROM record");
+}
+
+std::int64_t firstSeqOfActive(const std::string& path, const char* vfs) {
+    return activeSegmentSeq(path, vfs, "SELECT coalesce(min(seq), 0) FROM record");
 }
 
 }  // namespace pitlink::sim

@@ -89,5 +89,7 @@ private:
 // is searched first: the record asked for is nearly always a recent one.
 [[nodiscard]] std::string recordHash(const std::string& path, const char* vfs, std::int64_t seq);
 [[nodiscard]] std::int64_t lastSeq(const std::string& path, const char* vfs);
+// The first record of the active segment (0 when it has none).
+[[nodiscard]] std::int64_t firstSeqOfActive(const std::string& path, const char* vfs);
 
 }  // namespace pitlink::sim

@@ -53,6 +53,48 @@ std::vector<std::string> cardsOf(const json& list) {
     return out;
 }
 
+int points(const std::string& card) {
+    const char rank = card.empty() ? '0' : card[0];
+    return rank == 'A' ? 1 : (rank >= '2' && rank <= '9') ? rank - '0' : 0;
+}
+
+int total(const std::vector<std::string>& hand) {
+    int sum = 0;
+    for (const auto& card : hand) {
+        sum += points(card);
+    }
+    return sum % 10;
+}
+
+// A settled round's mark on the roads, by the checker's own reading of its hands.
+std::string resultOf(const Coup& coup) {
+    const int p = total(coup.player);
+    const int b = total(coup.banker);
+    std::string mark(1, p > b ? 'P' : b > p ? 'B' : 'T');
+    const auto pair = [](const std::vector<std::string>& hand) {
+        return hand.size() >= 2 && !hand[0].empty() && !hand[1].empty() && hand[0][0] == hand[1][0];
+    };
+    mark += pair(coup.player) ? "p" : "";
+    mark += pair(coup.banker) ? "b" : "";
+    const bool natural = (coup.player.size() == 2 && p >= 8) || (coup.banker.size() == 2 && b >= 8);
+    if (natural) {
+        mark += std::to_string(b > p ? b : p);
+    }
+    return mark;
+}
+
+}  // namespace
+
+int CheckedShoe::total() const {
+    int sum = 0;
+    for (const auto& [card, n] : left) {
+        sum += n;
+    }
+    return sum;
+}
+
+namespace {
+
 void addProblem(CheckReport& report, const std::string& what) {
     if (report.problems.size() < 20) {
         report.problems.push_back(what);
@@ -81,13 +123,68 @@ struct JournalChecker::State {
 
     void problem(const std::string& what) { addProblem(report, what); }
     void feed(const CheckerRow& r);
+    void followShoe(const CheckerRow& r);
     [[nodiscard]] static CheckReport finish(const State& fed, std::vector<std::string> fileProblems,
                                             std::int64_t records);
 };
 
+// The reader's shoe: every card that leaves it must be in it, by the checker's own count.
+void JournalChecker::State::followShoe(const CheckerRow& r) {
+    const std::string_view k = r.kind;
+    std::optional<CheckedShoe>& shoe = report.shoe;
+    const std::string at = "record " + std::to_string(r.seq) + " (" + r.kind + ")";
+    const auto takeOut = [&](const std::string& card, const char* how) {
+        const auto it = shoe->left.find(card);
+        if (it == shoe->left.end() || it->second == 0) {
+            problem(at + ": " + how + " " + card + ", which shoe " + std::to_string(shoe->shoe) + " no longer holds");
+        } else {
+            --it->second;
+        }
+    };
+    if (k == "shoe.started") {
+        shoe.reset();
+        if (r.body->value("source", "") == "reader") {
+            shoe = CheckedShoe{r.body->at("shoe").get<std::int64_t>(), r.seq, 0, {}, {}};
+            for (const char* suit : {"C", "D", "H", "S"}) {
+                for (const char* rank : {"A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"}) {
+                    shoe->left[std::string(rank) + suit] = r.body->at("decks").get<int>();
+                }
+            }
+        }
+    } else if (!shoe) {
+        return;
+    } else if (k == "shoe.ended") {
+        shoe.reset();
+    } else if (k == "shoe.burned") {
+        for (const auto& card : cardsOf(r.body->at("cards"))) {
+            takeOut(card, "burned");
+        }
+    } else if (k == "card.dealt") {
+        takeOut(r.body->at("card").get<std::string>(), "dealt");
+    } else if (k == "card.refused") {
+        const std::string card = r.body->at("card").get<std::string>();
+        if (r.body->value("reason", "").find("is left in the shoe") != std::string::npos && shoe->left[card] > 0) {
+            problem(at + ": refused " + card + " as not left, but shoe " + std::to_string(shoe->shoe) + " holds " +
+                    std::to_string(shoe->left[card]));
+        }
+    } else if (k == "round.opened") {
+        // The shoe goes on across restarts: each round of it is the one after the last.
+        const auto number = r.body->at("shoe").get<std::int64_t>();
+        const auto inShoe = r.body->at("round_in_shoe").get<std::int64_t>();
+        if (number != shoe->shoe || inShoe != shoe->roundInShoe + 1) {
+            problem(at + ": round " + std::to_string(inShoe) + " of shoe " + std::to_string(number) +
+                    " follows round " + std::to_string(shoe->roundInShoe) + " of shoe " + std::to_string(shoe->shoe));
+        }
+        shoe->roundInShoe = inShoe;
+    } else if (k == "round.settled") {
+        shoe->results.push_back(resultOf(Coup{cardsOf(r.body->at("player")), cardsOf(r.body->at("banker"))}));
+    }
+}
+
 void JournalChecker::State::feed(const CheckerRow& r) {
     ++fed;
     lastSeq = r.seq;
+    followShoe(r);
     const std::string_view k = r.kind;  // compared with literals: the sizes first
     const auto atRound = [&]() -> Round& { return rounds[r.round.value_or(0)]; };
     // A reserved station takes no bet, no ticket, no cash-out and gives no tip (README

@@ -9,6 +9,9 @@
 // - each station's credit records chain (balance = previous + amount) and never go below zero;
 // - each settled bet returned what the round's journaled cards say (own evaluation), and each
 //   re-settled round's credits come to what its last corrected cards say;
+// - every card dealt or burned was still in the shoe by the checker's own count, every card refused
+//   as not left was not, and each round of a shoe is the one after the last, across restarts (the
+//   shoe goes on: issue 33);
 // - no round opens while a player's dispute is open, a dispute is resolved once, and a reserved
 //   station has no bet, ticket, cash-out or tip journaled until it is released;
 // - money is conserved per station: tickets in - tickets out - hand-pays - tips - stakes + what
@@ -56,6 +59,18 @@ struct TicketRecord {
     bool host = false;  // redeemed through the accounting host
 };
 
+// A reader's shoe in play as the checker follows it, from its own reading of shoe.started,
+// shoe.cut, shoe.burned, round.opened, card.dealt and round.settled (schema/README.md): what a
+// start-up must resume (the shoe, its round count, each card left, the results on its roads).
+struct CheckedShoe {
+    std::int64_t shoe = 0;
+    std::int64_t startedSeq = 0;  // its shoe.started
+    std::int64_t roundInShoe = 0;
+    std::map<std::string, int> left;   // card name ("AS") -> how many the shoe still holds
+    std::vector<std::string> results;  // each settled round: winner letter, then "p"/"b" for the pairs
+    [[nodiscard]] int total() const;
+};
+
 struct CheckReport {
     std::vector<std::string> problems;  // empty: every invariant holds
     std::int64_t records = 0;
@@ -67,6 +82,7 @@ struct CheckReport {
     std::map<std::int64_t, StationMeters> meters;
     std::vector<TicketRecord> ticketsIn;   // ticket.redeemed
     std::vector<TicketRecord> ticketsOut;  // ticket.issued
+    std::optional<CheckedShoe> shoe;       // none: the last shoe ended, or none started
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 

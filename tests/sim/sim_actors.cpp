@@ -51,6 +51,10 @@ void Simulation::onReply(Connection& c, const std::string& line) {
     const std::string& op = awaited.op;
     c.awaiting.pop_front();
     const bool ok = reply.value("ok", false);
+    if (op == "new_shoe" && &c == connections_[0].get() && ok) {
+        dealerShoe_ = reply["data"].value("shoe", 0);
+        dealerShoeAnswered_ = true;
+    }
     if (awaited.delay == HostDelay::Inside && ok) {
         fail(c.name + ": " + op + " accepted while the host delayed the station's next game (LP 2E): " + line);
     } else if (awaited.delay != HostDelay::Inside && awaited.delay != HostDelay::AtTheEdge &&
@@ -77,13 +81,18 @@ void Simulation::dealer() {
     table::Table& t = *daemon_->table();
     std::uniform_int_distribution<int> percent(0, 99);
     switch (t.phase()) {
-        case table::RoundPhase::Idle:
+        case table::RoundPhase::Idle: {
             if (t.tilts().contains("reader") && percent(random_) < 30) {
                 send(d, json{{"op", "reader"}, {"ok", true}});  // the reader works again
             }
-            // The table ends the shoe once no more cards are left than the cut had behind it.
-            if (shoe_.size() - next_ <= kCardsBehindCut || t.shoeNumber() == 0) {
+            // The table ends the shoe once no more cards are left than the cut had behind it. After
+            // a restart the table goes on with the dealer's shoe, unless the new_shoe that started
+            // it was lost (never answered, or the table is back on an older shoe).
+            const bool shoeLost = dealerRestarted_ && (!dealerShoeAnswered_ || t.shoeNumber() < dealerShoe_);
+            dealerRestarted_ = false;
+            if (shoe_.size() - next_ <= kCardsBehindCut || t.shoeNumber() == 0 || shoeLost) {
                 newDealerShoe();
+                dealerShoeAnswered_ = false;
                 send(d, json{{"op", "new_shoe"}});
                 reportShoePreparation(d);
             }
@@ -95,6 +104,7 @@ void Simulation::dealer() {
                 send(d, json{{"op", "cut"}, {"cards_behind", kCardsBehindCut}});  // too late: shoe_in_play
             }
             return;
+        }
         case table::RoundPhase::BetsOpen:
         case table::RoundPhase::LastBets:
             if (percent(random_) < 40) {

@@ -65,8 +65,63 @@ void Simulation::checkpoint(const std::string& where) {
             }
         }
         checkMeters(where, report);
+        checkShoe(where, report);
     }
     checkTickets(where, report);
+}
+
+void Simulation::checkShoe(const std::string& where, const CheckReport& report) {
+    const bool booted = justBooted_;
+    justBooted_ = false;
+    if (!report.shoe) {
+        return;  // no reader shoe has started, or the last one ended
+    }
+    const CheckedShoe& mine = *report.shoe;
+    const table::Table& t = *daemon_->table();
+    const std::string shoe = "shoe " + std::to_string(mine.shoe);
+    if (t.shoeNumber() != mine.shoe) {
+        fail(where + ": the table is on shoe " + std::to_string(t.shoeNumber()) + ", the journal on " + shoe +
+             (booted ? " (not resumed at the start)" : ""));
+        return;
+    }
+    if (t.roundInShoe() != mine.roundInShoe) {
+        fail(where + ": " + shoe + " is at round " + std::to_string(t.roundInShoe()) + " on the table, " +
+             std::to_string(mine.roundInShoe) + " by the journal");
+        return;
+    }
+    const game::ShoeComposition left = t.shoeLeft();
+    for (const auto& [name, count] : mine.left) {
+        if (left.count(*game::parseCard(name)) != count) {
+            fail(where + ": " + shoe + " holds " + std::to_string(left.count(*game::parseCard(name))) + " " + name +
+                 " on the table, " + std::to_string(count) + " by the journal's own count");
+            return;
+        }
+    }
+    if (left.total() != mine.total()) {
+        fail(where + ": " + shoe + " holds " + std::to_string(left.total()) + " cards on the table, " +
+             std::to_string(mine.total()) + " by the journal");
+        return;
+    }
+    std::vector<std::string> beads;
+    for (const game::RoundMarks& marks : t.scoreboard().beads()) {
+        std::string mark(1, game::winnerLetter(marks.winner));
+        mark += marks.playerPair ? "p" : "";
+        mark += marks.bankerPair ? "b" : "";
+        mark += marks.natural != 0 ? std::to_string(marks.natural) : "";
+        beads.push_back(mark);
+    }
+    if (beads != mine.results) {
+        fail(where + ": " + shoe + "'s roads hold " + std::to_string(beads.size()) + " results on the table, " +
+             std::to_string(mine.results.size()) + " by the journal, or others");
+        return;
+    }
+    ++result_.shoeChecks;
+    if (booted && mine.roundInShoe > 0) {
+        ++result_.shoesResumed;
+        if (mine.startedSeq < firstSeqOfActive(path(), test::kPowerLossVfs)) {
+            ++result_.shoesResumedAcrossRotation;
+        }
+    }
 }
 
 // After every step, from the daemon's committed ledger (what SAS answers from): each station's

@@ -78,6 +78,8 @@ int main(int argc, char** argv) {
     std::int64_t hostDelayRefusals = 0;
     std::int64_t rotations = 0;
     std::int64_t rotationsCut = 0;
+    std::int64_t shoesResumed = 0;
+    std::int64_t shoesAcross = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -94,6 +96,8 @@ int main(int argc, char** argv) {
         hostDelayRefusals += r.hostDelayRefusals;
         rotations += r.rotations;
         rotationsCut += r.rotationsCut;
+        shoesResumed += r.shoesResumed;
+        shoesAcross += r.shoesResumedAcrossRotation;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -106,8 +110,9 @@ int main(int argc, char** argv) {
                       << " exceptions, " << r.cashoutsValidated << " cash-outs validated, " << r.ticketsRedeemed
                       << " tickets redeemed, " << r.clockSets << " clock sets, " << r.resends << " resends, "
                       << r.hostDelayRefusals << " bets refused under a host delay, " << r.rotations
-                      << " journal segments begun (" << r.rotationsCut << " rotations cut); " << r.simulatedMs / 1000
-                      << " s simulated\n";
+                      << " journal segments begun (" << r.rotationsCut << " rotations cut), " << r.shoesResumed
+                      << " shoes resumed (" << r.shoesResumedAcrossRotation << " across a rotation; " << r.shoeChecks
+                      << " shoe checks); " << r.simulatedMs / 1000 << " s simulated\n";
         }
     }
     if (keep.empty()) {
@@ -118,9 +123,9 @@ int main(int argc, char** argv) {
               << crashes << " crashes, host: " << hostExceptions << " exceptions, " << cashouts
               << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked, "
               << hostDelayRefusals << " bets refused under a host delay, " << rotations << " journal segments begun ("
-              << rotationsCut << " rotations cut by a power cut); " << simulatedMs / 1000 << " s simulated in "
-              << seconds << " s (" << static_cast<std::int64_t>(static_cast<double>(requests) / seconds)
-              << " simulated requests/s)\n";
+              << rotationsCut << " rotations cut by a power cut), " << shoesResumed << " shoes resumed mid-shoe ("
+              << shoesAcross << " across a rotation); " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
+              << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
     if (runs >= 10 && options.faults && hostDelayRefusals == 0) {
@@ -129,6 +134,11 @@ int main(int argc, char** argv) {
     }
     if (runs >= 10 && options.faults && (rotations == 0 || rotationsCut == 0)) {
         std::cout << "FAIL the journal was never rotated, or no rotation was ever cut: the workload lost that case\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults && (shoesResumed == 0 || shoesAcross == 0)) {
+        std::cout
+            << "FAIL no restart resumed a shoe mid-shoe, or none across a rotation: the workload lost that case\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -195,6 +195,11 @@ private:
     // station for that amount; a station without a link prints none.
     void checkTickets(const std::string& where, const CheckReport& report);
 
+    // The table's shoe in play is the checker's, when nothing is in flight: the same shoe, round
+    // in shoe, every card left and every result on its roads. The first check after a start
+    // counts a resumed shoe (issue 33).
+    void checkShoe(const std::string& where, const CheckReport& report);
+
     // The end: every request answered once everything has committed, then the journal checked.
     // Time passes until every request is answered and nothing is in flight, then until the host
     // has read what is left (what it does raises more: 3D for the next record, 68).
@@ -228,6 +233,13 @@ private:
     std::size_t next_ = 0;
     std::set<std::string> seen_;
     std::int64_t dealerRound_ = 0;
+    // The shoe number the table gave the dealer's last new_shoe, once answered: after a restart
+    // the dealer goes on with its physical shoe only when the table still has it (a new_shoe
+    // whose answer never came may have been lost with the power).
+    std::int64_t dealerShoe_ = 0;
+    bool dealerShoeAnswered_ = false;
+    bool dealerRestarted_ = false;  // the daemon restarted since the dealer last found the table idle
+    bool justBooted_ = false;       // no checkpoint since the daemon started
     std::int64_t tickets_ = 0;
     std::int64_t committedSeq_ = 0;
     std::string committedHash_;

@@ -195,6 +195,8 @@ void Simulation::boot() {
     connections_.push_back(connection("stations 1,3,5,7", false, {1, 3, 5, 7}));
     connections_.push_back(connection("operator", true, {}));
     dealerRound_ = 0;
+    justBooted_ = true;
+    dealerRestarted_ = true;
     host_.restarted();
     hostDelayUntil_.clear();  // a game delay is not journaled: a restart ends it
 }

@@ -54,6 +54,12 @@ struct SimResult {
     std::int64_t hostDelayRefusals = 0;  // bets refused under the host's LP 2E game delay
     std::int64_t rotations = 0;          // journal segments sealed and the next one begun
     std::int64_t rotationsCut = 0;       // rotations a power cut ended half-way
+    // Restarts of the table in the middle of a reader shoe that it resumed (issue 33), compared
+    // card for card, round for round and result for result with the checker's own shoe; of them,
+    // those whose shoe started in a segment before the active one (carried over by a rotation).
+    std::int64_t shoesResumed = 0;
+    std::int64_t shoesResumedAcrossRotation = 0;
+    std::int64_t shoeChecks = 0;  // checkpoints that compared the table's shoe with the checker's
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;

@@ -56,6 +56,7 @@ void ScenarioTable::startShoe(std::int64_t shoe) {
            json{{"shoe", shoe},
                 {"decks", 8},
                 {"source", "rng"},
+                {"cards", 416},
                 {"burn_card", "9H"},
                 {"burned", 10},
                 {"cut_from_end", 14}});

@@ -55,6 +55,8 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.round = 30;
     status.shoe = 2;
     status.roundInShoe = 5;
+    status.cardsLeft = 377;
+    status.shoeReason = "restart";
     status.roundsFinished = 29;
     status.paytable = "standard";
     status.tilts = {{"door:main", "main door open"}};
@@ -90,9 +92,9 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
     status.limitLevels = 7;
     EXPECT_EQ(
         replyDataJson(status).dump(),
-        R"({"denominations":[1,25],"limit_levels":7,)"
+        R"({"cards_left":377,"denominations":[1,25],"limit_levels":7,)"
         R"("paytable":"standard","phase":"last_bets","round":30,"round_in_shoe":5,"rounds_finished":29,)"
-        R"("shoe":2,"source":"rng","stations":[)"
+        R"("shoe":2,"shoe_reason":"restart","shoe_resumed":false,"source":"rng","stations":[)"
         R"({"attendant":true,"auto_repeat":false,"bets":[{"bet":1,"spot":"tie","stake":100}],"confirmed":false,)"
         R"("credits":2500,"denomination":1,"dispute":null,"handpay":null,)"
         R"("host_disabled":false,"keep_bets":false,"limit_level":1,"personal_limits":{},"reserved":false,"station":1},)"

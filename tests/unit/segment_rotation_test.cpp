@@ -41,7 +41,7 @@ struct Segmented : test::JournalFixture {
         table->ticketIn(1, 10'000, "1000000000000001");
         table->ticketIn(2, 5'000, "1000000000000002");
         (void)playRound({{1, game::BetType::Banker, 500}, {2, game::BetType::Player, 300}}, "9S 2H KD 4C");
-        add(kind::kShoeStarted, std::nullopt, json{{"shoe", 7}, {"decks", 8}});
+        add(kind::kShoeStarted, std::nullopt, json{{"shoe", 7}, {"decks", 8}, {"source", "reader"}});
         add(kind::kTicketIssued, 1, json{{"validation", "0012345678901234"}, {"amount", 2500}});
         add(kind::kTicketIssued, 2, json{{"validation", "0012345678901235"}, {"amount", 700}});
         add(kind::kHandpayPending, 2, json{{"amount", 150'000}, {"kind", "jackpot"}, {"off_credits", true}});

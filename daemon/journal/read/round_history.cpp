@@ -52,7 +52,7 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         round.roundInShoe = integerField(body, "round_in_shoe", 0, std::numeric_limits<int>::max());
         round.paytableId = stringField(body, "paytable");
         round.paytableSha = stringField(body, "paytable_sha256");
-        round.rule = settleRuleOf(body);
+        round.rule = settleRuleField(body);
         round.openedAtMs = record.atMs;
         round.state = RoundState::Open;
     } else if (k == kind::kBetAccepted) {
@@ -107,18 +107,6 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
 }
 
 }  // namespace
-
-game::SettleRule settleRuleOf(const json& openedBody) {
-    const auto name = optionalStringField(openedBody, "settle");
-    if (!name) {
-        return game::SettleRule::PerBet;
-    }
-    const auto rule = game::parseSettleRule(*name);
-    if (!rule) {
-        throw BodyError("\"settle\" must be \"spot\" or \"bet\", not \"" + *name + "\"");
-    }
-    return *rule;
-}
 
 std::vector<std::int64_t> settledBetIndexes(const json& body, game::SettleRule rule) {
     if (rule == game::SettleRule::PerBet) {

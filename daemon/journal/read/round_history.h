@@ -15,6 +15,7 @@
 #include "daemon/game/hand.h"
 #include "daemon/game/round_settlement.h"
 #include "daemon/game/settlement.h"
+#include "daemon/journal/records/round_records.h"
 #include "daemon/journal/store/record.h"
 
 namespace pitlink::journal {
@@ -66,10 +67,6 @@ struct RoundHistory {
     std::string voidReason;
     std::vector<JournalRecord> records;
 };
-
-// The rule a round is settled under, from its round.opened body: `settle` ("spot"), or per bet when
-// the round was opened before settlement by spot. An unknown rule is refused with BodyError.
-[[nodiscard]] game::SettleRule settleRuleOf(const nlohmann::json& openedBody);
 
 // The bets a bet.settled or bet.adjusted body covers under the round's rule: its `bet` (per bet),
 // or its `bets` (per spot: at least one index, ascending). Refused with BodyError otherwise.

@@ -82,6 +82,19 @@ const std::string& stringValue(const json& value, std::string_view what) {
     return value.get_ref<const std::string&>();
 }
 
+game::Card cardValue(const json& value, std::string_view what) {
+    const std::string& text = stringValue(value, what);
+    const auto card = game::parseCard(text);
+    if (!card) {
+        throw BodyError(std::string(what) + " must be a card such as AS or TD, not \"" + text.substr(0, 20) + "\"");
+    }
+    return *card;
+}
+
+game::Card cardField(const json& body, std::string_view key) {
+    return cardValue(present(body, key), quoted(key));
+}
+
 std::int64_t integerField(const json& body, std::string_view key, std::int64_t min, std::int64_t max) {
     return integerValue(present(body, key), quoted(key), min, max);
 }

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "daemon/game/card.h"
+
 namespace pitlink::journal {
 
 class BodyError : public nlohmann::json::exception {
@@ -44,6 +46,9 @@ inline constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max
 [[nodiscard]] std::int64_t integerValue(const nlohmann::json& value, std::string_view what, std::int64_t min,
                                         std::int64_t max);
 [[nodiscard]] const std::string& stringValue(const nlohmann::json& value, std::string_view what);
+// A card written as the journal writes one ("AS", "TD"); anything else is refused.
+[[nodiscard]] game::Card cardValue(const nlohmann::json& value, std::string_view what);
+[[nodiscard]] game::Card cardField(const nlohmann::json& body, std::string_view key);
 // A station number written as an object's key ({"3": ...}): digits only, 1 to 2^63 - 1.
 [[nodiscard]] std::int64_t stationKey(const std::string& key);
 

@@ -29,7 +29,24 @@ json toBody(const ShoeStartedRecord& record) {
     } else {
         body["source"] = "reader";
     }
+    putIfSet(body, "reason", record.reason);
     return body;
+}
+
+ShoeStartedRecord fromBody(const json& body, std::type_identity<ShoeStartedRecord>) {
+    ShoeStartedRecord r;
+    r.shoe = integerField(body, "shoe", 1, kMaxShoeNumber);
+    r.decks = integerField(body, "decks", game::kMinDecks, game::kMaxDecks);
+    const std::string& source = stringField(body, "source");
+    if (source == "rng") {
+        const std::int64_t cards = integerField(body, "cards", 1, r.decks * game::kCardsPerDeck);
+        r.rng = RngShoe{cards, integerField(body, "cut_from_end", 0, cards), cardField(body, "burn_card"),
+                        integerField(body, "burned", 1, cards)};
+    } else if (source != "reader") {
+        throw BodyError("\"source\" must be \"rng\" or \"reader\", not \"" + source.substr(0, 20) + "\"");
+    }
+    r.reason = optionalStringField(body, "reason");
+    return r;
 }
 
 json toBody(const ShoeEndedRecord& record) {
@@ -44,12 +61,53 @@ json toBody(const ShoeBurnedRecord& record) {
     return json{{"shoe", record.shoe}, {"cards", cardNames(record.cards)}, {"cards_left", record.cardsLeft}};
 }
 
+ShoeCutRecord fromBody(const json& body, std::type_identity<ShoeCutRecord>) {
+    return ShoeCutRecord{integerField(body, "shoe", 1, kMaxShoeNumber),
+                         integerField(body, "cards_behind", 1, game::kMaxDecks * game::kCardsPerDeck)};
+}
+
+ShoeBurnedRecord fromBody(const json& body, std::type_identity<ShoeBurnedRecord>) {
+    ShoeBurnedRecord r;
+    r.shoe = integerField(body, "shoe", 1, kMaxShoeNumber);
+    const json& cards = arrayField(body, "cards");
+    if (cards.empty() || cards.size() > static_cast<std::size_t>(game::kMaxBurn)) {
+        throw BodyError("\"cards\" must hold 1 to " + std::to_string(game::kMaxBurn) + " cards");
+    }
+    for (const json& card : cards) {
+        r.cards.push_back(cardValue(card, "a burned card"));
+    }
+    r.cardsLeft = integerField(body, "cards_left", 0, game::kMaxDecks * game::kCardsPerDeck);
+    return r;
+}
+
 json toBody(const RoundOpenedRecord& record) {
     return json{{"shoe", record.shoe},
                 {"round_in_shoe", record.roundInShoe},
                 {"paytable", record.paytable},
                 {"paytable_sha256", record.paytableSha},
                 {"settle", game::settleRuleName(record.settle)}};
+}
+
+game::SettleRule settleRuleField(const json& openedBody) {
+    const auto name = optionalStringField(openedBody, "settle");
+    if (!name) {
+        return game::SettleRule::PerBet;
+    }
+    const auto rule = game::parseSettleRule(*name);
+    if (!rule) {
+        throw BodyError("\"settle\" must be \"spot\" or \"bet\", not \"" + name->substr(0, 20) + "\"");
+    }
+    return *rule;
+}
+
+RoundOpenedRecord fromBody(const json& body, std::type_identity<RoundOpenedRecord>) {
+    RoundOpenedRecord r;
+    r.shoe = integerField(body, "shoe", 0, kMaxShoeNumber);
+    r.roundInShoe = integerField(body, "round_in_shoe", 1, kMaxInt64);
+    r.paytable = stringField(body, "paytable");
+    r.paytableSha = stringField(body, "paytable_sha256");
+    r.settle = settleRuleField(body);
+    return r;
 }
 
 json toBody(const RoundClosedRecord& record) {
@@ -80,6 +138,11 @@ json toBody(const CardDealtRecord& record) {
                 {"card", record.card.toString()},
                 {"source", record.source},
                 {"rescans", record.rescans}};
+}
+
+CardDealtRecord fromBody(const json& body, std::type_identity<CardDealtRecord>) {
+    return CardDealtRecord{integerField(body, "position", 1, 6), cardField(body, "card"), stringField(body, "source"),
+                           integerField(body, "rescans", 0, kMaxInt64)};
 }
 
 json toBody(const CardRefusedRecord& record) {

@@ -15,6 +15,8 @@
 
 #include "daemon/game/card.h"
 #include "daemon/game/round_settlement.h"
+#include "daemon/game/shoe.h"
+#include "daemon/game/shoe_composition.h"
 #include "daemon/journal/records/record_kinds.h"
 
 namespace pitlink::journal {
@@ -28,14 +30,24 @@ struct RngShoe {
     std::int64_t burned = 0;  // the burn card and those it burned
 };
 
+// Why a shoe started ("reason"; journals before issue 33 do not say): the table's first shoe, a
+// new shoe reported (engine new_shoe, pitlinkctl shoe new, the shoe button), the RNG shoe's cut
+// card out, or an RNG table's start (its order is never journaled: a start shuffles a new one).
+inline constexpr std::string_view kShoeFirst = "first";
+inline constexpr std::string_view kShoeReported = "new_shoe";
+inline constexpr std::string_view kShoeCutCardOut = "cut_card";
+inline constexpr std::string_view kShoeRestart = "restart";
+
 // shoe.started: "source" is "rng" with `rng`, else "reader".
 struct ShoeStartedRecord {
     static constexpr std::string_view kKind = kind::kShoeStarted;
     std::int64_t shoe = 0;
     std::int64_t decks = 0;
-    std::optional<RngShoe> rng;
+    std::optional<RngShoe> rng{};
+    std::optional<std::string> reason{};
 };
 [[nodiscard]] nlohmann::json toBody(const ShoeStartedRecord& record);
+[[nodiscard]] ShoeStartedRecord fromBody(const nlohmann::json& body, std::type_identity<ShoeStartedRecord>);
 
 // shoe.ended: the shoe a new one replaces.
 struct ShoeEndedRecord {
@@ -53,6 +65,7 @@ struct ShoeCutRecord {
     std::int64_t cardsBehind = 0;
 };
 [[nodiscard]] nlohmann::json toBody(const ShoeCutRecord& record);
+[[nodiscard]] ShoeCutRecord fromBody(const nlohmann::json& body, std::type_identity<ShoeCutRecord>);
 
 // shoe.burned: a reader's shoe's burn, the turned card first.
 struct ShoeBurnedRecord {
@@ -62,6 +75,14 @@ struct ShoeBurnedRecord {
     std::int64_t cardsLeft = 0;  // in the shoe after the burn
 };
 [[nodiscard]] nlohmann::json toBody(const ShoeBurnedRecord& record);
+[[nodiscard]] ShoeBurnedRecord fromBody(const nlohmann::json& body, std::type_identity<ShoeBurnedRecord>);
+
+// The largest shoe number (the table counts shoes in 32 bits).
+inline constexpr std::int64_t kMaxShoeNumber = 4'294'967'294;
+
+// The rule a round is settled under, from its round.opened body: `settle` ("spot"), or per bet when
+// the round was opened before settlement by spot. An unknown rule is refused with BodyError.
+[[nodiscard]] game::SettleRule settleRuleField(const nlohmann::json& openedBody);
 
 // round.opened.
 struct RoundOpenedRecord {
@@ -75,6 +96,7 @@ struct RoundOpenedRecord {
     game::SettleRule settle = game::SettleRule::PerSpot;
 };
 [[nodiscard]] nlohmann::json toBody(const RoundOpenedRecord& record);
+[[nodiscard]] RoundOpenedRecord fromBody(const nlohmann::json& body, std::type_identity<RoundOpenedRecord>);
 
 // round.closed: no more bets; each station's game starts (SAS 7E).
 struct RoundClosedRecord {
@@ -97,6 +119,7 @@ struct CardDealtRecord {
     std::int64_t rescans = 0;
 };
 [[nodiscard]] nlohmann::json toBody(const CardDealtRecord& record);
+[[nodiscard]] CardDealtRecord fromBody(const nlohmann::json& body, std::type_identity<CardDealtRecord>);
 
 // card.refused: a card the rules or the shoe cannot have (a misdeal: the round is voided).
 struct CardRefusedRecord {
