@@ -3,7 +3,8 @@
 card reader (it cuts, burns and deals an 8-deck shoe by the drawing rules) and four player
 stations that use what the seed documents give a player: limit levels and the limits shown over
 the spots, raise, repeat and auto-repeat, live roads and statistics after every result, the bet
-list, a reservation, and a dispute that an operator resolves by re-settlement with pitlinkctl.
+list, a reservation, a dispute that an operator resolves by re-settlement with pitlinkctl, and
+(issue 33) a power loss in the middle of the shoe, after which the table goes on with it.
 
 Usage: demo_live_table.py --pitlinkd BIN --pitlinkctl BIN --paytable FILE --dir DIR [--seed S]
 """
@@ -175,6 +176,7 @@ class LiveTable:
                 r["round"], r["outcome"]["winner"] if "outcome" in r else r["state"], r["staked"], r["returned"],
                 r["credits"]["before"], r["credits"]["after"],
                 ", re-settled %dx" % r["resettlements"] if r["resettlements"] else ""))
+        self.power_loss()
         print("- the card reader fails, and comes back")
         self.show("reader", "reader ok: false", self.ask("reader", ok=False, message="shoe cover open"))
         self.show("dealer", "open_round", self.ask("open_round"))
@@ -183,6 +185,30 @@ class LiveTable:
         self.show("dealer", "void_round", self.ask("void_round", reason="end of the demo"))
         self.daemon.terminate()
         self.daemon.wait(timeout=30)
+
+    def power_loss(self):
+        """Issue 33: the controller loses power in the middle of the shoe (pitlinkd killed), and the
+        physical shoe stays in the shoe box: at the restart the table goes on with it."""
+        def shoe_state(d):
+            return {k: d[k] for k in ("shoe", "round_in_shoe", "cards_left", "shoe_resumed")}
+        print("- the controller loses power in the middle of the shoe (SIGKILL); the shoe stays in the box")
+        self.show("status", "before", self.ask("status"), shoe_state)
+        before = self.ask("roads")["data"]["statistics"]
+        self.daemon.kill()
+        self.daemon.wait(timeout=30)
+        os.remove(os.path.join(self.dir, "engine.sock"))
+        self.daemon = subprocess.Popen([self.args.pitlinkd, "--config", self.config])
+        self.link = EngineClient(os.path.join(self.dir, "engine.sock"))
+        self.show("status", "after the restart", self.ask("status"), shoe_state)
+        after = self.ask("roads")["data"]["statistics"]
+        print("  %-10s %-34s %d rounds before, %d after (B %d, P %d, T %d)" % (
+            "roads", "the same shoe's roads", before["rounds"], after["rounds"], after["banker_wins"],
+            after["player_wins"], after["ties"]))
+        self.show("dealer", "open_round", self.ask("open_round"))
+        self.show("dealer", "close_bets", self.ask("close_bets"))
+        result = self.deal()
+        print("  %-10s %-34s shoe %d round %d, %d cards left" % ("result", "the shoe goes on", result["shoe"],
+                                                                  result["round_in_shoe"], result["cards_left"]))
 
     def dispute(self, result):
         round_id = result["round"]

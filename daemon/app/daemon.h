@@ -1,7 +1,7 @@
 #pragma once
 // pitlinkd's composition root: every part of the daemon, started in the order of docs/design.md
 // ("Start-up and shutdown") and stopped in reverse. pitlinkd runs it on Asio with threads and
-// sockets (main.cpp); the simulation tier (tests/sim) runs the very same parts on a simulated
+// sockets (pitlinkd_main.cpp); the simulation tier (tests/sim) runs the very same parts on a simulated
 // executor, with simulated workers, SAS hosts and Modbus module, and no sockets.
 //
 // Start-up: configuration (given) -> journal opened, state rebuilt from its snapshots -> integrity

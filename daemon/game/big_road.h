@@ -19,6 +19,7 @@ struct RoundMarks {
     std::uint8_t natural = 0;  // 8 or 9 when the winning total was a natural, else 0
 
     static RoundMarks of(const Outcome& o);
+    friend bool operator==(const RoundMarks&, const RoundMarks&) = default;
 };
 
 struct BigRoadCell {

@@ -12,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::int64_t kMaxCards = game::kMaxDecks * game::kCardsPerDeck;
-
 // A hand of round.settled ("player", "banker": its cards in deal order, two or three).
 game::Hand settledHand(const json& body, std::string_view side) {
     const json& cards = arrayField(body, side);
@@ -156,8 +154,8 @@ ShoeInPlay shoeInPlayFromJson(const json& carried) {
     ShoeInPlay shoe;
     shoe.shoe = integerField(carried, "shoe", 1, kMaxShoeNumber);
     shoe.decks = integerField(carried, "decks", game::kMinDecks, game::kMaxDecks);
-    shoe.roundInShoe = integerField(carried, "round_in_shoe", 0, kMaxInt64);
-    shoe.cutCardsBehind = optionalIntegerField(carried, "cut_cards_behind", 1, kMaxCards);
+    shoe.roundInShoe = integerField(carried, "round_in_shoe", 0, kMaxRoundInShoe);
+    shoe.cutCardsBehind = optionalIntegerField(carried, "cut_cards_behind", 1, kMaxShoeCards);
     shoe.burned = booleanField(carried, "burned");
     for (const auto& [name, count] : objectField(carried, "left").items()) {
         const game::Card card = cardValue(json(name), "a card left");

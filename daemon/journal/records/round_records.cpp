@@ -63,7 +63,7 @@ json toBody(const ShoeBurnedRecord& record) {
 
 ShoeCutRecord fromBody(const json& body, std::type_identity<ShoeCutRecord>) {
     return ShoeCutRecord{integerField(body, "shoe", 1, kMaxShoeNumber),
-                         integerField(body, "cards_behind", 1, game::kMaxDecks * game::kCardsPerDeck)};
+                         integerField(body, "cards_behind", 1, kMaxShoeCards)};
 }
 
 ShoeBurnedRecord fromBody(const json& body, std::type_identity<ShoeBurnedRecord>) {
@@ -76,7 +76,7 @@ ShoeBurnedRecord fromBody(const json& body, std::type_identity<ShoeBurnedRecord>
     for (const json& card : cards) {
         r.cards.push_back(cardValue(card, "a burned card"));
     }
-    r.cardsLeft = integerField(body, "cards_left", 0, game::kMaxDecks * game::kCardsPerDeck);
+    r.cardsLeft = integerField(body, "cards_left", 0, kMaxShoeCards);
     return r;
 }
 
@@ -103,7 +103,7 @@ game::SettleRule settleRuleField(const json& openedBody) {
 RoundOpenedRecord fromBody(const json& body, std::type_identity<RoundOpenedRecord>) {
     RoundOpenedRecord r;
     r.shoe = integerField(body, "shoe", 0, kMaxShoeNumber);
-    r.roundInShoe = integerField(body, "round_in_shoe", 1, kMaxInt64);
+    r.roundInShoe = integerField(body, "round_in_shoe", 1, kMaxRoundInShoe);
     r.paytable = stringField(body, "paytable");
     r.paytableSha = stringField(body, "paytable_sha256");
     r.settle = settleRuleField(body);

@@ -77,8 +77,11 @@ struct ShoeBurnedRecord {
 [[nodiscard]] nlohmann::json toBody(const ShoeBurnedRecord& record);
 [[nodiscard]] ShoeBurnedRecord fromBody(const nlohmann::json& body, std::type_identity<ShoeBurnedRecord>);
 
-// The largest shoe number (the table counts shoes in 32 bits).
+// The largest shoe number (the table counts shoes in 32 bits), the most cards a shoe holds, and
+// the most rounds a shoe's count may reach (the table counts them in an int).
 inline constexpr std::int64_t kMaxShoeNumber = 4'294'967'294;
+inline constexpr std::int64_t kMaxShoeCards = std::int64_t{game::kMaxDecks} * game::kCardsPerDeck;
+inline constexpr std::int64_t kMaxRoundInShoe = 2'147'483'647;
 
 // The rule a round is settled under, from its round.opened body: `settle` ("spot"), or per bet when
 // the round was opened before settlement by spot. An unknown rule is refused with BodyError.
