@@ -3,13 +3,16 @@
 // damaged or forged journal could hold. Input: a record's body (JSON). Every readable kind reads
 // it; each may refuse it with a json::exception (BodyError); nothing else may escape, crash or
 // hang, and what a reader accepts must come back out the same: its body written again and read
-// again is the body it wrote.
+// again is the body it wrote. The shoe in play (shoe_in_play.h) follows the body as each of the
+// kinds it reads: it may refuse it the same way, and nothing else.
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/round_records.h"
@@ -17,6 +20,7 @@
 #include "daemon/journal/records/start_records.h"
 #include "daemon/journal/records/station_records.h"
 #include "daemon/journal/records/typed_record.h"
+#include "daemon/journal/shoe_in_play.h"
 #include "daemon/journal/store/record.h"
 
 namespace {
@@ -61,5 +65,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::ClockSetRecord>(body);
     readAndWriteAgain<j::ConfigLoadedRecord>(body);
     readAndWriteAgain<j::StationReservedRecord>(body);
+    readAndWriteAgain<j::ShoeStartedRecord>(body);
+    readAndWriteAgain<j::ShoeCutRecord>(body);
+    readAndWriteAgain<j::ShoeBurnedRecord>(body);
+    readAndWriteAgain<j::RoundOpenedRecord>(body);
+    readAndWriteAgain<j::CardDealtRecord>(body);
+    for (const std::string_view kind : j::shoeRecordKinds()) {
+        std::optional<j::ShoeInPlay> shoe =
+            j::ShoeInPlay{1, 1, 1, 10, true, pitlink::game::ShoeComposition::fullDecks(1), {}};
+        try {
+            j::followShoe(shoe, kind, body);
+        } catch (const json::exception&) {
+            continue;
+        }
+        if (shoe && shoe->left.total() > 8 * pitlink::game::kCardsPerDeck) {
+            throw std::logic_error("a shoe holds more cards than eight decks after " + std::string(kind));
+        }
+    }
     return 0;
 }
