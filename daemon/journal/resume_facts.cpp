@@ -244,13 +244,13 @@ std::optional<ShoeInPlay> followShoeFrom(JournalStore& store, std::optional<Shoe
     return shoe;
 }
 
-std::optional<ShoeInPlay> carriedShoe(const std::optional<json>& carried) {
+// What the segment carried over ("table" part), or nothing for the first segment.
+ResumeFacts carriedFacts(const std::optional<json>& carried) {
     if (!carried) {
-        return std::nullopt;
+        return {};
     }
     try {
-        const json& table = objectField(*carried, "table");
-        return table.contains("shoe") ? std::optional(shoeInPlayFromJson(objectField(table, "shoe"))) : std::nullopt;
+        return resumeFactsFromJson(objectField(*carried, "table"));
     } catch (const json::exception& error) {
         throw BodyError(std::string("the segment's carried state (segment.carried): ") + error.what());
     }
@@ -264,7 +264,7 @@ std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<js
     if (last.step() && !last.isNull(0)) {
         lastStarted = last.integer(0);
     }
-    return followShoeFrom(store, carriedShoe(carried), lastStarted);
+    return followShoeFrom(store, carriedFacts(carried).shoe, lastStarted);
 }
 
 ResumeFacts resumeFacts(JournalStore& store) {
@@ -272,14 +272,7 @@ ResumeFacts resumeFacts(JournalStore& store) {
 }
 
 ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried) {
-    ResumeFacts facts;
-    if (carried) {
-        try {
-            facts = resumeFactsFromJson(objectField(*carried, "table"));
-        } catch (const json::exception& error) {
-            throw BodyError(std::string("the segment's carried state (segment.carried): ") + error.what());
-        }
-    }
+    ResumeFacts facts = carriedFacts(carried);
     if (const auto round = store.lastRoundId()) {
         facts.lastRoundId = round;
     }

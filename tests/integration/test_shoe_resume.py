@@ -56,6 +56,17 @@ def deal_round(t, c, cards):
     return c.wait_event(lambda e: e["event"] == "result" and not e.get("voided"))
 
 
+def deal_rounds(t, c, coups, left):
+    """Deals each (cards, mark) as a round, takes its cards out of `left`; returns the marks."""
+    marks = []
+    for coup, mark in coups:
+        deal_round(t, c, coup)
+        for card in coup.split():
+            left.remove(card)
+        marks.append(mark)
+    return marks
+
+
 def start_shoe(t, c, cut, burn):
     shoe = ok(t, c.request("new_shoe"))["shoe"]
     ok(t, c.request("cut", cards_behind=cut))
@@ -105,12 +116,7 @@ class ShoeResume(unittest.TestCase):
         shoe = start_shoe(self, c, 10, "3D 9S 2H KD")  # a three turned: three more burned
         for card in "3D 9S 2H KD".split():
             left.remove(card)
-        marks = []
-        for coup, mark in ((COUP_P, "P"), (COUP_B, "B")):
-            deal_round(self, c, coup)
-            for card in coup.split():
-                left.remove(card)
-            marks.append(mark)
+        marks = deal_rounds(self, c, ((COUP_P, "P"), (COUP_B, "B")), left)
         self.pad_the_journal(c, 2)
         result = deal_round(self, c, COUP_T)  # its opening rotates the journal: a round is never split
         for card in COUP_T.split():
@@ -176,12 +182,7 @@ class ShoeResume(unittest.TestCase):
         shoe = start_shoe(self, c, 20, "AC 7D")  # an ace turned: one more burned
         left.remove("AC")
         left.remove("7D")
-        marks = []
-        for coup, mark in ((COUP_B, "B"), (COUP_P, "P")):
-            deal_round(self, c, coup)
-            for card in coup.split():
-                left.remove(card)
-            marks.append(mark)
+        marks = deal_rounds(self, c, ((COUP_B, "B"), (COUP_P, "P")), left)
         ok(self, c.request("open_round"))
         ok(self, c.request("close_bets"))
         for card in "AS 5H 3S".split():  # acknowledged: committed before the answer
