@@ -21,6 +21,7 @@ void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start
     start.stationStates = facts.stations;
     start.disputes = facts.disputes;
     start.reservations = facts.reservations;
+    start.joinedGames = facts.games;
 }
 
 }  // namespace

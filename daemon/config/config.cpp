@@ -20,13 +20,38 @@ std::filesystem::path resolved(const Config& c, const std::string& text) {
 namespace {
 constexpr std::int64_t kMaxMoney = 1'000'000'000'000;  // 10^12 minor units: far above any table limit
 
-void readTable(YamlMap map, Config& c) {
-    c.table.name = map.string("name", c.table.name);
-    const std::string source = map.string("source", c.table.rngShoe ? "rng" : "reader");
+// The keys a game has, over `g`'s values: read in table: (the one game, or the games' defaults)
+// and in each games entry. `Game` is TableConfig or GameConfig (the same members).
+template <typename Game>
+void readGameKeys(YamlMap& map, const Config& c, Game& g) {
+    const std::string source = map.string("source", g.rngShoe ? "rng" : "reader");
     if (source != "rng" && source != "reader") {
         throw map.error("source", "expected rng or reader");
     }
-    c.table.rngShoe = source == "rng";
+    g.rngShoe = source == "rng";
+    g.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", g.rescanAttempts, 0, 10));
+    g.readerTimeout =
+        std::chrono::milliseconds(map.integer("reader_timeout_ms", g.readerTimeout.count(), 0, 3'600'000));
+    g.naturalsOnBigRoad = map.boolean("naturals_on_big_road", g.naturalsOnBigRoad);
+    g.shoe.decks = static_cast<int>(map.integer("decks", g.shoe.decks, game::kMinDecks, game::kMaxDecks));
+    g.shoe.cutCardFromEnd = static_cast<int>(map.integer("cut_card_from_end", g.shoe.cutCardFromEnd, 1,
+                                                         std::int64_t{game::kMaxDecks} * game::kCardsPerDeck));
+    if (const auto problem = game::shoeConfigProblem(g.shoe)) {
+        // A game that sets only decks keeps table.cut_card_from_end: its decks cannot take it.
+        const bool own = map.has("cut_card_from_end") || !map.has("decks");
+        throw map.error(
+            own ? "cut_card_from_end" : "decks",
+            *problem + (own ? "" : " (cut_card_from_end " + std::to_string(g.shoe.cutCardFromEnd) + " from table)"));
+    }
+    std::filesystem::path paytable = map.string("paytable", g.paytableFile.string());
+    if (paytable.is_relative()) {
+        paytable = c.file.parent_path() / paytable;
+    }
+    g.paytableFile = paytable;
+}
+
+void readTable(YamlMap map, Config& c) {
+    c.table.name = map.string("name", c.table.name);
     c.table.stations = static_cast<int>(map.integer("stations", c.table.stations, 1, 64));
     c.table.denomination = map.integer("denomination", c.table.denomination, 1, 1'000'000);
     c.table.denominations = {c.table.denomination};
@@ -52,40 +77,30 @@ void readTable(YamlMap map, Config& c) {
             throw map.error(*list, "denominations", "must include table.denomination (the stations' first)");
         }
     }
-    c.table.rescanAttempts = static_cast<int>(map.integer("rescan_attempts", c.table.rescanAttempts, 0, 10));
     c.table.reserveTimeout =
         std::chrono::minutes(map.integer("reserve_minutes", c.table.reserveTimeout.count(), 1, 240));
-    c.table.readerTimeout =
-        std::chrono::milliseconds(map.integer("reader_timeout_ms", c.table.readerTimeout.count(), 0, 3'600'000));
-    c.table.naturalsOnBigRoad = map.boolean("naturals_on_big_road", c.table.naturalsOnBigRoad);
-    c.table.shoe.decks = static_cast<int>(map.integer("decks", c.table.shoe.decks, game::kMinDecks, game::kMaxDecks));
-    c.table.shoe.cutCardFromEnd = static_cast<int>(map.integer("cut_card_from_end", c.table.shoe.cutCardFromEnd, 1,
-                                                               std::int64_t{game::kMaxDecks} * game::kCardsPerDeck));
-    if (const auto problem = game::shoeConfigProblem(c.table.shoe)) {
-        throw map.error("cut_card_from_end", *problem);
-    }
-    std::filesystem::path paytable = map.string("paytable", c.table.paytableFile.string());
-    if (paytable.is_relative()) {
-        paytable = c.file.parent_path() / paytable;
-    }
-    c.table.paytableFile = paytable;
+    readGameKeys(map, c, c.table);
     map.rejectUnknownKeys();
 }
 
-void readRounds(YamlMap map, Config& c) {
-    c.rounds.betsOpen = std::chrono::milliseconds(map.integer("bets_open_ms", c.rounds.betsOpen.count(), 0, 600'000));
-    c.rounds.lastBets = std::chrono::milliseconds(map.integer("last_bets_ms", c.rounds.lastBets.count(), 0, 600'000));
-    const std::string start = map.string("start", c.rounds.startOnDeal ? "deal" : "timer");
+// rounds: (the one game's, or the games' defaults) or a games entry's, over `r`'s values;
+// `sourceKey` names the key that made the game's shoe what it is (for the error).
+void readRounds(YamlMap map, bool rngShoe, const std::string& sourceKey, RoundTiming& r) {
+    r.betsOpen = std::chrono::milliseconds(map.integer("bets_open_ms", r.betsOpen.count(), 0, 600'000));
+    r.lastBets = std::chrono::milliseconds(map.integer("last_bets_ms", r.lastBets.count(), 0, 600'000));
+    const std::string start = map.string("start", r.startOnDeal ? "deal" : "timer");
     if (start != "timer" && start != "deal") {
         throw map.error("start", "expected timer or deal");
     }
-    c.rounds.startOnDeal = start == "deal";
-    if (c.rounds.startOnDeal && !c.table.rngShoe) {
-        throw map.error("start", "deal needs table.source: rng (at a live table the dealer deals when bets close)");
+    r.startOnDeal = start == "deal";
+    if (r.startOnDeal && !rngShoe) {
+        throw map.error("start",
+                        "deal needs " + sourceKey + ": rng (at a live table the dealer deals when bets close)");
     }
-    c.rounds.confirmBets = map.boolean("confirm_bets", c.rounds.confirmBets);
-    if (c.rounds.confirmBets && c.rounds.startOnDeal) {
-        throw map.error("confirm_bets", "with start: deal, the station's DEAL is its confirmation");
+    r.confirmBets = map.boolean("confirm_bets", r.confirmBets);
+    if (r.confirmBets && r.startOnDeal) {
+        throw map.error(map.has("confirm_bets") ? "confirm_bets" : "start",
+                        "with start: deal, the station's DEAL is its confirmation");
     }
     map.rejectUnknownKeys();
 }
@@ -126,7 +141,11 @@ void readLimits(YamlMap& map, game::TableLimits& limits) {
         throw map.error("levels", "give either bets.min/bets.max (one level) or bets.levels, not both");
     }
     if (!levels) {
-        limits.levels = {game::LimitLevel{readRange(map, limits.levels.front().main, false), {}}};
+        // min or max: one level (the other bound from the first level so far); neither: the
+        // levels so far (the default one, or a game's from the top-level bets).
+        if (map.has("min") || map.has("max")) {
+            limits.levels = {game::LimitLevel{readRange(map, limits.levels.front().main, false), {}}};
+        }
     } else {
         if (!levels->IsSequence() || levels->size() == 0 || levels->size() > 20) {
             throw map.error(*levels, "levels", "expected a list of 1 to 20 levels ({min, max, spots})");
@@ -141,11 +160,13 @@ void readLimits(YamlMap& map, game::TableLimits& limits) {
             limits.levels.push_back(read);
         }
     }
-    limits.spots = readSpotRanges(map.map("spots"));
+    if (map.has("spots")) {
+        limits.spots = readSpotRanges(map.map("spots"));
+    }
 }
 
-void readBets(YamlMap map, Config& c) {
-    auto& b = c.bets;
+// bets: (the one game's, or the games' defaults) or a games entry's, over `b`'s values.
+void readBets(YamlMap map, game::BetRulesConfig& b) {
     readLimits(map, b.limits);
     b.maxPayout = map.integer("max_payout", b.maxPayout, 1, kMaxMoney);
     b.tieNeedsMainBet = map.boolean("tie_needs_main_bet", b.tieNeedsMainBet);
@@ -154,6 +175,59 @@ void readBets(YamlMap map, Config& c) {
     b.luckyNinesNeedsMainBet = map.boolean("lucky_nines_needs_main_bet", b.luckyNinesNeedsMainBet);
     b.antiDoubling = map.boolean("anti_doubling", b.antiDoubling);
     map.rejectUnknownKeys();
+}
+
+bool isGameName(const std::string& name) {
+    return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+    });
+}
+
+// games: 1..kMaxGames entries over the defaults of table:, rounds: and bets: (read before);
+// absent: the one game those sections describe.
+void readGames(YamlMap& top, Config& c) {
+    GameConfig defaults;
+    defaults.name = c.table.name;
+    defaults.rngShoe = c.table.rngShoe;
+    defaults.shoe = c.table.shoe;
+    defaults.paytableFile = c.table.paytableFile;
+    defaults.rescanAttempts = c.table.rescanAttempts;
+    defaults.readerTimeout = c.table.readerTimeout;
+    defaults.naturalsOnBigRoad = c.table.naturalsOnBigRoad;
+    defaults.rounds = c.rounds;
+    defaults.bets = c.bets;
+    const auto list = top.node("games");
+    if (!list) {
+        c.games = {defaults};
+        return;
+    }
+    if (!list->IsSequence() || list->size() == 0 || list->size() > kMaxGames) {
+        throw top.error(*list, "games",
+                        "expected a list of 1 to " + std::to_string(kMaxGames) + " games ({name, ...})");
+    }
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        YamlMap entry((*list)[i], top.keyPath("games") + "[" + std::to_string(i) + "]", top.file());
+        GameConfig g = defaults;
+        g.name = entry.requiredString("name");
+        if (!isGameName(g.name)) {
+            throw entry.error("name", "expected 1 to 32 characters of a-z, 0-9, _ and -, got '" + g.name + "'");
+        }
+        for (std::size_t j = 0; j < c.games.size(); ++j) {
+            if (c.games[j].name == g.name) {
+                throw entry.error("name", "'" + g.name + "' is games[" + std::to_string(j) + "]'s name too");
+            }
+        }
+        readGameKeys(entry, c, g);
+        YamlMap rounds = entry.map("rounds");
+        const std::string sourceKey = entry.has("source") ? entry.keyPath("source") : "table.source";
+        if (g.rounds.startOnDeal && !g.rngShoe && !rounds.has("start")) {
+            throw entry.error("source", "reader needs rounds.start: timer (this game takes start: deal from rounds)");
+        }
+        readRounds(std::move(rounds), g.rngShoe, sourceKey, g.rounds);
+        readBets(entry.map("bets"), g.bets);
+        entry.rejectUnknownKeys();
+        c.games.push_back(std::move(g));
+    }
 }
 
 void readCashier(YamlMap map, Config& c) {
@@ -227,8 +301,9 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     c.file = sourceName;
     YamlMap top(parseYaml(in, sourceName.string()), "", sourceName.string());
     readTable(top.map("table"), c);
-    readRounds(top.map("rounds"), c);
-    readBets(top.map("bets"), c);
+    readRounds(top.map("rounds"), c.table.rngShoe, "table.source", c.rounds);
+    readBets(top.map("bets"), c.bets);
+    readGames(top, c);
     readCashier(top.map("cashier"), c);
     readJournal(top.map("journal"), c);
     readEngine(top.map("engine"), c);

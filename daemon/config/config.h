@@ -3,6 +3,7 @@
 // documents every key: type, default, range).
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <istream>
 #include <string>
@@ -38,7 +39,25 @@ struct RoundTiming {
     std::chrono::milliseconds lastBets{5'000};   // "LAST BETS"
     bool startOnDeal = false;                    // start: deal (seed 003 "click on DEAL"), RNG tables
     bool confirmBets = false;                    // confirm_bets: seed 002's multiplayer confirmation
+    bool operator==(const RoundTiming&) const = default;
 };
+
+// One baccarat game of the controller (issue 34): its shoe, paytable, reader, roads, rounds and
+// bets. `games:` in pitlink.yaml, each key defaulting to table:, rounds: and bets:; without it,
+// the one game those sections describe (named table.name).
+struct GameConfig {
+    std::string name{};   // games[i].name: 1..32 of [a-z0-9_-], unique
+    bool rngShoe = true;  // false: a game engine reports the cards of a physical shoe
+    game::ShoeConfig shoe{};
+    std::filesystem::path paytableFile{};
+    int rescanAttempts = 3;
+    std::chrono::milliseconds readerTimeout{60'000};
+    bool naturalsOnBigRoad = true;
+    RoundTiming rounds{};
+    game::BetRulesConfig bets{};
+    bool operator==(const GameConfig&) const = default;
+};
+inline constexpr std::size_t kMaxGames = 8;
 
 struct JournalConfig {
     std::filesystem::path path = "/var/lib/pitlink/journal.db";
@@ -75,9 +94,12 @@ struct LogConfig {
 
 struct Config {
     std::filesystem::path file;  // where it was loaded from; relative paths inside resolve against it
+    // The controller's settings (name, stations, denominations, reservations) and the games'
+    // defaults; without `games:` also the one game's.
     TableConfig table;
     RoundTiming rounds;
     game::BetRulesConfig bets;
+    std::vector<GameConfig> games{};  // 1..kMaxGames once loaded, in the file's order
     CashierConfig cashier;
     JournalConfig journal;
     EngineConfig engine;

@@ -132,6 +132,12 @@ json eventJson(const table::TableEvent& event) {
                 }
                 return out;
             },
+            [](const table::StationGamesChanged& e) {
+                return json{{"event", "games"},
+                            {"station", e.station},
+                            {"action", e.joined ? "join" : "leave"},
+                            {"games", e.games}};
+            },
             [](const table::AutoRepeatChanged& e) {
                 json out{{"event", "auto_repeat"}, {"station", e.station}, {"on", e.on}};
                 if (!e.reason.empty()) {

@@ -157,6 +157,9 @@ json replyDataJson(const table::ReplyData& data) {
             [](const table::ResettleAnswer& d) { return resettleJson(d); },
             [](const table::TableStatus& d) { return statusJson(d); },
             [](const table::LimitsAnswer& d) { return limitsJson(d); },
+            [](const table::GamesAnswer& d) {
+                return json{{"games", d.games}};
+            },
             [](const table::BetListAnswer& d) {
                 json rounds = json::array();
                 for (const journal::RecalledRound& round : d.rounds) {

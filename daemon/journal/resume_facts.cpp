@@ -6,6 +6,7 @@
 #include "daemon/journal/records/body_fields.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/records/round_records.h"
+#include "daemon/journal/records/station_records.h"
 
 namespace pitlink::journal {
 
@@ -41,13 +42,15 @@ struct LastRecords {
     std::map<std::int64_t, LastRecord> state;      // station.state
     std::map<std::int64_t, LastRecord> dispute;    // dispute.raised or dispute.resolved
     std::map<std::int64_t, LastRecord> reserved;   // station.reserved
+    std::map<std::int64_t, LastRecord> games;      // station.games
 };
 
 LastRecords lastRecords(JournalStore& store) {
     static constexpr std::string_view kKinds[] = {
         kind::kShoeStarted,    kind::kTicketIssued,  kind::kClockSet,        kind::kPaytableLoaded,
         kind::kHandpayPending, kind::kHandpayReset,  kind::kAttendantCalled, kind::kAttendantCleared,
-        kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved};
+        kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved,
+        kind::kStationGames};
     auto scan = store.connection().prepare("SELECT seq, kind, station, round_id FROM record WHERE kind IN (" +
                                            placeholders(std::size(kKinds)) + ") ORDER BY seq");
     for (std::size_t i = 0; i < std::size(kKinds); ++i) {
@@ -71,6 +74,7 @@ LastRecords lastRecords(JournalStore& store) {
                 : k == kind::kAttendantCalled || k == kind::kAttendantCleared ? last.attendant
                 : k == kind::kStationState                                    ? last.state
                 : k == kind::kStationReserved                                 ? last.reserved
+                : k == kind::kStationGames                                    ? last.games
                                                                               : last.dispute;
             of[scan.integer(2)] =
                 LastRecord{seq, std::string(k), scan.isNull(3) ? std::nullopt : std::optional(scan.integer(3))};
@@ -146,6 +150,11 @@ ResumeFacts resumeFactsFromJson(const json& table) {
                 DisputeFact{integerField(dispute, "round", 1, kMaxInt64), stringField(dispute, "text")};
         }
     }
+    if (table.contains("games")) {
+        for (const auto& [station, games] : objectField(table, "games").items()) {
+            facts.games[stationKey(station)] = gameNamesField(json{{"games", games}}, "games");
+        }
+    }
     if (table.contains("reserved")) {
         for (const auto& [station, reservation] : objectField(table, "reserved").items()) {
             if (ReservationFact fact = reservationFact(reservation); fact.reserved) {  // a release carries nothing
@@ -200,6 +209,13 @@ json resumeFactsJson(const ResumeFacts& facts) {
             disputes[std::to_string(station)] = json{{"round", dispute.round}, {"text", dispute.text}};
         }
         table["disputes"] = std::move(disputes);
+    }
+    if (!facts.games.empty()) {
+        json games = json::object();
+        for (const auto& [station, names] : facts.games) {
+            games[std::to_string(station)] = names;
+        }
+        table["games"] = std::move(games);
     }
     if (!facts.reservations.empty()) {
         json reserved = json::object();
@@ -329,6 +345,9 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
         } else {
             facts.reservations.erase(station);
         }
+    }
+    for (const auto& [station, record] : last.games) {
+        facts.games[station] = readBodyOf(store, record.seq, kind::kStationGames, readBody<StationGamesRecord>).games;
     }
     if (last.paytable) {
         facts.paytable = readBodyOf(store, *last.paytable, kind::kPaytableLoaded, [](const json& body) {

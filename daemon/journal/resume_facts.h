@@ -43,6 +43,9 @@ struct ResumeFacts {
     std::map<std::int64_t, DisputeFact> disputes;
     // Stations whose last station.reserved reserved them (until when, on the table clock).
     std::map<std::int64_t, ReservationFact> reservations;
+    // Each station's games after its last station.game (absent: the station never joined or left
+    // one, and plays the first game).
+    std::map<std::int64_t, std::vector<std::string>> games;
     // The last paytable.loaded body: a round left unfinished in the next segment is settled with it.
     std::optional<nlohmann::json> paytable;
     // A reader's shoe in play (shoe_in_play.h); none when the last shoe started is an RNG shoe, or

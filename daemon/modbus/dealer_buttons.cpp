@@ -104,7 +104,7 @@ void DealerButtons::carryOut(ButtonAction action, std::function<void(const table
         case ButtonAction::AttendantKey: {
             std::vector<std::int64_t> calling;
             for (std::int64_t n = 1; n <= table_.stationCount(); ++n) {
-                if (table_.station(n).attendantCalled) {
+                if (table_.wallet(n).attendantCalled) {
                     calling.push_back(n);
                 }
             }

@@ -38,7 +38,7 @@ TableConditions conditionsOf(const table::Table& table) {
     flag(c, TableCondition::Tilt) = table.tilted();
     flag(c, TableCondition::DoorOpen) = table.doorOpen();
     for (std::int64_t n = 1; n <= table.stationCount(); ++n) {
-        const table::Station& s = table.station(n);
+        const table::StationWallet& s = table.wallet(n);
         flag(c, TableCondition::Handpay) = flag(c, TableCondition::Handpay) || s.handpay.has_value();
         flag(c, TableCondition::CallAttendant) = flag(c, TableCondition::CallAttendant) || s.attendantCalled;
     }

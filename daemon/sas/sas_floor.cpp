@@ -269,7 +269,7 @@ void SasFloor::tick() {
         port->tick();
         const std::int64_t station = port->station();
         // 51 again every 15 s until the host has read the hand-pay with LP 1B.
-        if (table_.station(station).handpay && !port->handpayRead()) {
+        if (table_.wallet(station).handpay && !port->handpayRead()) {
             auto [it, fresh] = handpayRaisedAt_.try_emplace(station, now);
             if (!fresh && now - it->second >= kHandpayRepeatMs) {
                 it->second = now;

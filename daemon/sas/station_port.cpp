@@ -108,7 +108,7 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
 }
 
 void StationPort::setPlayEnabled(bool enabled) {
-    if (context_.table.station(link_.station).hostDisabled == !enabled) {
+    if (context_.table.wallet(link_.station).hostDisabled == !enabled) {
         return;
     }
     context_.journalRecord(link_.station, journal::SasHostEnabledRecord{enabled});
@@ -127,7 +127,7 @@ bool StationPort::setClock(const SasDateTime& hostTime) {
 }
 
 std::optional<HandpayInfo> StationPort::pendingHandpay() const {
-    const auto& handpay = context_.table.station(link_.station).handpay;
+    const auto& handpay = context_.table.wallet(link_.station).handpay;
     if (!handpay) {
         return std::nullopt;
     }
@@ -137,7 +137,7 @@ std::optional<HandpayInfo> StationPort::pendingHandpay() const {
 }
 
 HandpayResetResult StationPort::remoteHandpayReset() {
-    if (!context_.table.station(link_.station).handpay) {
+    if (!context_.table.wallet(link_.station).handpay) {
         return HandpayResetResult::NotInHandpay;
     }
     if (context_.journal.failed()) {
@@ -181,7 +181,7 @@ json StationPort::statusJson() const {
 
 std::optional<std::uint8_t> StationPort::playerDenomination() const {
     const table::Table& table = context_.table;
-    return denominationCodeOf(table.denominationOf(table.station(link_.station)));
+    return denominationCodeOf(table.denominationOf(link_.station));
 }
 
 }  // namespace pitlink::sas

@@ -126,14 +126,20 @@ struct DisputeResolvedAnswer {
     std::optional<ResettleAnswer> resettlement;
 };
 
+// {"games": [...]}: the games a station plays after it joined or left one, in the order joined.
+struct GamesAnswer {
+    std::vector<std::string> games;
+};
+
 // The shoe's roads and statistics (the "roads" event's fields).
 struct RoadsAnswer {
     RoadsChanged roads;
 };
 
-using ReplyData = std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer,
-                               BetsAnswer, CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer,
-                               HandpayPaidAnswer, ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer,
-                               DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer, BetListAnswer, ConfirmedAnswer>;
+using ReplyData =
+    std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer, BetsAnswer,
+                 CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer, HandpayPaidAnswer, ReconfigureAnswer,
+                 ResettleAnswer, TableStatus, LimitsAnswer, DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer,
+                 BetListAnswer, ConfirmedAnswer, GamesAnswer>;
 
 }  // namespace pitlink::table

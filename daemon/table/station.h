@@ -1,6 +1,8 @@
 #pragma once
-// A player station as the table keeps it in memory. Credits are not here: they are the
-// journal's ledger (projected for new bets, committed for what is shown).
+// A player station as the games keep it in memory. Credits are not here: they are the
+// journal's ledger (projected for new bets, committed for what is shown), one per station
+// whichever games it plays.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,6 +20,33 @@ struct PendingHandpay {
     bool offCredits = false;  // a jackpot already off the credit meter (journal::HandpayFact)
 };
 
+// What a station keeps whichever game it plays (seed 000: one credit meter, one cash-out button
+// for up to four games): shared by every game of the controller (table::Controller).
+struct StationWallet {
+    std::int64_t number = 0;
+    // The games the station has joined, in the order joined (at most kMostGamesPerStation).
+    std::vector<std::string> games;
+    game::PersonalLimits personal;
+    std::optional<game::Money> denomination;  // chosen (minor units per credit); none: the table's first
+    std::optional<PendingHandpay> handpay;    // locked until an attendant resets it
+    // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
+    std::optional<journal::ReservationFact> reservation;
+    std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
+    int wrongPins = 0;                  // wrong PINs tried on this reservation (three lock the player's release)
+    bool attendantCalled = false;
+    bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
+    bool cashingOut = false;    // waiting for the host's validation number
+    bool redeeming = false;     // a ticket in escrow, waiting for the host
+
+    [[nodiscard]] bool joined(const std::string& game) const {
+        return std::find(games.begin(), games.end(), game) != games.end();
+    }
+};
+
+// Seed 000: "The player can add up to four games".
+inline constexpr std::size_t kMostGamesPerStation = 4;
+
+// The station in one game: its bets and what it keeps there.
 struct Station {
     std::int64_t number = 0;
     std::vector<journal::RoundBet> bets;  // this round's, in the order placed
@@ -26,23 +55,12 @@ struct Station {
     std::vector<std::size_t> placements;
     game::BetSlip lastSlip;  // the previous round's, for "repeat"
     game::LosingStreak streak;
-    game::PersonalLimits personal;
-    std::optional<game::Money> denomination;  // chosen (minor units per credit); none: the table's first
-    std::optional<PendingHandpay> handpay;    // locked until an attendant resets it
-    // Seed 000 "Reserve table": no bets, cash-out or tickets until released or timed out.
-    std::optional<journal::ReservationFact> reservation;
     // Seed 000 "Dispute": the player's open dispute, held until an operator resolves it.
     std::optional<journal::DisputeFact> dispute;
-    std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
     int limitLevel = 1;
-    int wrongPins = 0;        // wrong PINs tried on this reservation (three lock the player's release)
     bool autoRepeat = false;  // the last slip placed again at every round's opening
     bool keepBets = false;    // the same, without starting the round (start: deal)
     bool confirmed = false;   // confirm_bets: this round's bets, as they stand, confirmed
-    bool attendantCalled = false;
-    bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
-    bool cashingOut = false;    // waiting for the host's validation number
-    bool redeeming = false;     // a ticket in escrow, waiting for the host
 
     [[nodiscard]] game::BetSlip slip() const {
         game::BetSlip s;

@@ -12,42 +12,46 @@ namespace pitlink::table {
 Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
              platform::Executor& timers, game::RandomSource& random, TableStart start, Publish publish)
     : journal_(journal),
+      ownController_(std::make_unique<Controller>(settings.stations, settings.denominations, start, settings.name)),
+      controller_(*ownController_),
       paytable_(paytable),
       paytableSha_(journal::paytableSha256(paytable)),
       settings_(std::move(settings)),
       timers_(timers),
       random_(random),
       publish_(std::move(publish)),
-      nextRoundId_(start.nextRoundId),
-      nextShoeNumber_(start.nextShoeNumber),
-      nextTicket_(start.nextTicketNumber) {
-    for (int n = 1; n <= settings_.stations; ++n) {
+      nextShoeNumber_(start.nextShoeNumber) {
+    seat(start);
+}
+
+Table::Table(journal::Journal& journal, Controller& controller, const game::Paytable& paytable, TableSettings settings,
+             platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish)
+    : journal_(journal),
+      controller_(controller),
+      paytable_(paytable),
+      paytableSha_(journal::paytableSha256(paytable)),
+      settings_(std::move(settings)),
+      timers_(timers),
+      random_(random),
+      publish_(std::move(publish)),
+      nextShoeNumber_(start.nextShoeNumber) {
+    seat(start);
+}
+
+void Table::seat(const TableStart& start) {
+    for (int n = 1; n <= controller_.stationCount(); ++n) {
         Station s;
         s.number = n;
-        if (const auto it = start.handpays.find(n); it != start.handpays.end()) {
-            s.handpay = it->second;
-        }
-        s.attendantCalled = start.attendantCalls.contains(n);
         if (const auto it = start.stationStates.find(n); it != start.stationStates.end()) {
             s.lastSlip = it->second.lastSlip;
             s.streak = it->second.streak;
             // A level the table no longer offers (fewer levels configured) falls to its last.
             s.limitLevel = std::min(it->second.limitLevel, static_cast<int>(settings_.bets.limits.levels.size()));
-            s.personal = it->second.personal;
             s.autoRepeat = it->second.autoRepeat;
             s.keepBets = it->second.keepBets && settings_.source == CardSource::Rng;
-            // A denomination the table no longer offers falls back to its first.
-            if (const auto chosen = it->second.denomination;
-                chosen && std::find(settings_.denominations.begin(), settings_.denominations.end(), *chosen) !=
-                              settings_.denominations.end()) {
-                s.denomination = chosen;
-            }
         }
         if (const auto it = start.disputes.find(n); it != start.disputes.end()) {
             s.dispute = it->second;
-        }
-        if (const auto it = start.reservations.find(n); it != start.reservations.end()) {
-            s.reservation = it->second;
         }
         stations_.push_back(std::move(s));
     }
@@ -57,10 +61,13 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
     if (start.shoe && settings_.source == CardSource::Reader && start.shoe->decks == settings_.shoe.decks) {
         resumeShoe(*start.shoe);
     }
-    // A reservation's time-out runs on (it may have passed while pitlinkd was down).
-    for (const Station& s : stations_) {
-        if (s.reservation) {
-            scheduleReservationEnd(s.number);
+    // A reservation's time-out runs on (it may have passed while pitlinkd was down). The first
+    // game keeps the controller's reservation timers.
+    if (settings_.name == controller_.firstGame()) {
+        for (int n = 1; n <= controller_.stationCount(); ++n) {
+            if (controller_.wallet(n).reservation) {
+                scheduleReservationEnd(n);
+            }
         }
     }
 }
@@ -83,7 +90,8 @@ void Table::stop() {
 }
 
 void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
-    std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
+    CommitObserver* observer = controller_.observer();
+    std::function<void()> observed = observer != nullptr ? observer->submitting(tx) : std::function<void()>{};
     journal_.submit(std::move(tx),
                     [this, respond = std::move(respond), reply = std::move(reply), then = std::move(then),
                      observed = std::move(observed)](const journal::CommitResult& result) {
@@ -172,11 +180,11 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
         return Reply::refused("no_such_station", "there is no station " + std::to_string(number) + " (1.." +
                                                      std::to_string(stationCount()) + ")");
     }
-    if (const auto& handpay = station(number).handpay) {
+    const StationWallet& s = wallet(number);
+    if (const auto& handpay = s.handpay) {
         return Reply::refused("handpay_pending", "station " + std::to_string(number) + " is locked for a hand-pay of " +
                                                      std::to_string(handpay->amount) + " until an attendant resets it");
     }
-    const Station& s = station(number);
     if (s.hostDisabled) {
         return Reply::refused("host_disabled",
                               "station " + std::to_string(number) + " is shut down by the accounting host");
@@ -193,15 +201,24 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
     return std::nullopt;
 }
 
+bool Table::stakesInPlay(std::int64_t number) const {
+    if (!station(number).bets.empty()) {
+        return true;
+    }
+    const auto& accounts = journal_.projected().stations();
+    const auto it = accounts.find(number);
+    return it != accounts.end() && it->second.inPlay > 0;
+}
+
 void Table::delayStation(std::int64_t number, std::chrono::milliseconds delay) {
     if (number >= 1 && number <= stationCount()) {
-        stationAt(number).hostDelayUntilMs = delay.count() > 0 ? timers_.nowMs() + delay.count() : 0;
+        walletAt(number).hostDelayUntilMs = delay.count() > 0 ? timers_.nowMs() + delay.count() : 0;
     }
 }
 
 void Table::setHostEnabled(std::int64_t number, bool enabled) {
     if (number >= 1 && number <= stationCount()) {
-        stationAt(number).hostDisabled = !enabled;
+        walletAt(number).hostDisabled = !enabled;
         publish(HostEnabledChanged{number, enabled});
     }
 }
@@ -242,10 +259,11 @@ TableStatus Table::status() const {
                     settings_.denominations,
                     static_cast<int>(settings_.bets.limits.levels.size())};
     for (const Station& s : stations_) {
+        const StationWallet& w = wallet(s.number);
         out.stations.push_back(StationStatus{
-            s.number, journal_.committed().credits(s.number), s.bets, s.handpay, s.attendantCalled,
-            s.reservation ? std::optional(s.reservation->untilMs) : std::nullopt, s.dispute, s.hostDisabled,
-            s.limitLevel, s.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s)});
+            s.number, journal_.committed().credits(s.number), s.bets, w.handpay, w.attendantCalled,
+            w.reservation ? std::optional(w.reservation->untilMs) : std::nullopt, s.dispute, w.hostDisabled,
+            s.limitLevel, w.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s.number)});
     }
     return out;
 }

@@ -33,36 +33,29 @@
 #include "daemon/journal/records/station_records.h"
 #include "daemon/journal/shoe_in_play.h"
 #include "daemon/platform/executor.h"
+#include "daemon/table/controller.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
 #include "daemon/table/table_events.h"
 #include "daemon/table/table_settings.h"
+#include "daemon/table/table_start.h"
 #include "daemon/table/ticket_system.h"
 
 namespace pitlink::table {
-
-// Where the table resumes after a start (from the journal).
-struct TableStart {
-    std::int64_t nextRoundId = 1;
-    std::uint32_t nextShoeNumber = 1;
-    std::int64_t nextTicketNumber = 1;
-    std::map<std::int64_t, PendingHandpay> handpays;              // stations still locked for a hand-pay
-    std::set<std::int64_t> attendantCalls;                        // calls not yet cleared
-    std::map<std::int64_t, journal::StationState> stationStates;  // last slip, streak, limits
-    std::map<std::int64_t, journal::DisputeFact> disputes;        // open, held for an operator
-    std::map<std::int64_t, journal::ReservationFact> reservations;
-    // A reader's shoe in play when pitlinkd stopped: the table goes on with it (same number, cards
-    // left, cut and burn, round in shoe, roads) when its decks are the configured ones.
-    std::optional<journal::ShoeInPlay> shoe{};
-};
 
 class Table {
 public:
     using Publish = table::Publish;
     // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
+    // One game alone on its controller (its own wallets).
     Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
           game::RandomSource& random, TableStart start, Publish publish);
+    // One of the controller's games: the station wallets, round and ticket numbers are
+    // `controller`'s (which outlives the game); `start`'s game part is read (shoe, station states
+    // in this game, disputes).
+    Table(journal::Journal& journal, Controller& controller, const game::Paytable& paytable, TableSettings settings,
+          platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish);
     ~Table();
     Table(const Table&) = delete;
     Table& operator=(const Table&) = delete;
@@ -98,6 +91,12 @@ public:
     void voidRound(const std::string& reason, const std::string& who, Respond respond);
 
     // --- a station ---
+    // Seed 000's multi-game station: the station joins this game (at most kMostGamesPerStation
+    // games on its one credit meter), or leaves it (its X button: only with no bets of the
+    // station in this game; its auto-repeat and Keep Bets On here end). Journaled as
+    // station.games with the station's games after it.
+    void join(std::int64_t station, Respond respond);
+    void leave(std::int64_t station, Respond respond);
     void placeBet(std::int64_t station, game::BetType spot, game::Money stake, Respond respond);
     void clearBets(std::int64_t station, Respond respond);
     void undoBet(std::int64_t station, Respond respond);
@@ -185,8 +184,8 @@ public:
 
     // --- the accounting host (SAS) ---
     // Both outlive the table or are reset to null before they go.
-    void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
-    void setCommitObserver(CommitObserver* observer) { observer_ = observer; }
+    void setTicketSystem(TicketSystem* tickets) { controller_.setTicketSystem(tickets); }
+    void setCommitObserver(CommitObserver* observer) { controller_.setCommitObserver(observer); }
     // LP 01/02: a station shut down by the host takes no bets and no cash until started again.
     void setHostEnabled(std::int64_t station, bool enabled);
     // LP 2E: the station takes no bets for `delay` (0 ends a delay). Not journaled: it lasts at
@@ -199,11 +198,13 @@ public:
     [[nodiscard]] game::Money denomination() const { return settings_.denomination; }  // SAS accounting
     [[nodiscard]] const std::vector<game::Money>& denominations() const { return settings_.denominations; }
     // The station's value of one credit (its choice, or the table's first).
-    [[nodiscard]] game::Money denominationOf(const Station& s) const {
-        return s.denomination.value_or(settings_.denomination);
+    [[nodiscard]] game::Money denominationOf(std::int64_t station) const {
+        return controller_.wallet(station).denomination.value_or(settings_.denomination);
     }
-    [[nodiscard]] std::int64_t roundId() const { return roundId_; }  // the current or last round
-    [[nodiscard]] const Station& station(std::int64_t number) const;
+    [[nodiscard]] std::int64_t roundId() const { return roundId_; }   // the current or last round
+    [[nodiscard]] const Station& station(std::int64_t number) const;  // in this game
+    [[nodiscard]] const StationWallet& wallet(std::int64_t number) const { return controller_.wallet(number); }
+    [[nodiscard]] const Controller& controller() const { return controller_; }
     [[nodiscard]] int stationCount() const { return static_cast<int>(stations_.size()); }
     [[nodiscard]] const std::map<std::string, std::string>& tilts() const { return tilts_; }  // cause -> message
     [[nodiscard]] bool tilted() const { return !tilts_.empty(); }
@@ -242,8 +243,16 @@ private:
     // Runs `publish` after every transaction submitted so far: events keep the journal's order.
     void publishInOrder(TableEvent event);
     [[nodiscard]] std::optional<Reply> stationProblem(std::int64_t station) const;
+    // The station has stakes in a round not yet settled, in this game or another (the projected
+    // ledger's, which every game's bets move): its wallet's settings wait until it has none.
+    [[nodiscard]] bool stakesInPlay(std::int64_t station) const;
+    // stationProblem, or the station has not joined this game (not_joined): what refuses a
+    // request that plays this game (bets, its level, auto-repeat, DEAL, confirm).
+    [[nodiscard]] std::optional<Reply> seatProblem(std::int64_t station) const;
     [[nodiscard]] std::optional<Reply> roundCanOpen() const;
+    void seat(const TableStart& start);  // the stations in this game, as the journal left them
     Station& stationAt(std::int64_t number);
+    StationWallet& walletAt(std::int64_t number) { return controller_.wallet(number); }
     void publish(const TableEvent& event);
     void tiltNow(const std::string& cause, const std::string& message, bool journaled);
 
@@ -303,17 +312,16 @@ private:
     [[nodiscard]] std::vector<BetsUnconfirmed> returnUnconfirmed(journal::JournalTransaction& tx);
 
     journal::Journal& journal_;
+    std::unique_ptr<Controller> ownController_;  // a game alone on its controller
+    Controller& controller_;
     const game::Paytable& paytable_;
     std::string paytableSha_;
     TableSettings settings_;
     platform::Executor& timers_;
     game::RandomSource& random_;
     Publish publish_;
-    TicketSystem* tickets_ = nullptr;
-    CommitObserver* observer_ = nullptr;
 
     RoundPhase phase_ = RoundPhase::Idle;
-    std::int64_t nextRoundId_;
     std::int64_t roundId_ = 0;
     std::int64_t nextBetIndex_ = 1;
     std::uint32_t nextShoeNumber_;
@@ -327,7 +335,6 @@ private:
     game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)
     std::optional<game::CoupValidator> coup_;  // the round's cards so far
     std::vector<journal::DealtCard> cards_;
-    std::int64_t nextTicket_;
     std::vector<Station> stations_;
     std::map<std::string, std::string> tilts_;
     std::set<std::string> openDoors_;

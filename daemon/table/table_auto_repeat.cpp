@@ -28,7 +28,7 @@ void Table::setKeepBets(std::int64_t number, bool on, Respond respond) {
 
 void Table::setStandingBets(std::int64_t number, bool on, bool keep, Respond respond) {
     const char* op = keep ? "keep_bets" : "auto_repeat";
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse(op, number, respond, *problem, journal::RefusedRequest{.on = on});
         return;
     }

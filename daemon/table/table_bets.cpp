@@ -17,7 +17,7 @@ void Table::placeBet(std::int64_t station, game::BetType spot, game::Money stake
 }
 
 void Table::repeatBets(std::int64_t station, Respond respond) {
-    if (auto problem = stationProblem(station)) {
+    if (auto problem = seatProblem(station)) {
         refuse("repeat", station, respond, *problem);
         return;
     }
@@ -31,7 +31,7 @@ void Table::repeatBets(std::int64_t station, Respond respond) {
 }
 
 void Table::doubleBets(std::int64_t station, Respond respond) {
-    if (auto problem = stationProblem(station)) {
+    if (auto problem = seatProblem(station)) {
         refuse("double", station, respond, *problem);
         return;
     }
@@ -51,10 +51,10 @@ game::StationBetContext Table::betContext(const Station& s) const {
     // The bets already placed this round were taken from the credits: a slip is checked against
     // the credits as they stood before it.
     context.credits = journal_.projected().credits(s.number) + s.slip().total();
-    context.denomination = denominationOf(s);
+    context.denomination = denominationOf(s.number);
     context.streak = s.streak;
     context.level = s.limitLevel;
-    context.personal = s.personal;
+    context.personal = wallet(s.number).personal;
     return context;
 }
 
@@ -69,7 +69,7 @@ void Table::refuseBet(std::int64_t number, const std::string& action, const game
 }
 
 void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse("raise", number, respond, *problem, journal::RefusedRequest{.chip = chip});
         return;
     }
@@ -102,7 +102,7 @@ void Table::raiseBets(std::int64_t number, game::Money chip, Respond respond) {
 }
 
 void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::string& action, Respond respond) {
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse(action, number, respond, *problem, journal::RefusedRequest{.slip = add});
         return;
     }
@@ -111,7 +111,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
                journal::RefusedRequest{.slip = add});
         return;
     }
-    if (const std::int64_t until = station(number).hostDelayUntilMs; until > timers_.nowMs()) {
+    if (const std::int64_t until = wallet(number).hostDelayUntilMs; until > timers_.nowMs()) {
         refuse(action, number, respond,
                Reply::refused("host_delay", "the accounting host delays this station's next game for another " +
                                                 std::to_string(until - timers_.nowMs()) + " ms (SAS LP 2E)"),
@@ -150,7 +150,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
 }
 
 void Table::clearBets(std::int64_t station, Respond respond) {
-    if (auto problem = stationProblem(station)) {
+    if (auto problem = seatProblem(station)) {
         refuse("clear", station, respond, *problem);
         return;
     }
@@ -158,7 +158,7 @@ void Table::clearBets(std::int64_t station, Respond respond) {
 }
 
 void Table::undoBet(std::int64_t station, Respond respond) {
-    if (auto problem = stationProblem(station)) {
+    if (auto problem = seatProblem(station)) {
         refuse("undo", station, respond, *problem);
         return;
     }

@@ -35,20 +35,21 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         lockForHandpay(number, credits, "above the ticket limit", std::move(respond));
         return;
     }
-    if (tickets_ == nullptr) {
+    TicketSystem* tickets = controller_.tickets();
+    if (tickets == nullptr) {
         // No accounting host: the table numbers its own tickets, station then a sequence that
         // continues across restarts (from the journal).
         char validation[24];
         std::snprintf(validation, sizeof validation, "%02lld%016lld", static_cast<long long>(number % 100),
-                      static_cast<long long>(nextTicket_++));
+                      static_cast<long long>(controller_.takeTicketNumber()));
         issueTicket(number, credits, ValidatedTicket{validation, {}}, std::move(respond));
         return;
     }
-    stationAt(number).cashingOut = true;
-    tickets_->validateCashout(
+    walletAt(number).cashingOut = true;
+    tickets->validateCashout(
         number, credits,
         [this, number, credits, respond = std::move(respond)](const std::optional<ValidatedTicket>& ticket) mutable {
-            stationAt(number).cashingOut = false;
+            walletAt(number).cashingOut = false;
             if (journal_.projected().credits(number) < credits) {
                 // Only a re-settlement taking credits back can do this while the station is locked.
                 refuse("cash_out", number, respond,
@@ -75,20 +76,20 @@ void Table::issueTicket(std::int64_t number, game::Money amount, const Validated
 void Table::lockForHandpay(std::int64_t number, game::Money amount, const std::string& why, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::HandpayPendingRecord{amount, "cancelled_credit", why, false}, std::nullopt, number);
-    stationAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
+    walletAt(number).handpay = PendingHandpay{amount, "cancelled_credit"};
     commit(std::move(tx), std::move(respond), Reply::accepted(HandpayAnswer{amount, why}), [this, number, amount] {
         publish(HandpayLocked{number, amount, "cancelled_credit"});
     });
 }
 
 void Table::resetHandpay(std::int64_t number, const std::string& who, Respond respond) {
-    if (number < 1 || number > stationCount() || !station(number).handpay) {
+    if (number < 1 || number > stationCount() || !wallet(number).handpay) {
         refuse("handpay_reset", number, respond,
                Reply::refused("no_handpay", "station " + std::to_string(number) + " has no hand-pay pending"),
                journal::RefusedRequest{.by = who});
         return;
     }
-    Station& s = stationAt(number);
+    StationWallet& s = walletAt(number);
     const PendingHandpay handpay = *s.handpay;
     // A jackpot locked since issue 17 left the credit meter at the lock: the attendant pays the
     // win as it was won. Otherwise the credits leave now, and a re-settlement since the lock may
@@ -119,7 +120,7 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
                detail);
         return;
     }
-    if (tickets_ != nullptr && !settings_.ticketInLocal) {
+    if (controller_.tickets() != nullptr && !settings_.ticketInLocal) {
         redeemThroughHost(number, validation, std::move(respond));
         return;
     }
@@ -147,11 +148,11 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
 // SAS ticket in: the host reads the ticket (67, LP 70) and accepts or rejects it (LP 71); credits
 // are added only once the host accepted and the journal has committed them.
 void Table::redeemThroughHost(std::int64_t number, const std::string& validation, Respond respond) {
-    stationAt(number).redeeming = true;
-    tickets_->redeemTicket(
+    walletAt(number).redeeming = true;
+    controller_.tickets()->redeemTicket(
         number, validation,
         [this, number, validation, respond = std::move(respond)](const RedeemVerdict& verdict) mutable -> RedeemCheck {
-            stationAt(number).redeeming = false;
+            walletAt(number).redeeming = false;
             if (!verdict.accepted) {
                 refuse("ticket_in", number, respond, Reply::refused("ticket_rejected", verdict.reason),
                        journal::RefusedRequest{.validation = validation});
@@ -175,13 +176,16 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
             tx.credit(number, amount, reason::kTicketIn, std::nullopt, {.ref = validation});
             const game::Money credits = tx.balance(number);
             // Not through commit(): the ticket system hears of a failed commit too (the host is told).
-            std::function<void()> observed = observer_ != nullptr ? observer_->submitting(tx) : std::function<void()>{};
+            CommitObserver* observer = controller_.observer();
+            std::function<void()> observed = observer != nullptr ? observer->submitting(tx) : std::function<void()>{};
             journal_.submit(std::move(tx), [this, number, credits, observed = std::move(observed),
                                             respond = std::move(respond)](const journal::CommitResult& result) {
                 if (result.ok && observed) {
                     observed();
                 }
-                tickets_->redemptionCommitted(number, result.ok);
+                if (TicketSystem* host = controller_.tickets()) {
+                    host->redemptionCommitted(number, result.ok);
+                }
                 if (!result.ok) {
                     tiltNow("journal", "the journal cannot be written: " + result.error, false);
                     respond(Reply::refused("journal_failed", result.error));
@@ -199,7 +203,7 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
         refuse("tip", number, respond, *problem, journal::RefusedRequest{.amount = amount});
         return;
     }
-    if (amount <= 0 || amount % denominationOf(station(number)) != 0) {
+    if (amount <= 0 || amount % denominationOf(number) != 0) {
         refuse("tip", number, respond, Reply::refused("tip_amount", "a tip is a whole number of credits"),
                journal::RefusedRequest{.amount = amount});
         return;

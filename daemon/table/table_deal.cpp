@@ -17,7 +17,7 @@ void Table::deal(std::int64_t number, Respond respond) {
                Reply::refused("not_deal_mode", "this table's rounds start by themselves (rounds.start: timer)"));
         return;
     }
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse("deal", number, respond, *problem);
         return;
     }
@@ -63,7 +63,7 @@ void Table::confirmBets(std::int64_t number, Respond respond) {
             Reply::refused("not_confirming", "this table plays every bet on the layout (rounds.confirm_bets: false)"));
         return;
     }
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse("confirm", number, respond, *problem);
         return;
     }

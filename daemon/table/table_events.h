@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
@@ -130,6 +131,13 @@ struct ReservationChanged {
     std::string by;            // "station", "timeout" or the operator
 };
 
+// "games": the games a station plays changed (it joined or left `game`).
+struct StationGamesChanged {
+    std::int64_t station = 0;
+    bool joined = false;
+    std::vector<std::string> games;  // after it, in the order joined
+};
+
 // "auto_repeat": a station's auto-repeat turned on or off (by the player, or because a repeat
 // was refused: `reason` is the refused rule).
 struct AutoRepeatChanged {
@@ -161,10 +169,10 @@ struct RoadsChanged {
     bool naturalsOnBigRoad = true;
 };
 
-using TableEvent =
-    std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided, CreditsChanged,
-                 TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged,
-                 DisputeChanged, ReservationChanged, AutoRepeatChanged, KeepBetsChanged, BetsUnconfirmed, RoadsChanged>;
+using TableEvent = std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided,
+                                CreditsChanged, TicketIssued, HandpayLocked, HandpayReset, AttendantChanged,
+                                HostEnabledChanged, TiltChanged, DisputeChanged, ReservationChanged, AutoRepeatChanged,
+                                KeepBetsChanged, BetsUnconfirmed, RoadsChanged, StationGamesChanged>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

@@ -13,7 +13,7 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
         refuse("call_attendant", number, respond, *stationProblem(number));
         return;
     }
-    Station& s = stationAt(number);
+    StationWallet& s = walletAt(number);
     if (s.attendantCalled) {
         respond(Reply::accepted(AlreadySo{}));
         return;
@@ -27,13 +27,13 @@ void Table::callAttendant(std::int64_t number, Respond respond) {
 }
 
 void Table::clearAttendant(std::int64_t number, const std::string& who, Respond respond) {
-    if (number < 1 || number > stationCount() || !station(number).attendantCalled) {
+    if (number < 1 || number > stationCount() || !wallet(number).attendantCalled) {
         refuse("attendant_clear", number, respond,
                Reply::refused("no_call", "station " + std::to_string(number) + " has not called an attendant"),
                journal::RefusedRequest{.by = who});
         return;
     }
-    stationAt(number).attendantCalled = false;
+    walletAt(number).attendantCalled = false;
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::AttendantClearedRecord{who}, std::nullopt, number);
     commit(std::move(tx), std::move(respond), Reply::accepted(), [this, number] {
@@ -58,7 +58,7 @@ void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respon
         refuse("reserve", number, respond, *stationProblem(number), detail);
         return;
     }
-    Station& s = stationAt(number);
+    StationWallet& s = walletAt(number);
     if (!on) {
         if (!s.reservation) {
             respond(Reply::accepted(AlreadySo{}));
@@ -100,7 +100,7 @@ void Table::reserve(std::int64_t number, bool on, const std::string& pin, Respon
 }
 
 void Table::releaseReservation(std::int64_t number, const std::string& who, Respond respond) {
-    if (number < 1 || number > stationCount() || !station(number).reservation) {
+    if (number < 1 || number > stationCount() || !wallet(number).reservation) {
         refuse("reserve_release", number, respond,
                Reply::refused("not_reserved", "station " + std::to_string(number) + " is not reserved"),
                journal::RefusedRequest{.by = who});
@@ -110,8 +110,8 @@ void Table::releaseReservation(std::int64_t number, const std::string& who, Resp
 }
 
 void Table::endReservation(std::int64_t number, const std::string& by, Respond respond) {
-    stationAt(number).reservation.reset();
-    stationAt(number).wrongPins = 0;
+    walletAt(number).reservation.reset();
+    walletAt(number).wrongPins = 0;
     if (const auto it = reservationTimers_.find(number); it != reservationTimers_.end()) {
         timers_.cancel(it->second);
         reservationTimers_.erase(it);
@@ -124,7 +124,7 @@ void Table::endReservation(std::int64_t number, const std::string& by, Respond r
 }
 
 void Table::scheduleReservationEnd(std::int64_t number) {
-    const auto& reservation = station(number).reservation;
+    const auto& reservation = wallet(number).reservation;
     if (!reservation || reservation->untilMs == 0) {
         return;  // journals before issue 20 had no time-out: released by the player or an operator
     }
@@ -135,7 +135,7 @@ void Table::scheduleReservationEnd(std::int64_t number) {
     const auto delay = std::chrono::milliseconds(std::min<std::int64_t>(left, settings_.reserveTimeout.count()));
     reservationTimers_[number] = timers_.after(delay, [this, number, until] {
         reservationTimers_.erase(number);
-        const auto& still = station(number).reservation;
+        const auto& still = wallet(number).reservation;
         if (still && still->untilMs == until) {
             endReservation(number, "timeout", {});
         }

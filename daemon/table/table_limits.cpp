@@ -12,14 +12,15 @@
 namespace pitlink::table {
 
 void Table::addStationState(journal::JournalTransaction& tx, const Station& s, const std::string& by) const {
-    tx.add(journal::StationStateRecord{journal::StationState{s.lastSlip, s.streak, s.limitLevel, s.personal,
-                                                             s.autoRepeat, s.keepBets, s.denomination},
+    const StationWallet& w = wallet(s.number);
+    tx.add(journal::StationStateRecord{journal::StationState{s.lastSlip, s.streak, s.limitLevel, w.personal,
+                                                             s.autoRepeat, s.keepBets, w.denomination},
                                        by},
            std::nullopt, s.number);
 }
 
 void Table::selectLimitLevel(std::int64_t number, int level, Respond respond, const std::string& who) {
-    if (auto problem = stationProblem(number)) {
+    if (auto problem = seatProblem(number)) {
         refuse("limit_level", number, respond, *problem, journal::RefusedRequest{.level = level});
         return;
     }
@@ -61,14 +62,14 @@ void Table::selectDenomination(std::int64_t number, game::Money value, Respond r
         return;
     }
     Station& s = stationAt(number);
-    if (!s.bets.empty()) {
+    if (stakesInPlay(number)) {
         refuse("denomination", number, respond,
                Reply::refused("bets_on_layout",
                               "the denomination changes only with no bets on the layout (clear them first)"),
                journal::RefusedRequest{.denomination = value});
         return;
     }
-    s.denomination = value;
+    walletAt(number).denomination = value;
     journal::JournalTransaction tx = journal_.begin();
     addStationState(tx, s);
     commit(std::move(tx), std::move(respond), limits(number));
@@ -89,12 +90,12 @@ void Table::setPersonalLimits(std::int64_t number, game::PersonalLimits personal
         return;
     }
     Station& s = stationAt(number);
-    if (!s.bets.empty()) {
+    if (stakesInPlay(number)) {
         refuse("station_limits", number, respond,
                Reply::refused("bets_on_layout", "a player's limits change only with no bets on the layout"), detail);
         return;
     }
-    s.personal = personal;
+    walletAt(number).personal = personal;
     journal::JournalTransaction tx = journal_.begin();
     addStationState(tx, s, who);
     commit(std::move(tx), std::move(respond), limits(number));
@@ -111,23 +112,23 @@ Reply Table::limits(std::int64_t number) const {
     answer.station = number;
     answer.level = s.limitLevel;
     answer.levels = static_cast<int>(rules.limits.levels.size());
-    answer.personal = s.personal;
-    answer.denomination = denominationOf(s);
+    answer.personal = wallet(number).personal;
+    answer.denomination = denominationOf(number);
     answer.denominations = settings_.denominations;
     for (const game::BetType spot : game::kAllBetTypes) {
         if (!paytable_.offers(spot)) {
             continue;
         }
-        SpotLimitsView view{spot, game::spotRange(rules.limits, s.limitLevel, spot, s.personal), 0};
+        SpotLimitsView view{spot, game::spotRange(rules.limits, s.limitLevel, spot, answer.personal), 0};
         // Stakes are whole credits of the station's denomination.
-        const game::Money unit = denominationOf(s);
+        const game::Money unit = denominationOf(number);
         view.range.min = (view.range.min + unit - 1) / unit * unit;
         view.range.max -= view.range.max % unit;
         // The payout limit lowers the max to the largest whole-credit stake it lets win.
         if (game::mostWon(paytable_, spot, view.range.max) > rules.maxPayout) {
             const game::Fraction top = paytable_.highestRatio(spot);
             const auto fits = static_cast<game::Money>(static_cast<game::Int128>(rules.maxPayout) * top.den / top.num);
-            view.range.max = fits - fits % denominationOf(s);
+            view.range.max = fits - fits % denominationOf(number);
         }
         view.maxWin = view.range.max >= view.range.min ? game::mostWon(paytable_, spot, view.range.max) : 0;
         answer.spots.push_back(view);

@@ -152,7 +152,7 @@ void Table::openRound(Respond respond) {
         newShoe = ShoeStarted{shoeNumber_, std::string(reason)};
         newRoads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad};
     }
-    roundId_ = nextRoundId_++;
+    roundId_ = controller_.takeRoundId();
     ++roundInShoe_;
     nextBetIndex_ = 1;
     cards_.clear();
@@ -339,7 +339,7 @@ void Table::settleRound() {
             tx.add(journal::HandpayPendingRecord{r.win, "jackpot", std::nullopt, true}, roundId_, number);
             tx.credit(number, -r.win, journal::reason::kJackpot, roundId_,
                       journal::CreditDetail{.ref = "round " + std::to_string(roundId_)});
-            stationAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
+            walletAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
         }
     }
     // The anti-doubling streak follows each station's even-money (Player/Banker) result; it and

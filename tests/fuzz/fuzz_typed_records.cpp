@@ -65,6 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::ClockSetRecord>(body);
     readAndWriteAgain<j::ConfigLoadedRecord>(body);
     readAndWriteAgain<j::StationReservedRecord>(body);
+    readAndWriteAgain<j::StationGamesRecord>(body);
     readAndWriteAgain<j::ShoeStartedRecord>(body);
     readAndWriteAgain<j::ShoeCutRecord>(body);
     readAndWriteAgain<j::ShoeBurnedRecord>(body);

@@ -76,7 +76,7 @@ void Simulation::remoteHandpayReset(std::int64_t station) {
 std::int64_t Simulation::lockedOr(std::int64_t fallback, const std::vector<std::int64_t>& among) {
     std::vector<std::int64_t> locked;
     for (const std::int64_t n : among) {
-        if (daemon_->table()->station(n).handpay) {
+        if (daemon_->table()->wallet(n).handpay) {
             locked.push_back(n);
         }
     }

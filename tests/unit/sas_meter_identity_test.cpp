@@ -59,8 +59,8 @@ TEST(SasMeterIdentity, HoldsAfterEveryStepOfAMixedRun) {
     f.deal(kBankerWins);
     // 2,000 on Banker returns 3,900; its win of 1,900 reaches the jackpot limit: hand-paid, so
     // it leaves the credits at once and is coin out only for the 2,000 stake given back.
-    ASSERT_TRUE(f.table->station(1).handpay.has_value());
-    EXPECT_EQ(f.table->station(1).handpay->amount, 1'900);
+    ASSERT_TRUE(f.table->wallet(1).handpay.has_value());
+    EXPECT_EQ(f.table->wallet(1).handpay->amount, 1'900);
     EXPECT_EQ(f.credits(1), 10'000);
     expectSas(f, {10'000, 10'000, 2'000, 0, 2'000, 0, 0, 1'900}, "a jackpot win");
     ASSERT_TRUE(f.call([&](Respond r) { f.table->resetHandpay(1, "bob", r); }).ok);

@@ -129,8 +129,8 @@ TEST(SpotSettlement, AJackpotCrossedOnlyByTheSpotsTotalIsCrossed) {
     ASSERT_TRUE(f.call([&](table::Respond r) { f.table->placeBet(1, BetType::Banker, 10, r); }).ok);
     ASSERT_TRUE(f.call([&](table::Respond r) { f.table->closeBets(r); }).ok);
     f.deal(kBankerWins);
-    ASSERT_TRUE(f.table->station(1).handpay.has_value());
-    EXPECT_EQ(f.table->station(1).handpay->amount, 969);
+    ASSERT_TRUE(f.table->wallet(1).handpay.has_value());
+    EXPECT_EQ(f.table->wallet(1).handpay->amount, 969);
     EXPECT_EQ(f.credits(1), 5'000 + 969 - 969);  // the stake back; the win is hand-paid
 }
 

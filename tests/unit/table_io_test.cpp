@@ -101,7 +101,7 @@ TEST(TableIo, APressIsJournaledThenActedOnOnce) {
     f.timers.advance(milliseconds(100));
     EXPECT_EQ(f.count(journal::kind::kButtonPressed), 1);
     EXPECT_EQ(f.count(journal::kind::kAttendantCleared), 1);
-    EXPECT_FALSE(f.table->station(1).attendantCalled);
+    EXPECT_FALSE(f.table->wallet(1).attendantCalled);
     EXPECT_FALSE(f.device.coils[kCandleCoil]);
     EXPECT_EQ(f.io->statusJson().at("presses"), 1);
 }

@@ -148,9 +148,9 @@ TEST(Reservations, AReservedStationTakesNoBetsOrCashUntilReleasedWithItsPinOrTim
     // Without a PIN: the time-out frees it, journaled and told.
     ASSERT_TRUE(f.call([&](Respond r) { f.table->reserve(2, true, "", r); }).ok);
     f.timers.advance(9min);
-    EXPECT_TRUE(f.table->station(2).reservation);
+    EXPECT_TRUE(f.table->wallet(2).reservation);
     f.timers.advance(1min);
-    EXPECT_FALSE(f.table->station(2).reservation);
+    EXPECT_FALSE(f.table->wallet(2).reservation);
     const auto changes = eventsOf(f, "reserved");
     ASSERT_EQ(changes.size(), 4U);
     EXPECT_EQ(changes[3].at("reserved"), false);
@@ -183,7 +183,7 @@ TEST(Reservations, AReservationSurvivesARestartAndItsTimeOutRunsOn) {
                     [&](const TableEvent& e) { f.events.push_back(io::eventJson(e)); });
     EXPECT_EQ(f.call([&](Respond r) { restarted.placeBet(5, BetType::Player, 100, r); }).error, "station_reserved");
     f.timers.advance(60s);
-    EXPECT_FALSE(restarted.station(5).reservation);
+    EXPECT_FALSE(restarted.wallet(5).reservation);
     EXPECT_EQ(eventsOf(f, "reserved").back().at("by"), "timeout");
 }
 

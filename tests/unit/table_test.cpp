@@ -175,9 +175,9 @@ TEST(Table, AWinAtTheJackpotLimitLocksTheStationForAHandpay) {
     ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(2, BetType::Banker, 500, r); }).ok);    // wins 475
     ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
     f.deal(kBankerWins);
-    ASSERT_TRUE(f.table->station(1).handpay.has_value());
-    EXPECT_EQ(f.table->station(1).handpay->amount, 950);
-    EXPECT_FALSE(f.table->station(2).handpay.has_value());
+    ASSERT_TRUE(f.table->wallet(1).handpay.has_value());
+    EXPECT_EQ(f.table->wallet(1).handpay->amount, 950);
+    EXPECT_FALSE(f.table->wallet(2).handpay.has_value());
     EXPECT_EQ(f.call([&](Respond r) { f.table->tip(1, 100, r); }).error, "handpay_pending");
     ASSERT_TRUE(f.call([&](Respond r) { f.table->resetHandpay(1, "bob", r); }).ok);
     EXPECT_EQ(f.credits(1), 5'000 + 950 - 950);
@@ -192,10 +192,10 @@ TEST(Table, TipsAttendantCallsAndDisputesAreJournaled) {
     EXPECT_EQ(f.meter(4, Meter::Tips), 300);
     EXPECT_EQ(f.call([&](Respond r) { f.table->tip(4, 800, r); }).error, "insufficient_credits");
     ASSERT_TRUE(f.call([&](Respond r) { f.table->callAttendant(4, r); }).ok);
-    EXPECT_TRUE(f.table->station(4).attendantCalled);
+    EXPECT_TRUE(f.table->wallet(4).attendantCalled);
     EXPECT_TRUE(std::holds_alternative<AlreadySo>(f.call([&](Respond r) { f.table->callAttendant(4, r); }).data));
     ASSERT_TRUE(f.call([&](Respond r) { f.table->clearAttendant(4, "carol", r); }).ok);
-    EXPECT_FALSE(f.table->station(4).attendantCalled);
+    EXPECT_FALSE(f.table->wallet(4).attendantCalled);
     EXPECT_EQ(f.count(journal::kind::kAttendantCalled), 1);
     EXPECT_EQ(f.count(journal::kind::kAttendantCleared), 1);
     EXPECT_EQ(f.call([&](Respond r) { f.table->dispute(4, 1, "not my bet", r); }).error, "not_current_or_last");

@@ -141,6 +141,17 @@ TEST(TypedRecords, ReadBackWhatTheyWrite) {
     EXPECT_EQ(readBody<HandpayPendingRecord>(toBody(cancelled)), cancelled);
     const StationReservedRecord reserved{{true, 1795000000000, "ab12"}, "station"};
     EXPECT_EQ(readBody<StationReservedRecord>(toBody(reserved)), reserved);
+    const StationGamesRecord games{"join", "beta", {"alpha", "beta"}};
+    EXPECT_EQ(stored(games), R"({"action":"join","game":"beta","games":["alpha","beta"]})");
+    EXPECT_EQ(readBody<StationGamesRecord>(toBody(games)), games);
+    // A name that is not a game's, a name twice, more games than a controller has: refused.
+    EXPECT_THROW((void)readBody<StationGamesRecord>(json{{"action", "join"}, {"game", "b"}, {"games", {"Bad name"}}}),
+                 BodyError);
+    EXPECT_THROW((void)readBody<StationGamesRecord>(json{{"action", "join"}, {"game", "b"}, {"games", {"b", "b"}}}),
+                 BodyError);
+    EXPECT_THROW((void)readBody<StationGamesRecord>(
+                     json{{"action", "join"}, {"game", "b"}, {"games", {"a", "b", "c", "d", "e", "f", "g", "h", "i"}}}),
+                 BodyError);
 }
 
 TEST(TypedRecords, ReadersRefuseWhatDoesNotFit) {

@@ -1,5 +1,7 @@
 #include "daemon/journal/records/body_fields.h"
 
+#include <algorithm>
+
 namespace pitlink::journal {
 
 using nlohmann::json;
@@ -126,6 +128,32 @@ bool booleanField(const json& body, std::string_view key) {
         throw BodyError(quoted(key) + " must be true or false, not " + describe(value));
     }
     return value.get<bool>();
+}
+
+const std::string& gameNameValue(const json& value, std::string_view what) {
+    const std::string& name = stringValue(value, what);
+    if (name.empty() || name.size() > kMaxGameName ||
+        name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
+        throw BodyError(std::string(what) + " must be a game's name (1 to " + std::to_string(kMaxGameName) +
+                        " of a-z, 0-9, - and _), not \"" + name.substr(0, 40) + "\"");
+    }
+    return name;
+}
+
+std::vector<std::string> gameNamesField(const json& body, std::string_view key) {
+    const json& list = arrayField(body, key);
+    if (list.size() > kMaxGames) {
+        throw BodyError(quoted(key) + " holds more than " + std::to_string(kMaxGames) + " games");
+    }
+    std::vector<std::string> names;
+    for (const json& value : list) {
+        const std::string& name = gameNameValue(value, "a game in " + quoted(key));
+        if (std::find(names.begin(), names.end(), name) != names.end()) {
+            throw BodyError(quoted(key) + " names " + name + " twice");
+        }
+        names.push_back(name);
+    }
+    return names;
 }
 
 const json& arrayField(const json& body, std::string_view key) {

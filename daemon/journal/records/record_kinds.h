@@ -48,6 +48,8 @@ inline constexpr std::string_view kDisputeResolved = "dispute.resolved";
 inline constexpr std::string_view kStationState = "station.state";
 inline constexpr std::string_view kOperatorAction = "operator.action";
 inline constexpr std::string_view kStationReserved = "station.reserved";
+// The games a station plays after it joined or left one (seed 000's multi-game station).
+inline constexpr std::string_view kStationGames = "station.games";
 inline constexpr std::string_view kMetersSnapshot = "meters.snapshot";
 // Segments (schema/README.md "Segments"): each segment after the first opens with these.
 inline constexpr std::string_view kSegmentSealed = "segment.sealed";    // the segment before: its summary, last link

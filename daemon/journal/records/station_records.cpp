@@ -92,6 +92,18 @@ StationReservedRecord fromBody(const json& body, std::type_identity<StationReser
     return r;
 }
 
+json toBody(const StationGamesRecord& record) {
+    return json{{"action", record.action}, {"game", record.game}, {"games", record.games}};
+}
+
+StationGamesRecord fromBody(const json& body, std::type_identity<StationGamesRecord>) {
+    StationGamesRecord r;
+    r.action = stringField(body, "action");
+    r.game = stringField(body, "game");
+    r.games = gameNamesField(body, "games");
+    return r;
+}
+
 json toBody(const StationStateRecord& record) {
     return stationStateJson(record.state, record.by);
 }

@@ -136,6 +136,18 @@ struct StationReservedRecord {
 [[nodiscard]] nlohmann::json toBody(const StationReservedRecord& record);
 [[nodiscard]] StationReservedRecord fromBody(const nlohmann::json& body, std::type_identity<StationReservedRecord>);
 
+// station.games: the games the station plays, whole, after it joined or left `game` (seed 000:
+// up to four games on one credit meter; X leaves a game where it has no bets).
+struct StationGamesRecord {
+    static constexpr std::string_view kKind = kind::kStationGames;
+    std::string action;  // "join" or "leave"
+    std::string game;
+    std::vector<std::string> games;  // after it, in the order joined
+    friend bool operator==(const StationGamesRecord&, const StationGamesRecord&) = default;
+};
+[[nodiscard]] nlohmann::json toBody(const StationGamesRecord& record);
+[[nodiscard]] StationGamesRecord fromBody(const nlohmann::json& body, std::type_identity<StationGamesRecord>);
+
 // station.state: what a station keeps between rounds (station_state.h).
 struct StationStateRecord {
     static constexpr std::string_view kKind = kind::kStationState;

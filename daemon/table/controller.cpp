@@ -1,0 +1,46 @@
+// The controller's shared part: each station's wallet as the journal left it.
+#include "daemon/table/controller.h"
+
+#include <algorithm>
+
+namespace pitlink::table {
+
+Controller::Controller(int stations, const std::vector<game::Money>& denominations, const TableStart& start,
+                       std::string firstGame)
+    : firstGame_(std::move(firstGame)), nextRoundId_(start.nextRoundId), nextTicket_(start.nextTicketNumber) {
+    for (int n = 1; n <= stations; ++n) {
+        StationWallet w;
+        w.number = n;
+        if (const auto it = start.joinedGames.find(n); it != start.joinedGames.end()) {
+            w.games = it->second;
+        } else {
+            w.games = {firstGame_};
+        }
+        if (const auto it = start.handpays.find(n); it != start.handpays.end()) {
+            w.handpay = it->second;
+        }
+        w.attendantCalled = start.attendantCalls.contains(n);
+        if (const auto it = start.stationStates.find(n); it != start.stationStates.end()) {
+            w.personal = it->second.personal;
+            // A denomination the controller no longer offers falls back to its first.
+            if (const auto chosen = it->second.denomination;
+                chosen && std::find(denominations.begin(), denominations.end(), *chosen) != denominations.end()) {
+                w.denomination = chosen;
+            }
+        }
+        if (const auto it = start.reservations.find(n); it != start.reservations.end()) {
+            w.reservation = it->second;
+        }
+        wallets_.push_back(std::move(w));
+    }
+}
+
+StationWallet& Controller::wallet(std::int64_t number) {
+    return wallets_.at(static_cast<std::size_t>(number - 1));
+}
+
+const StationWallet& Controller::wallet(std::int64_t number) const {
+    return wallets_.at(static_cast<std::size_t>(number - 1));
+}
+
+}  // namespace pitlink::table

@@ -1,0 +1,53 @@
+#pragma once
+// What every game of one controller shares (seed 000's multi-game station, docs/design.md
+// "Games and the wallet"): each station's wallet (joined games, denomination, hand-pay lock,
+// reservation, attendant call, host state, personal limits), round numbers, unique in the
+// journal, and cash-out ticket numbers, and the accounting host's ticket system and commit
+// observer. Credits are the journal's ledger, one per station: a stake in any game is checked
+// against the projected ledger, which holds every transaction submitted by every game, so two
+// games closing bets in the same millisecond cannot stake the same credits.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "daemon/game/bet_rules.h"
+#include "daemon/table/station.h"
+#include "daemon/table/table_start.h"
+#include "daemon/table/ticket_system.h"
+
+namespace pitlink::table {
+
+class Controller {
+public:
+    // `stations` numbered from 1; `denominations` the values of one credit a station may choose
+    // (a kept choice no longer offered falls back to the first); `firstGame` the game a station
+    // plays until it says otherwise (today's single game).
+    Controller(int stations, const std::vector<game::Money>& denominations, const TableStart& start,
+               std::string firstGame);
+
+    [[nodiscard]] int stationCount() const { return static_cast<int>(wallets_.size()); }
+    [[nodiscard]] bool isStation(std::int64_t number) const { return number >= 1 && number <= stationCount(); }
+    // The numbers are checked by the caller (isStation).
+    [[nodiscard]] StationWallet& wallet(std::int64_t number);
+    [[nodiscard]] const StationWallet& wallet(std::int64_t number) const;
+    [[nodiscard]] const std::string& firstGame() const { return firstGame_; }
+
+    [[nodiscard]] std::int64_t takeRoundId() { return nextRoundId_++; }
+    [[nodiscard]] std::int64_t takeTicketNumber() { return nextTicket_++; }
+
+    // Both outlive the games or are reset to null before they go.
+    void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
+    void setCommitObserver(CommitObserver* observer) { observer_ = observer; }
+    [[nodiscard]] TicketSystem* tickets() const { return tickets_; }
+    [[nodiscard]] CommitObserver* observer() const { return observer_; }
+
+private:
+    std::vector<StationWallet> wallets_;
+    std::string firstGame_;
+    std::int64_t nextRoundId_;
+    std::int64_t nextTicket_;
+    TicketSystem* tickets_ = nullptr;
+    CommitObserver* observer_ = nullptr;
+};
+
+}  // namespace pitlink::table

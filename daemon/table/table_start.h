@@ -1,0 +1,33 @@
+#pragma once
+// Where the table resumes after a start (from the journal): its games and the wallets they share.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "daemon/journal/records/fact_views.h"
+#include "daemon/journal/records/station_state.h"
+#include "daemon/journal/shoe_in_play.h"
+#include "daemon/table/station.h"
+
+namespace pitlink::table {
+
+struct TableStart {
+    std::int64_t nextRoundId = 1;
+    std::uint32_t nextShoeNumber = 1;
+    std::int64_t nextTicketNumber = 1;
+    std::map<std::int64_t, PendingHandpay> handpays;              // stations still locked for a hand-pay
+    std::set<std::int64_t> attendantCalls;                        // calls not yet cleared
+    std::map<std::int64_t, journal::StationState> stationStates;  // last slip, streak, limits
+    std::map<std::int64_t, journal::DisputeFact> disputes;        // open, held for an operator
+    std::map<std::int64_t, journal::ReservationFact> reservations;
+    // A reader's shoe in play when pitlinkd stopped: the table goes on with it (same number, cards
+    // left, cut and burn, round in shoe, roads) when its decks are the configured ones.
+    std::optional<journal::ShoeInPlay> shoe{};
+    // The games each station has joined (station.games); a station absent plays the first game.
+    std::map<std::int64_t, std::vector<std::string>> joinedGames{};
+};
+
+}  // namespace pitlink::table

@@ -1,0 +1,291 @@
+// Seed 000's multi-game station: several games on one controller share each station's wallet
+// (one credit meter, one cash-out). Sums below are worked by hand from the standard paytable
+// (Player 1:1; a losing stake is gone) and the cards dealt, never from the table's own code.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "daemon/io/event_line.h"
+#include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/resume_facts.h"
+#include "daemon/journal/store_sink.h"
+#include "daemon/table/controller.h"
+#include "daemon/table/table.h"
+#include "tests/support/deferred_sink.h"
+#include "tests/support/manual_executor.h"
+#include "tests/unit/fixtures.h"
+#include "tests/unit/journal_fixture.h"
+
+namespace pitlink::table {
+namespace {
+
+using game::BetType;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+// Player 9S KD (9, natural), Banker 2H 4C (6): Player wins; no third card is due.
+constexpr const char* kPlayerNatural = "9S 2H KD 4C";
+constexpr std::int64_t kStation = 3;
+
+// Reader games on one journal whose commits wait until the test flushes them (as the writer
+// thread commits some milliseconds later), sharing one controller.
+struct Controller4 {
+    explicit Controller4(std::vector<std::string> names) : deferred(store()) {
+        journal = std::make_unique<journal::Journal>(
+            deferred, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
+        TableSettings settings;
+        settings.source = CardSource::Reader;
+        controller = std::make_unique<Controller>(settings.stations, settings.denominations, TableStart{}, names[0]);
+        for (const std::string& name : names) {
+            settings.name = name;
+            games.push_back(std::make_unique<Table>(*journal, *controller, paytable, settings, timers, random,
+                                                    TableStart{}, [this, name](const TableEvent& e) {
+                                                        json line = io::eventJson(e);
+                                                        line["game"] = name;
+                                                        events.push_back(line);
+                                                    }));
+        }
+    }
+    journal::JournalStore& store() {
+        if (!store_) {
+            store_ = std::make_unique<journal::JournalStore>(dir.path() / "journal.db", journal::StoreOptions{});
+        }
+        return *store_;
+    }
+    Table& game(std::size_t i) { return *games.at(i); }
+    // Sends a request without waiting; its reply is kept under `id`.
+    Respond ask(std::string id) {
+        return [this, id = std::move(id)](const Reply& r) { replies.emplace_back(id, r); };
+    }
+    const Reply& reply(const std::string& id) const {
+        for (const auto& [i, r] : replies) {
+            if (i == id) {
+                return r;
+            }
+        }
+        throw std::runtime_error("no reply to " + id);
+    }
+    // Calls an operation, commits everything, and returns its reply.
+    Reply call(const std::function<void(Respond)>& op) {
+        std::optional<Reply> answer;
+        op([&](const Reply& r) { answer = r; });
+        deferred.flush();
+        EXPECT_TRUE(answer.has_value()) << "no reply";
+        return answer.value_or(Reply::refused("none", "no reply"));
+    }
+    void fund(game::Money amount) {
+        ASSERT_TRUE(call([&](Respond r) { game(0).ticketIn(kStation, "4242", amount, r); }).ok);
+    }
+    void open(std::size_t i) {
+        ASSERT_TRUE(call([&](Respond r) { game(i).newShoe(r); }).ok);
+        ASSERT_TRUE(call([&](Respond r) { game(i).openRound(r); }).ok);
+    }
+    void deal(std::size_t i, const std::string& cards) {
+        for (const game::Card c : test::cards(cards)) {
+            game(i).dealCard(c, {});
+        }
+    }
+    game::Money committedCredits() const { return journal->committed().credits(kStation); }
+    std::vector<json> bodies(std::string_view kind) {
+        std::vector<json> out;
+        auto q = store().connection().prepare("SELECT body FROM record WHERE kind = ? ORDER BY seq");
+        q.bind(1, kind);
+        while (q.step()) {
+            out.push_back(json::parse(q.text(0)));
+        }
+        return out;
+    }
+
+    test::TempDir dir;
+    std::unique_ptr<journal::JournalStore> store_;
+    test::DeferredSink deferred;
+    game::Paytable paytable = test::shippedPaytable("standard");
+    std::unique_ptr<journal::Journal> journal;
+    test::ManualExecutor timers;
+    game::SeededRandom random{42};
+    std::unique_ptr<Controller> controller;
+    std::vector<std::unique_ptr<Table>> games;
+    std::vector<json> events;
+    std::vector<std::pair<std::string, Reply>> replies;
+};
+
+TEST(MultiGame, AStationPlaysTheFirstGameUntilItJoinsAnother) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    c.open(0);
+    c.open(1);
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 100, r); }).ok);
+    const Reply refused = c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Player, 100, r); });
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error, "not_joined");
+
+    const Reply joined = c.call([&](Respond r) { c.game(1).join(kStation, r); });
+    ASSERT_TRUE(joined.ok);
+    EXPECT_EQ(c.controller->wallet(kStation).games, (std::vector<std::string>{"alpha", "beta"}));
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 100, r); }).ok);
+    // Joining again changes nothing and journals nothing.
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    const auto records = c.bodies(journal::kind::kStationGames);
+    ASSERT_EQ(records.size(), 1U);
+    EXPECT_EQ(records[0], (json{{"action", "join"}, {"game", "beta"}, {"games", {"alpha", "beta"}}}));
+    // 1,000 less a stake of 100 in each game.
+    EXPECT_EQ(c.committedCredits(), 800);
+}
+
+TEST(MultiGame, AGameIsLeftOnlyWithNoBetsOnItsTable) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    c.open(0);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 300, r); }).ok);
+    const Reply refused = c.call([&](Respond r) { c.game(0).leave(kStation, r); });
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error, "bets_on_table");
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    c.deal(0, kPlayerNatural);
+    c.deferred.flush();
+    // Won 300 on top of the 300 staked.
+    EXPECT_EQ(c.committedCredits(), 1'300);
+    const Reply left = c.call([&](Respond r) { c.game(0).leave(kStation, r); });
+    ASSERT_TRUE(left.ok);
+    EXPECT_TRUE(c.controller->wallet(kStation).games.empty());
+    // The refusal is journaled as an acceptance is.
+    EXPECT_EQ(c.bodies(journal::kind::kRequestRefused).back().at("error"), "bets_on_table");
+    EXPECT_EQ(c.bodies(journal::kind::kStationGames).back(),
+              (json{{"action", "leave"}, {"game", "alpha"}, {"games", json::array()}}));
+}
+
+TEST(MultiGame, AtMostFourGamesOnOneCreditMeter) {
+    Controller4 c({"g1", "g2", "g3", "g4", "g5"});
+    for (std::size_t i = 1; i < 4; ++i) {
+        ASSERT_TRUE(c.call([&](Respond r) { c.game(i).join(kStation, r); }).ok) << i;
+    }
+    const Reply fifth = c.call([&](Respond r) { c.game(4).join(kStation, r); });
+    EXPECT_FALSE(fifth.ok);
+    EXPECT_EQ(fifth.error, "too_many_games");
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(2).leave(kStation, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(4).join(kStation, r); }).ok);
+    EXPECT_EQ(c.controller->wallet(kStation).games, (std::vector<std::string>{"g1", "g2", "g4", "g5"}));
+}
+
+TEST(MultiGame, TwoGamesCannotStakeTheSameCreditsBeforeEitherCommits) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(0);
+    c.open(1);
+    // Both bets in the same millisecond, neither committed when the second is decided.
+    c.game(0).placeBet(kStation, BetType::Player, 600, c.ask("alpha"));
+    c.game(1).placeBet(kStation, BetType::Player, 600, c.ask("beta"));
+    c.game(1).placeBet(kStation, BetType::Player, 400, c.ask("beta-rest"));
+    EXPECT_TRUE(c.replies.empty());  // nothing answered before its commit
+    c.deferred.flush();
+    ASSERT_EQ(c.replies.size(), 3U);
+    EXPECT_TRUE(c.reply("alpha").ok);
+    EXPECT_FALSE(c.reply("beta").ok);
+    EXPECT_EQ(c.reply("beta").error, "insufficient_credits");
+    EXPECT_TRUE(c.reply("beta-rest").ok);
+    EXPECT_EQ(c.committedCredits(), 0);  // 1,000 - 600 - 400
+    EXPECT_EQ(c.journal->committed().stations().at(kStation).inPlay, 1'000);
+}
+
+TEST(MultiGame, ACashOutPaysWhatIsNotStakedAndTheStakesWinsReturnAfterwards) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(0);
+    c.open(1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 300, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    const Reply cashed = c.call([&](Respond r) { c.game(0).cashOut(kStation, r); });
+    ASSERT_TRUE(cashed.ok);
+    const auto tickets = c.bodies(journal::kind::kTicketIssued);
+    ASSERT_EQ(tickets.size(), 1U);
+    EXPECT_EQ(tickets[0].at("amount"), 500);  // 1,000 - 300 - 200 in play
+    EXPECT_EQ(c.committedCredits(), 0);
+    // Alpha: Player wins, 300 + 300 back on the meter; beta: Banker loses, nothing.
+    c.deal(0, kPlayerNatural);
+    c.deal(1, kPlayerNatural);
+    c.deferred.flush();
+    EXPECT_EQ(c.committedCredits(), 600);
+}
+
+TEST(MultiGame, ACashOutRacingTwoSettlementsPaysExactlyOnce) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(0);
+    c.open(1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 300, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Player, 200, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    // Both settlements submitted, neither committed, when the cash-out and a second one arrive.
+    c.deal(0, kPlayerNatural);
+    c.deal(1, kPlayerNatural);
+    c.game(0).cashOut(kStation, c.ask("cash"));
+    c.game(0).cashOut(kStation, c.ask("again"));
+    c.deferred.flush();
+    ASSERT_TRUE(c.reply("cash").ok);
+    EXPECT_FALSE(c.reply("again").ok);
+    EXPECT_EQ(c.reply("again").error, "no_credits");
+    const auto tickets = c.bodies(journal::kind::kTicketIssued);
+    ASSERT_EQ(tickets.size(), 1U);
+    // 500 not staked + 600 (alpha's 300 won) + 400 (beta's 200 won).
+    EXPECT_EQ(tickets[0].at("amount"), 1'500);
+    EXPECT_EQ(c.committedCredits(), 0);
+}
+
+TEST(MultiGame, RoundNumbersAreUniqueAcrossGames) {
+    Controller4 c({"alpha", "beta"});
+    c.open(0);
+    c.open(1);
+    EXPECT_EQ(c.game(0).roundId(), 1);
+    EXPECT_EQ(c.game(1).roundId(), 2);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).voidRound("test", "test", r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).openRound(r); }).ok);
+    EXPECT_EQ(c.game(0).roundId(), 3);
+}
+
+TEST(MultiGame, TheWalletsSettingsWaitForStakesInAnyGame) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Player, 100, r); }).ok);
+    // Alpha has no bets of the station, beta has: the personal limits wait.
+    const Reply refused = c.call([&](Respond r) {
+        c.game(0).setPersonalLimits(kStation, {std::nullopt, 500}, "op", r);
+    });
+    EXPECT_FALSE(refused.ok);
+    EXPECT_EQ(refused.error, "bets_on_layout");
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).clearBets(kStation, r); }).ok);
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(0).setPersonalLimits(kStation, {std::nullopt, 500}, "op", r); }).ok);
+    // Beta sees the wallet's limits: a stake above 500 is refused there.
+    const Reply above = c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Player, 600, r); });
+    EXPECT_FALSE(above.ok);
+}
+
+TEST(MultiGame, TheGamesAStationPlaysSurviveARestart) {
+    Controller4 c({"alpha", "beta", "gamma"});
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(2).join(kStation, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).leave(kStation, r); }).ok);
+    const journal::ResumeFacts facts = journal::resumeFacts(c.store());
+    ASSERT_TRUE(facts.games.contains(kStation));
+    EXPECT_EQ(facts.games.at(kStation), (std::vector<std::string>{"gamma"}));
+    EXPECT_FALSE(facts.games.contains(1));  // never joined or left: plays the first game
+    // Carried across a segment as it was read.
+    EXPECT_EQ(journal::resumeFactsFromJson(journal::resumeFactsJson(facts)).games, facts.games);
+    TableStart start;
+    start.joinedGames = facts.games;
+    const Controller restarted(8, {1}, start, "alpha");
+    EXPECT_EQ(restarted.wallet(kStation).games, (std::vector<std::string>{"gamma"}));
+    EXPECT_EQ(restarted.wallet(1).games, (std::vector<std::string>{"alpha"}));
+}
+
+}  // namespace
+}  // namespace pitlink::table
