@@ -101,7 +101,7 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     spdlog::info("journal integrity scan passed in {:.2f} s: quick_check {}{}",
                  static_cast<double>(world_.executor.nowMs() - scanStartedMs_) / 1000.0, scan.quickCheck,
                  scan.chain ? fmt::format(", whole chain ({} records)", scan.chain->checked) : "");
-    startup_->facts = journal::resumeFacts(*startup_->store);
+    startup_->facts = journal::resumeFacts(*startup_->store, config::firstGameName(config_));
     sas::SasResume sasResume = sas::resumeSas(*startup_->store);
     clock_.setOffsetMs(startup_->facts.clockOffsetMs);
     resumeJournal(*startup_, scan, config_, paytable_, configText_, [this] { return clock_.nowMs(); });
@@ -160,7 +160,11 @@ void Daemon::startWriter() {
     writer_.emplace(std::move(startup_->store), world_.worker(), world_.executor);
     if (policy.enabled()) {
         writer_->setRotation(std::make_unique<journal::SegmentRotation>(
-            config_.journal.path.string(), startup_->writeOptions, app::carryOver, hooks_.rotationStep));
+            config_.journal.path.string(), startup_->writeOptions,
+            [first = config::firstGameName(config_)](journal::JournalStore& sealing, std::int64_t atMs) {
+                return app::carryOverFor(sealing, atMs, first);
+            },
+            hooks_.rotationStep));
     }
     journal_.emplace(
         *writer_, startup_->recovery.ledger, [this] { return clock_.nowMs(); }, config_.journal.snapshotEvery);

@@ -8,7 +8,12 @@
 namespace pitlink::app {
 
 std::vector<journal::PendingRecord> carryOver(journal::JournalStore& sealing, std::int64_t atMs) {
-    const journal::ResumeFacts facts = journal::resumeFacts(sealing);
+    return carryOverFor(sealing, atMs, {});
+}
+
+std::vector<journal::PendingRecord> carryOverFor(journal::JournalStore& sealing, std::int64_t atMs,
+                                                 const std::string& firstGame) {
+    const journal::ResumeFacts facts = journal::resumeFacts(sealing, firstGame);
     const sas::SasResume sas = sas::resumeSas(sealing);
     std::vector<journal::PendingRecord> records;
     records.push_back(

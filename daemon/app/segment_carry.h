@@ -5,6 +5,7 @@
 // SAS stations' state in `segment.carried`, and each station's exception queue as a `sas.queue`.
 // A start-up on the new segment then resumes the same state from it alone.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "daemon/journal/store/journal_store.h"
@@ -13,5 +14,8 @@
 namespace pitlink::app {
 
 [[nodiscard]] std::vector<journal::PendingRecord> carryOver(journal::JournalStore& sealing, std::int64_t atMs);
+// A controller of several games: `firstGame` is the one whose records also are those naming none.
+[[nodiscard]] std::vector<journal::PendingRecord> carryOverFor(journal::JournalStore& sealing, std::int64_t atMs,
+                                                               const std::string& firstGame);
 
 }  // namespace pitlink::app

@@ -110,6 +110,12 @@ struct Config {
     modbus::TableIoSettings modbus;           // not enabled: no Modbus
 };
 
+// The controller's first game: the one a station plays until it joins another, whose records
+// are also those that name no game (a Config built in code, with no games, is its table's).
+[[nodiscard]] inline const std::string& firstGameName(const Config& c) {
+    return c.games.empty() ? c.table.name : c.games.front().name;
+}
+
 // A path from the file as written: relative paths resolve against the file's directory.
 std::filesystem::path resolved(const Config& c, const std::string& text);
 

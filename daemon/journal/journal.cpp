@@ -27,6 +27,15 @@ JournalTransaction& JournalTransaction::add(std::string_view kind, std::optional
     return *this;
 }
 
+void JournalTransaction::nameGame(const std::string& game) {
+    for (Fact& fact : facts_) {
+        if (kind::namesItsGame(fact.kind, fact.roundId.has_value()) && fact.body.is_object() &&
+            !fact.body.contains("game")) {
+            fact.body["game"] = game;
+        }
+    }
+}
+
 Money JournalTransaction::balance(std::int64_t station) const {
     Money credits = journal_->projected().credits(station);
     for (const Fact& fact : facts_) {

@@ -84,6 +84,9 @@ public:
     // below zero. `detail` adds what moved them (ref) and a settlement's wager.
     JournalTransaction& credit(std::int64_t station, Money amount, std::string_view why,
                                std::optional<std::int64_t> roundId = std::nullopt, CreditDetail detail = {});
+    // A controller of several games: `game` named in the body of each record so far that belongs
+    // to a game (kind::namesItsGame).
+    void nameGame(const std::string& game);
     // Credits of the station after what this transaction has added so far.
     [[nodiscard]] Money balance(std::int64_t station) const;
     [[nodiscard]] const std::vector<Fact>& facts() const { return facts_; }

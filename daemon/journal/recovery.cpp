@@ -1,5 +1,7 @@
 #include "daemon/journal/recovery.h"
 
+#include <set>
+
 #include "daemon/journal/ledger/ledger_replay.h"
 #include "daemon/journal/read/round_history.h"
 #include "daemon/journal/records/body_fields.h"
@@ -75,21 +77,49 @@ std::int64_t replayStart(JournalStore& store, Ledger& base) {
     return *previous + 1;
 }
 
-// Finishes the last round if the table stopped in the middle of it. Returns what was done.
-std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledger, const Journal::Clock& clock,
-                                               std::optional<std::int64_t> lastRoundId) {
-    std::vector<std::string> actions;
-    if (!lastRoundId) {
-        return actions;
+// The game a round's round.opened names (a controller of several games), if any.
+std::optional<std::string> gameOfRound(const std::vector<JournalRecord>& records) {
+    for (const JournalRecord& record : records) {
+        if (record.kind == kind::kRoundOpened) {
+            const json body = json::parse(record.body, nullptr, false);
+            if (body.is_object() && body.contains("game")) {
+                return gameNameValue(body.at("game"), "round.opened's \"game\"");
+            }
+        }
     }
-    const std::vector<JournalRecord> records = store.recordsOfRound(*lastRoundId);
+    return std::nullopt;
+}
+
+// The rounds that may be unfinished: the journal's last, and on a controller of several games
+// each game's last in the segment (a rotation happens only when every game is between rounds).
+std::vector<std::int64_t> lastRounds(JournalStore& store, std::optional<std::int64_t> lastRoundId) {
+    std::set<std::int64_t> rounds;
+    if (lastRoundId) {
+        rounds.insert(*lastRoundId);
+    }
+    auto perGame = store.connection().prepare(
+        "SELECT max(round_id) FROM record WHERE kind = 'round.opened' AND json_extract(body, '$.game') IS NOT NULL "
+        "GROUP BY json_extract(body, '$.game')");
+    while (perGame.step()) {
+        if (!perGame.isNull(0)) {
+            rounds.insert(perGame.integer(0));
+        }
+    }
+    return {rounds.begin(), rounds.end()};
+}
+
+// Finishes a round if the table stopped in the middle of it. Adds what was done to `actions`.
+void finishUnfinishedRound(JournalStore& store, Ledger& ledger, const Journal::Clock& clock, std::int64_t roundId,
+                           std::vector<std::string>& actions) {
+    const std::vector<JournalRecord> records = store.recordsOfRound(roundId);
     if (records.empty()) {
-        return actions;  // ended in a sealed segment
+        return;  // ended in a sealed segment
     }
     RoundHistory round = reconstructRound(records);
     if (round.state == RoundState::Settled || round.state == RoundState::Voided) {
-        return actions;
+        return;
     }
+    const std::optional<std::string> game = gameOfRound(records);
     const std::string id = std::to_string(round.roundId);
     std::string problem;
     std::optional<game::Coup> coup;
@@ -115,6 +145,9 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
         } else {
             addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, VoidDetail{.recovered = true});
         }
+        if (game) {
+            tx.nameGame(*game);
+        }
     });
     if (failure) {
         throw JournalError(*failure);
@@ -125,7 +158,6 @@ std::vector<std::string> finishUnfinishedRound(JournalStore& store, Ledger& ledg
         actions.push_back("round " + id + " voided, " + std::to_string(round.bets.size()) +
                           " bets returned: " + problem);
     }
-    return actions;
 }
 
 }  // namespace
@@ -187,7 +219,9 @@ RecoveryReport inspectJournal(JournalStore& store, const RecoveryOptions& option
 
 void finishRecovery(JournalStore& store, RecoveryReport& report, const Journal::Clock& clock) {
     try {
-        report.actions = finishUnfinishedRound(store, report.ledger, clock, report.lastRoundId);
+        for (const std::int64_t round : lastRounds(store, report.lastRoundId)) {
+            finishUnfinishedRound(store, report.ledger, clock, round, report.actions);
+        }
     } catch (const std::exception& error) {
         report.tilt = std::string("recovery of the last round failed: ") + error.what();
         return;

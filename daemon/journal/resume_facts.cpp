@@ -32,27 +32,58 @@ struct LastRecord {
     std::string kind;
     std::optional<std::int64_t> round;
 };
-struct LastRecords {
+GameFacts firstGameFacts(const ResumeFacts& facts) {
+    return GameFacts{facts.lastShoe, facts.stations, facts.disputes, facts.shoe};
+}
+
+void setFirstGameFacts(ResumeFacts& facts, GameFacts game) {
+    facts.lastShoe = game.lastShoe;
+    facts.stations = std::move(game.stations);
+    facts.disputes = std::move(game.disputes);
+    facts.shoe = std::move(game.shoe);
+}
+
+// A game's own: "" for the first game's (also records naming no game), else the game's name.
+struct GameLast {
     std::optional<std::int64_t> shoe;
+    std::map<std::int64_t, LastRecord> state;    // station.state
+    std::map<std::int64_t, LastRecord> dispute;  // dispute.raised or dispute.resolved
+};
+struct LastRecords {
+    std::map<std::string, GameLast> games;
     std::optional<std::int64_t> clock;
     std::optional<std::int64_t> paytable;
     std::int64_t ticketsIssued = 0;
-    std::map<std::int64_t, LastRecord> handpay;    // handpay.pending or handpay.reset
-    std::map<std::int64_t, LastRecord> attendant;  // attendant.called or attendant.cleared
-    std::map<std::int64_t, LastRecord> state;      // station.state
-    std::map<std::int64_t, LastRecord> dispute;    // dispute.raised or dispute.resolved
-    std::map<std::int64_t, LastRecord> reserved;   // station.reserved
-    std::map<std::int64_t, LastRecord> games;      // station.games
+    std::map<std::int64_t, LastRecord> handpay;       // handpay.pending or handpay.reset
+    std::map<std::int64_t, LastRecord> attendant;     // attendant.called or attendant.cleared
+    std::map<std::int64_t, LastRecord> reserved;      // station.reserved
+    std::map<std::int64_t, LastRecord> stationGames;  // station.games
 };
 
-LastRecords lastRecords(JournalStore& store) {
+// The key of a game's facts for a record naming `game` (or none): "" for the first game.
+std::string gameKey(std::optional<std::string_view> game, const std::string& firstGame) {
+    return !game || *game == firstGame ? std::string() : std::string(*game);
+}
+
+std::string gameKeyOf(const json& body, const std::string& firstGame) {
+    const auto game = body.find("game");
+    if (game == body.end()) {
+        return {};
+    }
+    return gameKey(gameNameValue(*game, "\"game\""), firstGame);
+}
+
+LastRecords lastRecords(JournalStore& store, const std::string& firstGame) {
     static constexpr std::string_view kKinds[] = {
         kind::kShoeStarted,    kind::kTicketIssued,  kind::kClockSet,        kind::kPaytableLoaded,
         kind::kHandpayPending, kind::kHandpayReset,  kind::kAttendantCalled, kind::kAttendantCleared,
         kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved,
         kind::kStationGames};
-    auto scan = store.connection().prepare("SELECT seq, kind, station, round_id FROM record WHERE kind IN (" +
-                                           placeholders(std::size(kKinds)) + ") ORDER BY seq");
+    // The game a record names is read only for the kinds that name one (a game's own facts).
+    auto scan = store.connection().prepare(
+        "SELECT seq, kind, station, round_id, CASE WHEN kind IN ('shoe.started', 'station.state', 'dispute.raised', "
+        "'dispute.resolved') THEN json_extract(body, '$.game') END FROM record WHERE kind IN (" +
+        placeholders(std::size(kKinds)) + ") ORDER BY seq");
     for (std::size_t i = 0; i < std::size(kKinds); ++i) {
         scan.bind(static_cast<int>(i) + 1, kKinds[i]);
     }
@@ -60,8 +91,17 @@ LastRecords lastRecords(JournalStore& store) {
     while (scan.step()) {
         const std::int64_t seq = scan.integer(0);
         const std::string_view k = scan.text(1);
+        const std::string game =
+            gameKey(scan.isNull(4) ? std::nullopt : std::optional<std::string_view>(scan.text(4)), firstGame);
+        const auto lastOf = [&] {
+            return LastRecord{seq, std::string(k), scan.isNull(3) ? std::nullopt : std::optional(scan.integer(3))};
+        };
         if (k == kind::kShoeStarted) {
-            last.shoe = seq;
+            last.games[game].shoe = seq;
+        } else if (k == kind::kStationState && !scan.isNull(2)) {
+            last.games[game].state[scan.integer(2)] = lastOf();
+        } else if ((k == kind::kDisputeRaised || k == kind::kDisputeResolved) && !scan.isNull(2)) {
+            last.games[game].dispute[scan.integer(2)] = lastOf();
         } else if (k == kind::kTicketIssued) {
             ++last.ticketsIssued;
         } else if (k == kind::kClockSet) {
@@ -72,12 +112,9 @@ LastRecords lastRecords(JournalStore& store) {
             std::map<std::int64_t, LastRecord>& of =
                 k == kind::kHandpayPending || k == kind::kHandpayReset        ? last.handpay
                 : k == kind::kAttendantCalled || k == kind::kAttendantCleared ? last.attendant
-                : k == kind::kStationState                                    ? last.state
                 : k == kind::kStationReserved                                 ? last.reserved
-                : k == kind::kStationGames                                    ? last.games
-                                                                              : last.dispute;
-            of[scan.integer(2)] =
-                LastRecord{seq, std::string(k), scan.isNull(3) ? std::nullopt : std::optional(scan.integer(3))};
+                                                                              : last.stationGames;
+            of[scan.integer(2)] = lastOf();
         }
     }
     return last;
@@ -165,6 +202,19 @@ ResumeFacts resumeFactsFromJson(const json& table) {
     if (table.contains("shoe")) {  // segments sealed before issue 33, and RNG tables, carry none
         facts.shoe = shoeInPlayFromJson(objectField(table, "shoe"));
     }
+    if (table.contains("other_games")) {  // a controller of several games
+        facts.firstGame = gameNameValue(table.at("first_game"), "\"first_game\"");
+        for (const auto& [name, game] : objectField(table, "other_games").items()) {
+            // A game's part holds the fields of a game's own; the wallet's are the first part's.
+            json part{{"tickets_issued", 0},
+                      {"clock_offset_ms", 0},
+                      {"handpays", json::object()},
+                      {"attendant_calls", json::array()}};
+            part.update(objectField(table.at("other_games"), name));
+            const ResumeFacts own = resumeFactsFromJson(part);
+            facts.otherGames[gameNameValue(name, "a game in \"other_games\"")] = firstGameFacts(own);
+        }
+    }
     return facts;
 }
 
@@ -227,6 +277,21 @@ json resumeFactsJson(const ResumeFacts& facts) {
     if (facts.shoe) {
         table["shoe"] = shoeInPlayJson(*facts.shoe);
     }
+    // Absent on a controller whose records never named a game (one game, or journals from before).
+    if (!facts.otherGames.empty()) {
+        json others = json::object();
+        for (const auto& [name, game] : facts.otherGames) {
+            ResumeFacts own;
+            setFirstGameFacts(own, game);
+            json part = resumeFactsJson(own);
+            for (const char* wallet : {"tickets_issued", "clock_offset_ms", "handpays", "attendant_calls"}) {
+                part.erase(wallet);
+            }
+            others[name] = std::move(part);
+        }
+        table["first_game"] = facts.firstGame;
+        table["other_games"] = std::move(others);
+    }
     return table;
 }
 
@@ -235,9 +300,11 @@ namespace {
 // The shoe in play: what the segment carried, followed through the shoe's records in the segment
 // from its last shoe.started (`lastStarted`), or from the segment's first record when the shoe
 // started in a segment before it. Only the records since the shoe started are read: a start-up
-// reads about a shoe's worth of the active segment, however long the journal.
+// reads about a shoe's worth of the active segment, however long the journal. Records of another
+// game than `game` (its key, gameKey) are passed over.
 std::optional<ShoeInPlay> followShoeFrom(JournalStore& store, std::optional<ShoeInPlay> carried,
-                                         std::optional<std::int64_t> lastStarted) {
+                                         std::optional<std::int64_t> lastStarted, const std::string& game,
+                                         const std::string& firstGame) {
     if (!lastStarted && !carried) {
         return std::nullopt;
     }
@@ -253,7 +320,9 @@ std::optional<ShoeInPlay> followShoeFrom(JournalStore& store, std::optional<Shoe
     while (records.step()) {
         const std::string_view kind = records.text(1);
         readRecordBody(records.integer(0), kind, records.text(2), [&](const json& body) {
-            followShoe(shoe, kind, body);
+            if (gameKeyOf(body, firstGame) == game) {
+                followShoe(shoe, kind, body);
+            }
             return 0;
         });
     }
@@ -272,32 +341,81 @@ ResumeFacts carriedFacts(const std::optional<json>& carried) {
     }
 }
 
-}  // namespace
-
-std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<json>& carried) {
-    auto last = store.connection().prepare("SELECT max(seq) FROM record WHERE kind = 'shoe.started'");
-    std::optional<std::int64_t> lastStarted;
-    if (last.step() && !last.isNull(0)) {
-        lastStarted = last.integer(0);
-    }
-    return followShoeFrom(store, carriedFacts(carried).shoe, lastStarted);
-}
-
-ResumeFacts resumeFacts(JournalStore& store) {
-    return resumeFacts(store, carriedState(store));
-}
-
-ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried) {
-    ResumeFacts facts = carriedFacts(carried);
-    if (const auto round = store.lastRoundId()) {
-        facts.lastRoundId = round;
-    }
-    const LastRecords last = lastRecords(store);
+// A game's own facts: what the segment carried for it, then its records in the segment.
+void readGameFacts(JournalStore& store, const GameLast& last, GameFacts& facts) {
     if (last.shoe) {
         facts.lastShoe = readBodyOf(store, *last.shoe, kind::kShoeStarted, [](const json& body) {
             return static_cast<std::uint32_t>(integerField(body, "shoe", 0, kMaxShoeNumber));
         });
     }
+    for (const auto& [station, record] : last.state) {
+        facts.stations[station] = readBodyOf(store, record.seq, kind::kStationState, stationStateFact);
+    }
+    for (const auto& [station, record] : last.dispute) {
+        // Journals before issue 20 noted disputes without holding the table (no "held").
+        const auto held = record.kind == kind::kDisputeRaised && record.round
+                              ? readBodyOf(store, record.seq, kind::kDisputeRaised,
+                                           [](const json& body) {
+                                               return body.contains("held") && booleanField(body, "held")
+                                                          ? std::optional(stringField(body, "text"))
+                                                          : std::nullopt;
+                                           })
+                              : std::nullopt;
+        if (held) {
+            facts.disputes[station] = DisputeFact{*record.round, *held};
+        } else {
+            facts.disputes.erase(station);
+        }
+    }
+}
+
+// The first game: the caller's, else the one the carried state names.
+std::string firstGameOf(const std::string& firstGame, const ResumeFacts& carried) {
+    return firstGame.empty() ? carried.firstGame : firstGame;
+}
+
+}  // namespace
+
+GameFacts ResumeFacts::game(const std::string& name) const {
+    if (const auto it = otherGames.find(name); it != otherGames.end()) {
+        return it->second;
+    }
+    if (name.empty() || name == firstGame || firstGame.empty()) {
+        return firstGameFacts(*this);
+    }
+    return {};  // a game that has written nothing yet
+}
+
+std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<json>& carried, const std::string& game,
+                                     const std::string& firstGame) {
+    const ResumeFacts before = carriedFacts(carried);
+    const std::string first = firstGameOf(firstGame, before);
+    const std::string key = gameKey(game.empty() ? std::nullopt : std::optional<std::string_view>(game), first);
+    // The game's last shoe.started: the newest first, the first one of the game.
+    auto last = store.connection().prepare(
+        "SELECT seq, json_extract(body, '$.game') FROM record WHERE kind = 'shoe.started' ORDER BY seq DESC");
+    std::optional<std::int64_t> lastStarted;
+    while (last.step()) {
+        if (gameKey(last.isNull(1) ? std::nullopt : std::optional<std::string_view>(last.text(1)), first) == key) {
+            lastStarted = last.integer(0);
+            break;
+        }
+    }
+    const GameFacts carriedGame = key.empty() ? firstGameFacts(before) : before.game(key);
+    return followShoeFrom(store, carriedGame.shoe, lastStarted, key, first);
+}
+
+ResumeFacts resumeFacts(JournalStore& store, const std::string& firstGame) {
+    return resumeFacts(store, carriedState(store), firstGame);
+}
+
+ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame) {
+    ResumeFacts facts = carriedFacts(carried);
+    const std::string first = firstGameOf(firstGame, facts);
+    if (const auto round = store.lastRoundId()) {
+        facts.lastRoundId = round;
+    }
+    const LastRecords last = lastRecords(store, first);
     facts.ticketsIssued += last.ticketsIssued;
     if (last.clock) {
         facts.clockOffsetMs = readBodyOf(store, *last.clock, kind::kClockSet, [](const json& body) {
@@ -319,25 +437,6 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
             facts.attendantCalls.erase(station);
         }
     }
-    for (const auto& [station, record] : last.state) {
-        facts.stations[station] = readBodyOf(store, record.seq, kind::kStationState, stationStateFact);
-    }
-    for (const auto& [station, record] : last.dispute) {
-        // Journals before issue 20 noted disputes without holding the table (no "held").
-        const auto held = record.kind == kind::kDisputeRaised && record.round
-                              ? readBodyOf(store, record.seq, kind::kDisputeRaised,
-                                           [](const json& body) {
-                                               return body.contains("held") && booleanField(body, "held")
-                                                          ? std::optional(stringField(body, "text"))
-                                                          : std::nullopt;
-                                           })
-                              : std::nullopt;
-        if (held) {
-            facts.disputes[station] = DisputeFact{*record.round, *held};
-        } else {
-            facts.disputes.erase(station);
-        }
-    }
     for (const auto& [station, record] : last.reserved) {
         const ReservationFact reservation = readBodyOf(store, record.seq, kind::kStationReserved, reservationFact);
         if (reservation.reserved && reservation.untilMs > 0) {  // before issue 20 a reservation locked nothing
@@ -346,7 +445,7 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
             facts.reservations.erase(station);
         }
     }
-    for (const auto& [station, record] : last.games) {
+    for (const auto& [station, record] : last.stationGames) {
         facts.games[station] = readBodyOf(store, record.seq, kind::kStationGames, readBody<StationGamesRecord>).games;
     }
     if (last.paytable) {
@@ -355,7 +454,30 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried)
             return body;
         });
     }
-    facts.shoe = followShoeFrom(store, std::move(facts.shoe), last.shoe);
+    // Each game's own, the first game's in the fields of old. Every game the carried state or the
+    // segment knows is followed.
+    std::set<std::string> games{""};
+    for (const auto& [name, game] : facts.otherGames) {
+        games.insert(name);
+    }
+    for (const auto& [name, game] : last.games) {
+        games.insert(name);
+    }
+    for (const std::string& key : games) {
+        GameFacts game = key.empty() ? firstGameFacts(facts) : facts.otherGames[key];
+        const auto it = last.games.find(key);
+        if (it != last.games.end()) {
+            readGameFacts(store, it->second, game);
+        }
+        game.shoe = followShoeFrom(store, std::move(game.shoe), it != last.games.end() ? it->second.shoe : std::nullopt,
+                                   key, first);
+        if (key.empty()) {
+            setFirstGameFacts(facts, std::move(game));
+        } else {
+            facts.otherGames[key] = std::move(game);
+        }
+    }
+    facts.firstGame = first;
     return facts;
 }
 

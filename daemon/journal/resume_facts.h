@@ -25,6 +25,14 @@
 
 namespace pitlink::journal {
 
+// What one game of a controller of several resumes of its own (records naming it, `game`).
+struct GameFacts {
+    std::optional<std::uint32_t> lastShoe;
+    std::map<std::int64_t, StationState> stations;  // each station's last station.state in the game
+    std::map<std::int64_t, DisputeFact> disputes;
+    std::optional<ShoeInPlay> shoe;
+};
+
 // What the daemon resumes at start that is not in the ledger's snapshots. A segment after the
 // first carries these over from the segments before it (its `segment.carried` "table" part), so
 // that a start-up reads the active segment only: the carried facts, then the segment's records.
@@ -51,17 +59,30 @@ struct ResumeFacts {
     // A reader's shoe in play (shoe_in_play.h); none when the last shoe started is an RNG shoe, or
     // when it started in a segment sealed before issue 33 (whose carried state holds no shoe).
     std::optional<ShoeInPlay> shoe;
+    // A controller of several games (schema/README.md "Games"): the fields above are the first
+    // game's (records naming it or no game: journals from before games, or from when the
+    // controller had one); each other game's own are here, by name.
+    std::string firstGame;  // empty: no record named another game
+    std::map<std::string, GameFacts> otherGames;
+    // What game `name` resumes: the fields above for the first game (or `name` empty).
+    [[nodiscard]] GameFacts game(const std::string& name) const;
 };
-[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store);
+// `firstGame`: the controller's first game (pitlink.yaml), whose records are also those that
+// name no game; empty: the one the carried state names, else none (records naming a game are
+// then all other games').
+[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::string& firstGame = {});
 // The same from the segment's `segment.carried` body as the caller already read it (carriedState).
-[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::optional<nlohmann::json>& carried);
+[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::optional<nlohmann::json>& carried,
+                                      const std::string& firstGame = {});
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 // The "table" part of segment.carried back; a field that does not fit throws json::exception.
 [[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);
 
 // The reader's shoe in play alone, as resumeFacts reads it: after a start-up's recovery finished
 // the round left unfinished (its settlement is one of the shoe's results).
-[[nodiscard]] std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<nlohmann::json>& carried);
+// `game` as in ResumeFacts::game.
+[[nodiscard]] std::optional<ShoeInPlay> resumeShoe(JournalStore& store, const std::optional<nlohmann::json>& carried,
+                                                   const std::string& game = {}, const std::string& firstGame = {});
 
 // The body of a segment's `segment.carried` record: the table's part and the SAS floor's.
 [[nodiscard]] nlohmann::json segmentCarriedBody(const ResumeFacts& table, const CarriedSasState& sas);

@@ -2,19 +2,26 @@
 #include "daemon/table/controller.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace pitlink::table {
 
 Controller::Controller(int stations, const std::vector<game::Money>& denominations, const TableStart& start,
-                       std::string firstGame)
-    : firstGame_(std::move(firstGame)), nextRoundId_(start.nextRoundId), nextTicket_(start.nextTicketNumber) {
+                       std::vector<std::string> games)
+    : games_(std::move(games)),
+      nextRoundId_(start.nextRoundId),
+      nextTicket_(start.nextTicketNumber),
+      nextShoe_(start.nextShoeNumber) {
+    if (games_.empty()) {
+        throw std::invalid_argument("a controller has at least one game");
+    }
     for (int n = 1; n <= stations; ++n) {
         StationWallet w;
         w.number = n;
         if (const auto it = start.joinedGames.find(n); it != start.joinedGames.end()) {
             w.games = it->second;
         } else {
-            w.games = {firstGame_};
+            w.games = {games_.front()};
         }
         if (const auto it = start.handpays.find(n); it != start.handpays.end()) {
             w.handpay = it->second;

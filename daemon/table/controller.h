@@ -20,20 +20,25 @@ namespace pitlink::table {
 class Controller {
 public:
     // `stations` numbered from 1; `denominations` the values of one credit a station may choose
-    // (a kept choice no longer offered falls back to the first); `firstGame` the game a station
-    // plays until it says otherwise (today's single game).
+    // (a kept choice no longer offered falls back to the first); `games` the controller's games,
+    // the first being the one a station plays until it says otherwise (today's single game).
     Controller(int stations, const std::vector<game::Money>& denominations, const TableStart& start,
-               std::string firstGame);
+               std::vector<std::string> games);
 
     [[nodiscard]] int stationCount() const { return static_cast<int>(wallets_.size()); }
     [[nodiscard]] bool isStation(std::int64_t number) const { return number >= 1 && number <= stationCount(); }
     // The numbers are checked by the caller (isStation).
     [[nodiscard]] StationWallet& wallet(std::int64_t number);
     [[nodiscard]] const StationWallet& wallet(std::int64_t number) const;
-    [[nodiscard]] const std::string& firstGame() const { return firstGame_; }
+    [[nodiscard]] const std::string& firstGame() const { return games_.front(); }
+    [[nodiscard]] const std::vector<std::string>& games() const { return games_; }
+    // Several games: each names itself in its records (journal::kind::namesItsGame).
+    [[nodiscard]] bool severalGames() const { return games_.size() > 1; }
 
     [[nodiscard]] std::int64_t takeRoundId() { return nextRoundId_++; }
     [[nodiscard]] std::int64_t takeTicketNumber() { return nextTicket_++; }
+    // Shoe numbers are the controller's too: a number names one shoe of one game in the journal.
+    [[nodiscard]] std::uint32_t takeShoeNumber() { return nextShoe_++; }
 
     // Both outlive the games or are reset to null before they go.
     void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
@@ -43,9 +48,10 @@ public:
 
 private:
     std::vector<StationWallet> wallets_;
-    std::string firstGame_;
+    std::vector<std::string> games_;
     std::int64_t nextRoundId_;
     std::int64_t nextTicket_;
+    std::uint32_t nextShoe_;
     TicketSystem* tickets_ = nullptr;
     CommitObserver* observer_ = nullptr;
 };

@@ -12,7 +12,8 @@ namespace pitlink::table {
 Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
              platform::Executor& timers, game::RandomSource& random, TableStart start, Publish publish)
     : journal_(journal),
-      ownController_(std::make_unique<Controller>(settings.stations, settings.denominations, start, settings.name)),
+      ownController_(std::make_unique<Controller>(settings.stations, settings.denominations, start,
+                                                  std::vector<std::string>{settings.name})),
       controller_(*ownController_),
       paytable_(paytable),
       paytableSha_(journal::paytableSha256(paytable)),
@@ -20,7 +21,7 @@ Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSet
       timers_(timers),
       random_(random),
       publish_(std::move(publish)),
-      nextShoeNumber_(start.nextShoeNumber) {
+      hadShoe_(start.nextShoeNumber > 1) {
     seat(start);
 }
 
@@ -34,7 +35,7 @@ Table::Table(journal::Journal& journal, Controller& controller, const game::Payt
       timers_(timers),
       random_(random),
       publish_(std::move(publish)),
-      nextShoeNumber_(start.nextShoeNumber) {
+      hadShoe_(start.nextShoeNumber > 1) {
     seat(start);
 }
 
@@ -90,6 +91,9 @@ void Table::stop() {
 }
 
 void Table::commit(journal::JournalTransaction tx, Respond respond, Reply reply, std::function<void()> then) {
+    if (controller_.severalGames()) {
+        tx.nameGame(settings_.name);
+    }
     CommitObserver* observer = controller_.observer();
     std::function<void()> observed = observer != nullptr ? observer->submitting(tx) : std::function<void()>{};
     journal_.submit(std::move(tx),

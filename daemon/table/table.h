@@ -324,7 +324,7 @@ private:
     RoundPhase phase_ = RoundPhase::Idle;
     std::int64_t roundId_ = 0;
     std::int64_t nextBetIndex_ = 1;
-    std::uint32_t nextShoeNumber_;
+    bool hadShoe_;  // this game started a shoe before this start
     std::uint32_t shoeNumber_ = 0;
     int roundInShoe_ = 0;
     bool shoeNeeded_ = true;            // no shoe yet, or its cut card came out

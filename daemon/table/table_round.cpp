@@ -52,7 +52,7 @@ void Table::addShoe(journal::JournalTransaction& tx, std::string_view reason) {
     if (shoeNumber_ != 0) {
         tx.add(journal::ShoeEndedRecord{shoeNumber_, roundInShoe_, shoe_ ? shoe_->remaining() : -1});
     }
-    shoeNumber_ = nextShoeNumber_++;
+    shoeNumber_ = controller_.takeShoeNumber();
     shoeReason_ = reason;
     shoeResumed_ = false;
     scoreboard_ = game::Scoreboard(shoeNumber_);  // roads reset at every new shoe
@@ -145,9 +145,9 @@ void Table::openRound(Respond respond) {
     if (shoeNeeded_) {
         // Only the RNG shoe gets here (a reader's is reported: no_shoe): its cut card came out, or
         // this is the first round since pitlinkd started, whose shoe was never journaled.
-        const std::string_view reason = shoeNumber_ != 0      ? journal::kShoeCutCardOut
-                                        : nextShoeNumber_ > 1 ? journal::kShoeRestart
-                                                              : journal::kShoeFirst;
+        const std::string_view reason = shoeNumber_ != 0 ? journal::kShoeCutCardOut
+                                        : hadShoe_       ? journal::kShoeRestart
+                                                         : journal::kShoeFirst;
         addShoe(tx, reason);
         newShoe = ShoeStarted{shoeNumber_, std::string(reason)};
         newRoads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad};

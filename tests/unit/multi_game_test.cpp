@@ -6,10 +6,12 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "daemon/io/event_line.h"
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/recovery.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/journal/store_sink.h"
 #include "daemon/table/controller.h"
@@ -38,7 +40,7 @@ struct Controller4 {
             deferred, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
         TableSettings settings;
         settings.source = CardSource::Reader;
-        controller = std::make_unique<Controller>(settings.stations, settings.denominations, TableStart{}, names[0]);
+        controller = std::make_unique<Controller>(settings.stations, settings.denominations, TableStart{}, names);
         for (const std::string& name : names) {
             settings.name = name;
             games.push_back(std::make_unique<Table>(*journal, *controller, paytable, settings, timers, random,
@@ -282,9 +284,120 @@ TEST(MultiGame, TheGamesAStationPlaysSurviveARestart) {
     EXPECT_EQ(journal::resumeFactsFromJson(journal::resumeFactsJson(facts)).games, facts.games);
     TableStart start;
     start.joinedGames = facts.games;
-    const Controller restarted(8, {1}, start, "alpha");
+    const Controller restarted(8, {1}, start, {"alpha", "beta", "gamma"});
     EXPECT_EQ(restarted.wallet(kStation).games, (std::vector<std::string>{"gamma"}));
     EXPECT_EQ(restarted.wallet(1).games, (std::vector<std::string>{"alpha"}));
+}
+
+// Two live games dealing their own shoes: each record of a game names it, and a restart resumes
+// each game's own shoe (cards left, round in shoe) and each station's slip in each game.
+TEST(MultiGame, EachGameResumesItsOwnShoeAndStationState) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(0);
+    c.open(1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 100, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    c.deal(0, kPlayerNatural);
+    c.deal(1, "9S 2H KD 4C");  // the same coup from beta's own 8 decks
+    c.deferred.flush();
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).openRound(r); }).ok);
+    c.deal(1, "");  // nothing: beta's second round is open when pitlinkd stops
+    // Every record of a round names its game; so do the shoes'.
+    auto q = c.store().connection().prepare(
+        "SELECT count(*) FROM record WHERE (round_id IS NOT NULL OR kind LIKE 'shoe.%') "
+        "AND json_extract(body, '$.game') IS NULL");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.integer(0), 0);
+    auto opened = c.store().connection().prepare(
+        "SELECT round_id, json_extract(body, '$.game'), json_extract(body, '$.shoe') FROM record "
+        "WHERE kind = 'round.opened' ORDER BY seq");
+    std::vector<std::tuple<std::int64_t, std::string, std::int64_t>> rounds;
+    while (opened.step()) {
+        rounds.emplace_back(opened.integer(0), std::string(opened.text(1)), opened.integer(2));
+    }
+    // Round and shoe numbers are the controller's: unique in the journal.
+    EXPECT_EQ(rounds, (std::vector<std::tuple<std::int64_t, std::string, std::int64_t>>{
+                          {1, "alpha", 1}, {2, "beta", 2}, {3, "beta", 2}}));
+
+    const journal::ResumeFacts facts = journal::resumeFacts(c.store(), std::string("alpha"));
+    EXPECT_EQ(facts.firstGame, "alpha");
+    ASSERT_TRUE(facts.otherGames.contains("beta"));
+    const journal::GameFacts alpha = facts.game("alpha");
+    const journal::GameFacts beta = facts.game("beta");
+    ASSERT_TRUE(alpha.shoe && beta.shoe);
+    EXPECT_EQ(alpha.shoe->shoe, 1);
+    EXPECT_EQ(beta.shoe->shoe, 2);
+    EXPECT_EQ(alpha.shoe->roundInShoe, 1);
+    EXPECT_EQ(beta.shoe->roundInShoe, 2);  // its second round is open, not yet dealt
+    // 8 decks less the 4 cards of the one coup dealt from each.
+    EXPECT_EQ(alpha.shoe->left.total(), 8 * 52 - 4);
+    EXPECT_EQ(beta.shoe->left.total(), 8 * 52 - 4);
+    ASSERT_TRUE(alpha.stations.contains(kStation) && beta.stations.contains(kStation));
+    EXPECT_EQ(alpha.stations.at(kStation).lastSlip[BetType::Player], 100);
+    EXPECT_EQ(alpha.stations.at(kStation).lastSlip[BetType::Banker], 0);
+    EXPECT_EQ(beta.stations.at(kStation).lastSlip[BetType::Banker], 200);
+    EXPECT_EQ(beta.stations.at(kStation).lastSlip[BetType::Player], 0);
+    // A game that never wrote a record resumes nothing of the others'.
+    EXPECT_FALSE(facts.game("gamma").shoe);
+    EXPECT_TRUE(facts.game("gamma").stations.empty());
+    // Carried across a segment as it was read, each game's part under its name.
+    const json carried = journal::resumeFactsJson(facts);
+    EXPECT_EQ(carried.at("first_game"), "alpha");
+    EXPECT_TRUE(carried.at("other_games").contains("beta"));
+    EXPECT_EQ(journal::resumeFactsJson(journal::resumeFactsFromJson(carried)), carried);
+    // The same journal read as a controller whose first game is beta: alpha is then the other.
+    const journal::ResumeFacts swapped = journal::resumeFacts(c.store(), std::string("beta"));
+    EXPECT_EQ(swapped.game("alpha").shoe, alpha.shoe);
+    EXPECT_EQ(swapped.game("beta").shoe, beta.shoe);
+    EXPECT_EQ(swapped.game("alpha").stations.at(kStation).lastSlip[BetType::Player], 100);
+    EXPECT_EQ(swapped.game("beta").stations.at(kStation).lastSlip[BetType::Banker], 200);
+    // One shoe's reader alone finds each game's shoe.
+    EXPECT_EQ(journal::resumeShoe(c.store(), std::nullopt, "beta", "alpha"), beta.shoe);
+    EXPECT_EQ(journal::resumeShoe(c.store(), std::nullopt, "alpha", "alpha"), alpha.shoe);
+}
+
+// pitlinkd stops with a round unfinished in each of two games: the start-up finishes both (alpha's
+// incomplete coup and beta's open round voided, every stake returned), and the records it writes
+// name their game.
+TEST(MultiGame, AStartUpFinishesTheUnfinishedRoundOfEachGame) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    c.open(0);
+    c.open(1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 100, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    // Alpha's first three cards reach the disk; the fourth, which completes the coup, and its
+    // settlement do not: the disk fails, then the power goes.
+    c.deal(0, "9S 2H KD");
+    c.deferred.flush();
+    c.deferred.failFromNow();
+    c.deal(0, "4C");
+    c.deferred.flush();
+    c.games.clear();
+    // Alpha is dealing with three cards, beta open for bets.
+    EXPECT_EQ(c.committedCredits(), 700);
+
+    const journal::RecoveryReport report =
+        journal::recover(c.store(), journal::RecoveryOptions{}, [] { return 1'795'000'000'000; });
+    ASSERT_TRUE(report.ok()) << report.tilt.value_or("");
+    ASSERT_EQ(report.actions.size(), 2U);
+    EXPECT_NE(report.actions[0].find("round 1 voided"), std::string::npos) << report.actions[0];
+    EXPECT_NE(report.actions[1].find("round 2 voided"), std::string::npos) << report.actions[1];
+    // Every stake returned: 700 + 100 + 200.
+    EXPECT_EQ(report.ledger.credits(kStation), 1'000);
+    auto voided = c.store().connection().prepare(
+        "SELECT round_id, json_extract(body, '$.game') FROM record WHERE kind = 'round.voided' ORDER BY round_id");
+    std::vector<std::pair<std::int64_t, std::string>> rounds;
+    while (voided.step()) {
+        rounds.emplace_back(voided.integer(0), std::string(voided.text(1)));
+    }
+    EXPECT_EQ(rounds, (std::vector<std::pair<std::int64_t, std::string>>{{1, "alpha"}, {2, "beta"}}));
 }
 
 }  // namespace

@@ -182,8 +182,16 @@ std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index, std::
     JournalStore& before = journal.segment(index - 1);
     const std::int64_t lastSeq = before.tipSeq();
     const Digest lastHash = before.tipHash();
-    json table = resumeFactsJson(carried != nullptr && index > 1 ? resumeFacts(before, *carried) : resumeFacts(before));
     JournalStore& store = journal.segment(index);
+    auto next = carriedState(store);
+    // A controller of several games names its first game in what it carried: the records of the
+    // segment before are divided among the games as the daemon divided them.
+    std::string firstGame;
+    if (next && next->at("table").contains("first_game") && next->at("table").at("first_game").is_string()) {
+        firstGame = next->at("table").at("first_game").get<std::string>();
+    }
+    json table = resumeFactsJson(carried != nullptr && index > 1 ? resumeFacts(before, *carried, firstGame)
+                                                                 : resumeFacts(before, firstGame));
     const std::int64_t first = store.firstSeq();
     const std::string where = "segment " + journal.file(index);
     if (first != lastSeq + 1) {
@@ -193,7 +201,6 @@ std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index, std::
     if (sealedLink(store, first) != lastHash) {
         return where + ": its segment.sealed does not name the last link of the segment before it";
     }
-    auto next = carriedState(store);
     if (next && !next->at("table").contains("shoe")) {
         // Sealed before issue 33: the shoe in play was not carried over (its table started a new
         // shoe after such a rotation); what it carried is compared without it.

@@ -69,6 +69,15 @@ inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O
 inline constexpr std::string_view kModbusFault = "modbus.fault";  // a stuck output or held button, raised or cleared
 inline constexpr std::string_view kModbusLampTest = "modbus.lamp_test";  // a technician lights each lamp in turn
 
+// On a controller of several games (pitlink.yaml `games`), a record of one game names it in its
+// body (`game`): every record of a round, and these when they have none (schema/README.md
+// "Games"). A controller of one game names none, as before games existed.
+[[nodiscard]] constexpr bool namesItsGame(std::string_view kind, bool ofARound) {
+    return ofARound || kind == kShoeStarted || kind == kShoeEnded || kind == kShoeCut || kind == kShoeBurned ||
+           kind == kRoundOpened || kind == kStationState || kind == kDisputeRaised || kind == kDisputeResolved ||
+           kind == kTiltRaised || kind == kTiltCleared || kind == kBetRefused || kind == kBetsConfirmed;
+}
+
 }  // namespace pitlink::journal::kind
 
 namespace pitlink::journal::reason {
