@@ -33,6 +33,26 @@ table::TableSettings tableSettings(const config::Config& config) {
     return t;
 }
 
+table::TableSettings gameSettings(const config::Config& config, std::size_t index) {
+    table::TableSettings t = tableSettings(config);
+    if (index >= config.games.size()) {
+        return t;  // a Config built in code: its table is its one game
+    }
+    const config::GameConfig& game = config.games[index];
+    t.name = game.name;
+    t.source = game.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
+    t.shoe = game.shoe;
+    t.betsOpen = game.rounds.betsOpen;
+    t.lastBets = game.rounds.lastBets;
+    t.startOnDeal = game.rounds.startOnDeal;
+    t.confirmBets = game.rounds.confirmBets;
+    t.bets = game.bets;
+    t.rescanAttempts = game.rescanAttempts;
+    t.readerTimeout = game.readerTimeout;
+    t.naturalsOnBigRoad = game.naturalsOnBigRoad;
+    return t;
+}
+
 std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
                                        const config::Config& fresh, const game::Paytable& freshPaytable) {
     std::vector<std::string> keys;

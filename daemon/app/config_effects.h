@@ -14,8 +14,11 @@ namespace pitlink::app {
 // When the journal's active segment is sealed (pitlink.yaml journal.segment_max_*).
 journal::SegmentPolicy segmentPolicy(const config::Config& config);
 
-// The table's settings from the configuration.
+// The table's settings from the configuration: its first game's.
 table::TableSettings tableSettings(const config::Config& config);
+// Game `index`'s (config.games; the controller's stations, denominations, cashier and
+// reservations are every game's).
+table::TableSettings gameSettings(const config::Config& config, std::size_t index);
 
 // The daemon-level keys (beyond the table's, see Table::reconfigure) that differ between the
 // running configuration and a re-read one and only apply at the next start.

@@ -6,6 +6,7 @@
 #include "daemon/app/config_effects.h"
 #include "daemon/app/segment_carry.h"
 #include "daemon/config/config_error.h"
+#include "daemon/config/paytable_loader.h"
 #include "daemon/control/control_server.h"
 #include "daemon/engine/engine_link.h"
 #include "daemon/io/event_line.h"
@@ -50,9 +51,9 @@ Daemon::Daemon(config::Config config, game::Paytable paytable, std::string confi
 Daemon::~Daemon() {
     // Without stop() (a crash in the simulation tier): the parts go in reverse order, nothing more
     // is journaled. The table first forgets the floor that is about to go.
-    if (table_) {
-        table_->setTicketSystem(nullptr);
-        table_->setCommitObserver(nullptr);
+    if (controller_) {
+        controller_->setTicketSystem(nullptr);
+        controller_->setCommitObserver(nullptr);
     }
 }
 
@@ -87,7 +88,7 @@ void Daemon::scanIntegrity() {
     scan_.emplace(config_.journal.path.string(), startup_->readOptions, config_.journal.fullChainCheckAtStart,
                   world_.worker(), world_.executor, [this](const journal::IntegrityResult& result) {
                       resume(result);
-                      if (!table_) {
+                      if (games_.empty()) {
                           hooks_.ready("TILT: the table does not run");  // up, so not restarted in a loop
                       }
                   });
@@ -104,7 +105,17 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     startup_->facts = journal::resumeFacts(*startup_->store, config::firstGameName(config_));
     sas::SasResume sasResume = sas::resumeSas(*startup_->store);
     clock_.setOffsetMs(startup_->facts.clockOffsetMs);
-    resumeJournal(*startup_, scan, config_, paytable_, configText_, [this] { return clock_.nowMs(); });
+    // Each game's paytable: the first's as given, another file's read here (its errors are the
+    // configuration's, as at start).
+    std::vector<const game::Paytable*> paytables{&paytable_};
+    for (std::size_t i = 1; i < config_.games.size(); ++i) {
+        if (config_.games[i].paytableFile == config_.games.front().paytableFile) {
+            paytables.push_back(&paytable_);
+        } else {
+            paytables.push_back(&otherPaytables_.emplace_back(config::loadPaytableFile(config_.games[i].paytableFile)));
+        }
+    }
+    resumeJournal(*startup_, scan, config_, paytables, configText_, [this] { return clock_.nowMs(); });
     const journal::RecoveryReport& recovery = startup_->recovery;
     for (const std::string& action : recovery.actions) {
         spdlog::warn("recovery: {}", action);
@@ -146,8 +157,8 @@ void Daemon::checkSealedSegments() {
                                  return;
                              }
                              sealedVerdict_ = *result.failure;
-                             if (table_) {
-                                 table_->raiseTilt("journal_segment", *result.failure);
+                             for (const auto& game : games_) {
+                                 game->raiseTilt("journal_segment", *result.failure);
                              }
                          });
 }
@@ -172,23 +183,46 @@ void Daemon::startWriter() {
 }
 
 void Daemon::startTable() {
-    table_.emplace(*journal_, paytable_, tableSettings(config_), world_.executor, world_.random, startup_->resume,
-                   [this](const table::TableEvent& e) { onEvent(e); });
-    table_->setRoundLimit(roundLimit_);
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < std::max<std::size_t>(config_.games.size(), 1); ++i) {
+        names.push_back(gameSettings(config_, i).name);
+    }
+    const table::TableSettings first = gameSettings(config_, 0);
+    controller_.emplace(first.stations, first.denominations, startup_->resume, names);
+    std::size_t other = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const bool ownPaytable =
+            i > 0 && i < config_.games.size() && config_.games[i].paytableFile != config_.games.front().paytableFile;
+        const game::Paytable& paytable = ownPaytable ? otherPaytables_.at(other++) : paytable_;
+        auto game =
+            std::make_unique<table::Table>(*journal_, *controller_, paytable, gameSettings(config_, i), world_.executor,
+                                           world_.random, gameStart(*startup_, names[i]), table::Publish{});
+        table::Table& ref = *game;
+        game->setPublish([this, &ref](const table::TableEvent& e) { onEvent(ref, e); });
+        game->setRoundLimit(roundLimit_);
+        games_.push_back(std::move(game));
+    }
 }
 
 void Daemon::logShoe() {
-    const std::optional<journal::ShoeInPlay>& shoe = startup_->facts.shoe;
-    if (table_->shoeResumed()) {
-        spdlog::info("shoe {} resumed: round {} of the shoe dealt, {} cards left{}", shoe->shoe, shoe->roundInShoe,
-                     shoe->left.total(), shoe->cutCardOut() ? "; its cut card is out: a new shoe is due" : "");
-    } else if (shoe && !config_.table.rngShoe) {
-        spdlog::warn("shoe {} of the journal has {} decks, the configuration {}: report a new shoe", shoe->shoe,
-                     shoe->decks, config_.table.shoe.decks);
-    } else if (!config_.table.rngShoe) {
-        spdlog::info("no shoe in play to resume: report a new shoe");
-    } else {
-        spdlog::info("RNG shoe: a new shoe is shuffled for the first round (a shoe's order is never journaled)");
+    for (std::size_t i = 0; i < games_.size(); ++i) {
+        const table::Table& game = *games_[i];
+        const table::TableSettings settings = gameSettings(config_, i);
+        const std::optional<journal::ShoeInPlay> shoe = startup_->facts.game(game.name()).shoe;
+        const bool reader = settings.source == table::CardSource::Reader;
+        if (game.shoeResumed()) {
+            spdlog::info("{}: shoe {} resumed: round {} of the shoe dealt, {} cards left{}", game.name(), shoe->shoe,
+                         shoe->roundInShoe, shoe->left.total(),
+                         shoe->cutCardOut() ? "; its cut card is out: a new shoe is due" : "");
+        } else if (shoe && reader) {
+            spdlog::warn("{}: shoe {} of the journal has {} decks, the configuration {}: report a new shoe",
+                         game.name(), shoe->shoe, shoe->decks, settings.shoe.decks);
+        } else if (reader) {
+            spdlog::info("{}: no shoe in play to resume: report a new shoe", game.name());
+        } else {
+            spdlog::info("{}: RNG shoe: a new shoe is shuffled for the first round (a shoe's order is never journaled)",
+                         game.name());
+        }
     }
 }
 
@@ -202,7 +236,7 @@ void Daemon::startModbus() {
         modbusWorkers_.push_back(
             std::make_unique<modbus::ModbusWorker>(world_.modbusDevice(module), world_.worker(), world_.executor));
     }
-    tableIo_.emplace(config_.modbus, *table_, *journal_, world_.executor,
+    tableIo_.emplace(config_.modbus, *table(), *journal_, world_.executor,
                      [this](std::size_t module, modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
                          modbusWorkers_.at(module)->submit(std::move(request), std::move(done));
                      });
@@ -223,10 +257,10 @@ void Daemon::startSas(sas::SasResume resume) {
     if (config_.sas.links.empty()) {
         return;
     }
-    sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_), *table_, *journal_, world_.executor, clock_,
+    sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_), *table(), *journal_, world_.executor, clock_,
                  std::move(resume), world_.io, world_.sasOutputs, world_.worker);
-    table_->setTicketSystem(&*sas_);
-    table_->setCommitObserver(&*sas_);
+    controller_->setTicketSystem(&*sas_);
+    controller_->setCommitObserver(&*sas_);
     try {
         sas_->start();
     } catch (const std::system_error& e) {
@@ -242,7 +276,11 @@ void Daemon::startEngineLink() {
     // The journal reader answers the engine link's bet lists and the control socket's reads.
     reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.executor);
     reader_->followSegments(&writer_->segmentGeneration());
-    engine_.emplace(*table_, &*journal_, &*reader_);
+    std::vector<table::Table*> games;
+    for (const auto& game : games_) {
+        games.push_back(game.get());
+    }
+    engine_.emplace(std::move(games), &*journal_, &*reader_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
         engineLink_ =
             std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
@@ -252,7 +290,7 @@ void Daemon::startEngineLink() {
 }
 
 void Daemon::startControl() {
-    control_.emplace(*table_, *journal_, *reader_, [this] { return statusJson(); });
+    control_.emplace(*table(), *journal_, *reader_, [this] { return statusJson(); });
     if (tableIo_) {
         control_->setTableIo(control::TableIoControl{
             [this](std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
@@ -269,7 +307,9 @@ void Daemon::startControl() {
 }
 
 void Daemon::startRounds() {
-    table_->start();
+    for (const auto& game : games_) {
+        game->start();
+    }
 }
 
 json Daemon::segmentsJson() const {
@@ -304,11 +344,21 @@ json Daemon::statusJson() const {
                 {"scheduling", json{{"logic_thread", scheduling_}, {"real_time", realTime_}}}};
 }
 
-void Daemon::onEvent(const table::TableEvent& e) {
+void Daemon::onEvent(const table::Table& game, const table::TableEvent& e) {
     if (engineLink_) {
-        engineLink_->publish(io::eventJson(e));
+        // A game's events go to the connections serving it, naming it when there are several;
+        // a station's wallet's to every connection.
+        json line = io::eventJson(e);
+        if (!io::isGameEvent(e)) {
+            engineLink_->publish(line);
+        } else {
+            if (games_.size() > 1) {
+                line["game"] = game.name();
+            }
+            engineLink_->publish(line, game.name());
+        }
     }
-    if (control_) {
+    if (control_ && &game == table()) {
         control_->remember(e);
     }
     if (const auto* t = std::get_if<table::TiltChanged>(&e); t != nullptr && t->tilted) {
@@ -334,31 +384,54 @@ void Daemon::tilt(const std::string& why) {
 }
 
 void Daemon::shutdown(std::function<void(const std::string& verdict)> done) {
-    if (!table_) {
+    if (games_.empty()) {
         done("the table was not running");
         return;
     }
     engine_->stopTaking();
-    table_->shutdown(std::move(done));
+    // Every game ends its round safely; `done` once all have, with what each did.
+    auto verdicts = std::make_shared<std::vector<std::string>>(games_.size());
+    auto left = std::make_shared<std::size_t>(games_.size());
+    auto finish = std::make_shared<std::function<void(const std::string&)>>(std::move(done));
+    for (std::size_t i = 0; i < games_.size(); ++i) {
+        games_[i]->shutdown([this, i, verdicts, left, finish](const std::string& verdict) {
+            (*verdicts)[i] = games_.size() > 1 ? games_[i]->name() + ": " + verdict : verdict;
+            if (--*left == 0) {
+                std::string all;
+                for (const std::string& v : *verdicts) {
+                    all += (all.empty() ? "" : "; ") + v;
+                }
+                (*finish)(all);
+            }
+        });
+    }
 }
 
 void Daemon::reload(const config::Config& fresh, const game::Paytable& freshPaytable, const std::string& freshText) {
     spdlog::set_level(spdlog::level::from_str(fresh.log.level));
-    if (!table_) {
+    if (games_.empty()) {
         return;
     }
-    table_->reconfigure(tableSettings(fresh),
-                        journal::ConfigLoadedRecord{fresh.file.string(), journal::toHex(journal::sha256(freshText)),
-                                                    std::nullopt, std::nullopt, std::nullopt},
-                        restartNeeded(config_, paytable_, fresh, freshPaytable), [](const table::Reply& reply) {
-                            if (!reply.ok) {
-                                spdlog::error("SIGHUP: not applied: {}", reply.message);
-                                return;
-                            }
-                            const auto& answer = std::get<table::ReconfigureAnswer>(reply.data);
-                            spdlog::info("SIGHUP: applied from the next round: {}; needs a restart: {}",
-                                         json(answer.applied).dump(), json(answer.restartNeeded).dump());
-                        });
+    for (std::size_t i = 1; i < games_.size(); ++i) {
+        games_[i]->reconfigure(
+            gameSettings(fresh, i),
+            journal::ConfigLoadedRecord{fresh.file.string(), journal::toHex(journal::sha256(freshText)), std::nullopt,
+                                        std::nullopt, std::nullopt},
+            {}, [](const table::Reply&) {});
+    }
+    games_.front()->reconfigure(
+        gameSettings(fresh, 0),
+        journal::ConfigLoadedRecord{fresh.file.string(), journal::toHex(journal::sha256(freshText)), std::nullopt,
+                                    std::nullopt, std::nullopt},
+        restartNeeded(config_, paytable_, fresh, freshPaytable), [](const table::Reply& reply) {
+            if (!reply.ok) {
+                spdlog::error("SIGHUP: not applied: {}", reply.message);
+                return;
+            }
+            const auto& answer = std::get<table::ReconfigureAnswer>(reply.data);
+            spdlog::info("SIGHUP: applied from the next round: {}; needs a restart: {}", json(answer.applied).dump(),
+                         json(answer.restartNeeded).dump());
+        });
 }
 
 void Daemon::stop() {
@@ -369,8 +442,8 @@ void Daemon::stop() {
     scan_.reset();  // interrupts a scan still running
     controlServer_.reset();
     engineLink_.reset();
-    if (table_) {
-        table_->stop();
+    for (const auto& game : games_) {
+        game->stop();
     }
     if (tableIo_) {
         // The last cycle leaves the lamps in the safe image: no "bets open" at a stopped table.
@@ -394,8 +467,8 @@ void Daemon::stop() {
         if (journal_ && !journal_->failed()) {
             sas_->stop();  // every station's queue journaled as it stands
         }
-        table_->setTicketSystem(nullptr);
-        table_->setCommitObserver(nullptr);
+        controller_->setTicketSystem(nullptr);
+        controller_->setCommitObserver(nullptr);
         sas_.reset();
     }
     if (journal_ && !journal_->failed()) {

@@ -10,6 +10,7 @@
 // and control -> rounds -> ready. Stop: Modbus, SAS (queues journaled), meters snapshot, writer.
 #include <nlohmann/json.hpp>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -97,7 +98,9 @@ public:
     void stop();
 
     // The parts, once made (null before, or when the table does not run).
-    [[nodiscard]] table::Table* table() { return table_ ? &*table_ : nullptr; }
+    // The first game (the stations' wallet requests go to it), and every game in config order.
+    [[nodiscard]] table::Table* table() { return games_.empty() ? nullptr : games_.front().get(); }
+    [[nodiscard]] const std::vector<std::unique_ptr<table::Table>>& games() const { return games_; }
     [[nodiscard]] journal::Journal* journal() { return journal_ ? &*journal_ : nullptr; }
     [[nodiscard]] engine::EngineRequests* engine() { return engine_ ? &*engine_ : nullptr; }
     [[nodiscard]] control::ControlCommands* control() { return control_ ? &*control_ : nullptr; }
@@ -124,7 +127,7 @@ private:
     void startControl();
     void startRounds();
 
-    void onEvent(const table::TableEvent& event);
+    void onEvent(const table::Table& game, const table::TableEvent& event);
     void tilt(const std::string& why);
 
     config::Config config_;
@@ -145,7 +148,9 @@ private:
     std::int64_t scanStartedMs_ = 0;
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;
-    std::optional<table::Table> table_;
+    std::optional<table::Controller> controller_;  // what the games share: wallets, numbers
+    std::deque<game::Paytable> otherPaytables_;    // games' paytables that are not the first's
+    std::vector<std::unique_ptr<table::Table>> games_;
     std::vector<std::unique_ptr<modbus::ModbusWorker>> modbusWorkers_;  // one per module
     std::optional<modbus::TableIo> tableIo_;
     std::optional<sas::SasFloor> sas_;

@@ -1,6 +1,10 @@
 #include "daemon/app/journal_startup.h"
 
+#include <algorithm>
+#include <set>
+
 #include "daemon/journal/records/body_fields.h"
+#include "daemon/journal/records/paytable_codec.h"
 #include "daemon/journal/records/start_records.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/journal/segments/segment_rotation.h"
@@ -46,8 +50,20 @@ JournalStartup openJournal(const config::Config& config, const journal::Journal:
     return startup;
 }
 
+table::TableStart gameStart(const JournalStartup& startup, const std::string& name) {
+    table::TableStart start = startup.resume;
+    const journal::GameFacts game = startup.facts.game(name);
+    start.shoe = game.shoe;
+    start.stationStates = game.stations;
+    start.disputes = game.disputes;
+    start.nextShoeNumber = game.lastShoe.value_or(0) + 1;  // the game's own: whether it had a shoe
+    // The stations' wallets (denomination, personal limits) are the controller's, built from
+    // startup.resume: the first game's station states, which the wallet's requests journal.
+    return start;
+}
+
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,
-                   const game::Paytable& paytable, const std::string& configText,
+                   const std::vector<const game::Paytable*>& paytables, const std::string& configText,
                    const journal::Journal::Clock& clock) {
     startup.recovery.quickCheck = scan.quickCheck;
     if (scan.chain) {
@@ -58,13 +74,26 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
         return;
     }
     startup.resume.nextRoundId = startup.facts.lastRoundId.value_or(0) + 1;
-    startup.resume.nextShoeNumber = startup.facts.lastShoe.value_or(0) + 1;
+    // Shoe numbers are the controller's: the next is after every game's last.
+    std::uint32_t lastShoe = startup.facts.lastShoe.value_or(0);
+    for (const auto& [name, game] : startup.facts.otherGames) {
+        lastShoe = std::max(lastShoe, game.lastShoe.value_or(0));
+    }
+    startup.resume.nextShoeNumber = lastShoe + 1;
     startup.resume.nextTicketNumber = startup.facts.ticketsIssued + 1;
     restoreStations(startup.facts, startup.resume);
     // Read again now that the recovery has finished the round left unfinished: its settlement is
     // one of the shoe's results, its cards out of the shoe.
     if (!startup.recovery.actions.empty()) {
-        startup.facts.shoe = journal::resumeShoe(*startup.store, journal::carriedState(*startup.store));
+        const auto carried = journal::carriedState(*startup.store);
+        const std::string& first = config::firstGameName(config);
+        startup.facts.shoe = journal::resumeShoe(*startup.store, carried, first, first);
+        for (const config::GameConfig& game : config.games) {
+            if (game.name != first) {
+                startup.facts.otherGames[game.name].shoe =
+                    journal::resumeShoe(*startup.store, carried, game.name, first);
+            }
+        }
     }
     startup.resume.shoe = startup.facts.shoe;
 
@@ -73,7 +102,15 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
             tx.add(journal::DaemonStartedRecord{PITLINK_VERSION, config.table.name});
             tx.add(journal::ConfigLoadedRecord{config.file.string(), journal::toHex(journal::sha256(configText)),
                                                std::nullopt, std::nullopt, std::nullopt});
-            tx.add(journal::PaytableLoadedRecord{paytable, config.table.paytableFile.string()});
+            // Each paytable a game settles with, once (a round names it by its hash).
+            std::set<std::string> loaded;
+            for (std::size_t i = 0; i < paytables.size(); ++i) {
+                if (loaded.insert(journal::paytableSha256(*paytables[i])).second) {
+                    tx.add(journal::PaytableLoadedRecord{*paytables[i], i < config.games.size()
+                                                                            ? config.games[i].paytableFile.string()
+                                                                            : config.table.paytableFile.string()});
+                }
+            }
         });
     if (failure) {
         startup.recovery.tilt = "journal cannot be written: " + *failure;

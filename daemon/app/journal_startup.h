@@ -38,7 +38,12 @@ JournalStartup openJournal(const config::Config& config, const journal::Journal:
                            const char* vfs = nullptr);
 
 // Call only with a passed scan and startup.facts read; sets startup.recovery.tilt when the journal cannot be written.
+// `paytables`: each game's (config.games' order; the first game's alone when the daemon runs one).
 void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan, const config::Config& config,
-                   const game::Paytable& paytable, const std::string& configText, const journal::Journal::Clock& clock);
+                   const std::vector<const game::Paytable*>& paytables, const std::string& configText,
+                   const journal::Journal::Clock& clock);
+
+// Where game `name` resumes: startup.resume with the game's own shoe, station states and disputes.
+[[nodiscard]] table::TableStart gameStart(const JournalStartup& startup, const std::string& name);
 
 }  // namespace pitlink::app

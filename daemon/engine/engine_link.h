@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "daemon/engine/engine_requests.h"
 #include "daemon/io/line_server.h"
@@ -18,8 +20,9 @@ public:
     // On the Unix `socket` (unless empty) and on 127.0.0.1:`tcpPort` (unless 0).
     EngineLink(boost::asio::io_context& io, const std::filesystem::path& socket, std::uint16_t tcpPort,
                EngineRequests& requests);
-    // Sends a table event to every connected client.
-    void publish(const nlohmann::json& event);
+    // Sends a table event to every connected client; one of a game (`game`) only to the clients
+    // serving it (EngineRequests::serves).
+    void publish(const nlohmann::json& event, const std::optional<std::string>& game = std::nullopt);
     [[nodiscard]] const EngineLinkStats& stats() const { return requests_.stats(); }
     [[nodiscard]] std::size_t clients() const { return server_.clients(); }
 

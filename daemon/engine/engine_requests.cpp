@@ -9,7 +9,56 @@ namespace pitlink::engine {
 
 using engine::Op;
 
+namespace {
+
+// Dealer ops: accepted only from a dealer connection of the game (or one that never said hello).
+bool isDealerOp(Op op) {
+    switch (op) {
+        case Op::NewShoe:
+        case Op::OpenRound:
+        case Op::CloseBets:
+        case Op::Card:
+        case Op::CardUnreadable:
+        case Op::VoidRound:
+        case Op::Burn:
+        case Op::Cut:
+        case Op::Reader:
+            return true;
+        default:
+            return false;
+    }
+}
+
+// The station's wallet (one credit meter for every game it plays) and the controller's doors:
+// decided by the first game whatever game the request names.
+bool isWalletOp(Op op) {
+    switch (op) {
+        case Op::CashOut:
+        case Op::TicketIn:
+        case Op::Tip:
+        case Op::CallAttendant:
+        case Op::Reserve:
+        case Op::Denomination:
+        case Op::BetList:
+        case Op::Door:
+            return true;
+        default:
+            return false;
+    }
+}
+
+std::optional<std::int64_t> stationOf(const engine::EngineRequest& r) {
+    return r.station > 0 ? std::optional(r.station) : std::nullopt;
+}
+
+}  // namespace
+
 void EngineRequests::handle(const std::string& line, const io::OrderedReplies::Fill& reply, pid_t peer) {
+    handle(noHello_, line, reply, peer);
+}
+
+void EngineRequests::handle(EngineSession& session, const std::string& line, const io::OrderedReplies::Fill& reply,
+                            pid_t peer) {
     ++stats_.requests;
     const auto parsed = engine::parseRequest(line);
     if (const auto* error = std::get_if<engine::RequestError>(&parsed)) {
@@ -25,7 +74,7 @@ void EngineRequests::handle(const std::string& line, const io::OrderedReplies::F
         reply(io::replyLine(request.id, table::Reply::refused("stopping", "pitlinkd is stopping")));
         return;
     }
-    dispatch(request, [reply, id = request.id](const table::Reply& r) { reply(io::replyLine(id, r)); });
+    dispatch(session, request, reply);
 }
 
 void EngineRequests::oversize(const io::OrderedReplies::Fill& reply) {
@@ -35,9 +84,100 @@ void EngineRequests::oversize(const io::OrderedReplies::Fill& reply) {
                                                                             " bytes; the connection is closed")));
 }
 
-void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond respond) {
-    table::Table& t = table_;
+bool EngineRequests::serves(const EngineSession& session, const std::optional<std::string>& game) const {
+    if (!game) {
+        return true;
+    }
+    if (session.games.empty()) {
+        return *game == home().name();
+    }
+    return std::find(session.games.begin(), session.games.end(), *game) != session.games.end();
+}
+
+table::Table* EngineRequests::named(const std::string& name) const {
+    for (table::Table* game : games_) {
+        if (game->name() == name) {
+            return game;
+        }
+    }
+    return nullptr;
+}
+
+void EngineRequests::hello(EngineSession& session, const engine::EngineRequest& r, const table::Respond& respond) {
+    for (const std::string& name : r.games) {
+        if (named(name) == nullptr) {
+            home().refuseRequest("hello", std::nullopt, respond,
+                                 table::Reply::refused("unknown_game", "this controller has no game " + name));
+            return;
+        }
+    }
+    session.games = r.games;
+    session.dealer = r.role == "dealer";
+    respond(table::Reply::accepted(table::GamesAnswer{session.games}));
+}
+
+table::Table* EngineRequests::gameOf(const EngineSession& session, const engine::EngineRequest& r,
+                                     const table::Respond& respond) {
+    const std::string_view op = engine::opName(r.op);
+    const std::string name = r.game ? *r.game : session.games.empty() ? home().name() : session.games.front();
+    table::Table* game = named(name);
+    if (game == nullptr) {
+        home().refuseRequest(op, stationOf(r), respond,
+                             table::Reply::refused("unknown_game", "this controller has no game " + name));
+        return nullptr;
+    }
+    if (!serves(session, name)) {
+        home().refuseRequest(
+            op, stationOf(r), respond,
+            table::Reply::refused("not_your_game", "this connection serves " +
+                                                       (session.games.empty() ? home().name() : session.games.front()) +
+                                                       (session.games.size() > 1 ? " and others" : "") + ", not " +
+                                                       name + " (hello)"));
+        return nullptr;
+    }
+    if (isDealerOp(r.op) && !session.dealer) {
+        game->refuseRequest(
+            op, stationOf(r), respond,
+            table::Reply::refused("not_dealer",
+                                  "dealer ops for " + name + " come from its dealer connection (hello role dealer)"));
+        return nullptr;
+    }
+    return game;
+}
+
+void EngineRequests::dispatch(EngineSession& session, const engine::EngineRequest& r,
+                              const io::OrderedReplies::Fill& reply) {
+    const auto answer = [reply, id = r.id](const table::Reply& out) { reply(io::replyLine(id, out)); };
+    if (r.op == Op::Hello) {
+        hello(session, r, answer);
+        return;
+    }
+    table::Table* game = gameOf(session, r, answer);
+    if (game == nullptr) {
+        return;
+    }
+    if (isWalletOp(r.op)) {
+        play(home(), r, answer);
+        return;
+    }
+    if (!severalGames()) {
+        play(*game, r, answer);
+        return;
+    }
+    play(*game, r,
+         [reply, id = r.id, name = game->name()](const table::Reply& out) { reply(io::replyLine(id, out, name)); });
+}
+
+void EngineRequests::play(table::Table& t, const engine::EngineRequest& r, table::Respond respond) {
     switch (r.op) {
+        case Op::Hello:
+            return;  // answered by dispatch
+        case Op::Join:
+            t.join(r.station, std::move(respond));
+            return;
+        case Op::Leave:
+            t.leave(r.station, std::move(respond));
+            return;
         case Op::Status:
             respond(table::Reply::accepted(t.status()));
             return;
@@ -142,7 +282,7 @@ void EngineRequests::dispatch(const engine::EngineRequest& r, table::Respond res
 }
 
 void EngineRequests::betList(std::int64_t station, std::int64_t rounds, const table::Respond& respond) {
-    if (station < 1 || station > table_.stationCount()) {
+    if (station < 1 || station > home().stationCount()) {
         respond(table::Reply::refused("no_such_station", "there is no station " + std::to_string(station)));
         return;
     }

@@ -8,6 +8,16 @@
 
 namespace pitlink::io {
 
+bool isGameEvent(const table::TableEvent& event) {
+    return !(
+        std::holds_alternative<table::CreditsChanged>(event) || std::holds_alternative<table::TicketIssued>(event) ||
+        std::holds_alternative<table::HandpayLocked>(event) || std::holds_alternative<table::HandpayReset>(event) ||
+        std::holds_alternative<table::AttendantChanged>(event) ||
+        std::holds_alternative<table::HostEnabledChanged>(event) ||
+        std::holds_alternative<table::ReservationChanged>(event) ||
+        std::holds_alternative<table::StationGamesChanged>(event));
+}
+
 using nlohmann::json;
 
 namespace {

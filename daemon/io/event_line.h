@@ -7,6 +7,11 @@
 
 namespace pitlink::io {
 
+// An event of one game (its rounds, shoe, roads, tilts, a station's play in it), sent to the
+// connections serving that game; the others are a station's wallet's (credits, tickets,
+// hand-pays, attendant, reservation, host, the games it plays), sent to every connection.
+[[nodiscard]] bool isGameEvent(const table::TableEvent& event);
+
 [[nodiscard]] nlohmann::json eventJson(const table::TableEvent& event);
 // A cash-out ticket's fields (what the ticket system printed, then validation, amount, station,
 // table): the "ticket" event's and the cash_out reply's "ticket".

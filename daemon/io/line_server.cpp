@@ -183,6 +183,14 @@ void LineServer::broadcast(const std::string& line) {
     }
 }
 
+void LineServer::broadcast(const std::string& line, const std::function<bool(LineClient&)>& to) {
+    for (const auto& client : std::set<std::shared_ptr<LineClient>>(clients_)) {
+        if (to(*client)) {
+            client->send(line);
+        }
+    }
+}
+
 void LineServer::remove(LineClient* client) {
     std::erase_if(clients_, [client](const std::shared_ptr<LineClient>& c) { return c.get() == client; });
 }

@@ -13,6 +13,7 @@
 #include <boost/asio/streambuf.hpp>
 #include <sys/types.h>
 
+#include <any>
 #include <cstdint>
 #include <deque>
 #include <filesystem>
@@ -46,6 +47,8 @@ public:
     void close();
     [[nodiscard]] const PeerCredentials& peer() const { return peer_; }
     [[nodiscard]] std::uint64_t id() const { return id_; }
+    // What the server's owner keeps about this client (the engine link: its hello).
+    [[nodiscard]] std::any& session() { return session_; }
 
 private:
     void readLine();
@@ -59,6 +62,7 @@ private:
     PeerCredentials peer_;
     std::shared_ptr<OrderedReplies> replies_;
     std::uint64_t id_;
+    std::any session_;
     bool closed_ = false;
 };
 
@@ -81,6 +85,8 @@ public:
     LineServer& operator=(const LineServer&) = delete;
 
     void broadcast(const std::string& line);
+    // To the clients `to` picks.
+    void broadcast(const std::string& line, const std::function<bool(LineClient&)>& to);
     [[nodiscard]] std::size_t clients() const { return clients_.size(); }
     [[nodiscard]] const LineServerStats& stats() const { return stats_; }
     [[nodiscard]] const std::filesystem::path& path() const { return path_; }

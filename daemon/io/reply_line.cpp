@@ -186,7 +186,9 @@ json replyDataJson(const table::ReplyData& data) {
         data);
 }
 
-std::string replyLine(const json& id, const table::Reply& reply) {
+namespace {
+
+json replyJson(const json& id, const table::Reply& reply) {
     json out{{"id", id}, {"ok", reply.ok}};
     if (reply.ok) {
         out["data"] = replyDataJson(reply.data);
@@ -194,6 +196,18 @@ std::string replyLine(const json& id, const table::Reply& reply) {
         out["error"] = reply.error;
         out["message"] = reply.message;
     }
+    return out;
+}
+
+}  // namespace
+
+std::string replyLine(const json& id, const table::Reply& reply) {
+    return replyJson(id, reply).dump();
+}
+
+std::string replyLine(const json& id, const table::Reply& reply, const std::string& game) {
+    json out = replyJson(id, reply);
+    out["game"] = game;
     return out.dump();
 }
 

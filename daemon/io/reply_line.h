@@ -12,6 +12,8 @@
 namespace pitlink::io {
 
 [[nodiscard]] std::string replyLine(const nlohmann::json& id, const table::Reply& reply);
+// The same naming the game it is about (a controller of several games): "game" beside "ok".
+[[nodiscard]] std::string replyLine(const nlohmann::json& id, const table::Reply& reply, const std::string& game);
 // An accepted reply whose data an edge built itself (the control socket's journal reads).
 [[nodiscard]] std::string acceptedLine(const nlohmann::json& id, nlohmann::json data);
 

@@ -40,6 +40,12 @@ public:
     // Shoe numbers are the controller's too: a number names one shoe of one game in the journal.
     [[nodiscard]] std::uint32_t takeShoeNumber() { return nextShoe_++; }
 
+    // Rounds in progress in any game: the journal's segment ends only where none is (journal.h
+    // rotateIfDue: a round's records are never split).
+    void roundOpened() { ++roundsInProgress_; }
+    void roundEnded() { --roundsInProgress_; }
+    [[nodiscard]] int roundsInProgress() const { return roundsInProgress_; }
+
     // Both outlive the games or are reset to null before they go.
     void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
     void setCommitObserver(CommitObserver* observer) { observer_ = observer; }
@@ -52,6 +58,7 @@ private:
     std::int64_t nextRoundId_;
     std::int64_t nextTicket_;
     std::uint32_t nextShoe_;
+    int roundsInProgress_ = 0;
     TicketSystem* tickets_ = nullptr;
     CommitObserver* observer_ = nullptr;
 };

@@ -10,7 +10,7 @@
 namespace pitlink::table {
 
 Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
-             platform::Executor& timers, game::RandomSource& random, TableStart start, Publish publish)
+             platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish)
     : journal_(journal),
       ownController_(std::make_unique<Controller>(settings.stations, settings.denominations, start,
                                                   std::vector<std::string>{settings.name})),

@@ -50,7 +50,7 @@ public:
     // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
     // One game alone on its controller (its own wallets).
     Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
-          game::RandomSource& random, TableStart start, Publish publish);
+          game::RandomSource& random, const TableStart& start, Publish publish);
     // One of the controller's games: the station wallets, round and ticket numbers are
     // `controller`'s (which outlives the game); `start`'s game part is read (shoe, station states
     // in this game, disputes).
@@ -186,6 +186,8 @@ public:
     // Both outlive the table or are reset to null before they go.
     void setTicketSystem(TicketSystem* tickets) { controller_.setTicketSystem(tickets); }
     void setCommitObserver(CommitObserver* observer) { controller_.setCommitObserver(observer); }
+    // Where the table's events go (the owner may set it once the table has its place).
+    void setPublish(Publish publish) { publish_ = std::move(publish); }
     // LP 01/02: a station shut down by the host takes no bets and no cash until started again.
     void setHostEnabled(std::int64_t station, bool enabled);
     // LP 2E: the station takes no bets for `delay` (0 ends a delay). Not journaled: it lasts at

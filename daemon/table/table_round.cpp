@@ -138,7 +138,11 @@ void Table::openRound(Respond respond) {
         nextSettings_.reset();
     }
     // Between two rounds: a segment due to end ends here, so that no round is split (journal.h).
-    journal_.rotateIfDue();
+    // With several games, only when none is in a round (a rotation due meanwhile waits for an
+    // opening that finds every other game between rounds).
+    if (controller_.roundsInProgress() == 0) {
+        journal_.rotateIfDue();
+    }
     journal::JournalTransaction tx = journal_.begin();
     std::optional<RoadsChanged> newRoads;
     std::optional<ShoeStarted> newShoe;
@@ -162,6 +166,7 @@ void Table::openRound(Respond respond) {
         s.confirmed = false;
     }
     phase_ = RoundPhase::BetsOpen;
+    controller_.roundOpened();
     tx.add(journal::RoundOpenedRecord{shoeNumber_, roundInShoe_, paytable_.id, paytableSha_, kSettleRule}, roundId_);
     // The window runs from the submission: the round takes bets from then on (table.h). With
     // rounds.start: deal there is none: a station's DEAL closes the bets.
@@ -411,6 +416,9 @@ void Table::endRound() {
     for (Station& s : stations_) {
         s.bets.clear();
         s.placements.clear();
+    }
+    if (phase_ != RoundPhase::Idle) {
+        controller_.roundEnded();
     }
     phase_ = RoundPhase::Idle;
     ++roundsFinished_;

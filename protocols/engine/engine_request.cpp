@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Op, std::string_view>, 32> kOps{{
+constexpr std::array<std::pair<Op, std::string_view>, 35> kOps{{
     {Op::Status, "status"},
     {Op::NewShoe, "new_shoe"},
     {Op::OpenRound, "open_round"},
@@ -44,6 +44,9 @@ constexpr std::array<std::pair<Op, std::string_view>, 32> kOps{{
     {Op::Confirm, "confirm"},
     {Op::KeepBets, "keep_bets"},
     {Op::Denomination, "denomination"},
+    {Op::Hello, "hello"},
+    {Op::Join, "join"},
+    {Op::Leave, "leave"},
 }};
 
 constexpr game::Money kMaxAmount = 1'000'000'000'000;
@@ -132,6 +135,8 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
             r.spot = *type;
             return {};
         }
+        case Op::Join:
+        case Op::Leave:
         case Op::Clear:
         case Op::Undo:
         case Op::Repeat:
@@ -227,11 +232,44 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
                 return problem;
             }
             return f.boolean("open", r.on);
+        case Op::Hello: {
+            const auto games = f.object.find("games");
+            if (games == f.object.end()) {
+                return "missing field 'games'";
+            }
+            if (!games->is_array() || games->empty() || games->size() > kMostGames) {
+                return "'games' must be a list of 1 to " + std::to_string(kMostGames) + " game names";
+            }
+            for (const json& name : *games) {
+                if (!name.is_string() || !isGameName(name.get_ref<const std::string&>())) {
+                    return "'games' must hold game names (1 to 32 of a-z, 0-9, - and _)";
+                }
+                if (std::find(r.games.begin(), r.games.end(), name.get<std::string>()) != r.games.end()) {
+                    return "'games' names " + name.get<std::string>() + " twice";
+                }
+                r.games.push_back(name.get<std::string>());
+            }
+            if (!(problem = f.string("role", r.role)).empty()) {
+                return problem;
+            }
+            return r.role == "dealer" || r.role == "stations" ? std::string()
+                                                              : std::string("'role' must be dealer or stations");
+        }
     }
     return "unhandled op";
 }
 
 }  // namespace
+
+std::string_view opName(Op op) {
+    const auto found = std::find_if(kOps.begin(), kOps.end(), [op](const auto& entry) { return entry.first == op; });
+    return found != kOps.end() ? found->second : std::string_view("unknown");
+}
+
+bool isGameName(std::string_view name) {
+    return !name.empty() && name.size() <= kMaxGameName &&
+           name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string_view::npos;
+}
 
 std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
     if (line.size() > kMaxLineBytes) {
@@ -257,6 +295,12 @@ std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
         return RequestError{request.id, "unknown_op", "unknown op '" + op->get<std::string>() + "'"};
     }
     request.op = found->first;
+    if (const auto game = message.find("game"); game != message.end()) {
+        if (!game->is_string() || !isGameName(game->get_ref<const std::string&>())) {
+            return RequestError{request.id, "bad_field", "'game' must be a game's name (1 to 32 of a-z, 0-9, - and _)"};
+        }
+        request.game = game->get<std::string>();
+    }
     if (std::string problem = readFields(request.op, Fields{message}, request); !problem.empty()) {
         return RequestError{request.id, problem.starts_with("missing") ? "missing_field" : "bad_field", problem};
     }

@@ -52,7 +52,16 @@ enum class Op : std::uint8_t {
     Confirm,
     KeepBets,
     Denomination,
+    Hello,  // which games the connection serves, in which role (a controller of several games)
+    Join,   // seed 000's multi-game station: the station adds the game
+    Leave,  // ... or leaves it (its X)
 };
+
+// A game's name as pitlink.yaml gives it: 1 to 32 of a-z, 0-9, '-' and '_'.
+inline constexpr std::size_t kMaxGameName = 32;
+inline constexpr std::size_t kMostGames = 8;
+[[nodiscard]] bool isGameName(std::string_view name);
+[[nodiscard]] std::string_view opName(Op op);
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14
 // reports a possible throw there that it cannot place.
@@ -64,10 +73,13 @@ struct EngineRequest {
     game::BetType spot = game::BetType::Player;
     game::Money amount = 0;  // stake, ticket amount, tip, raise chip, denomination
     std::optional<game::Card> card;
-    std::vector<game::Card> cards;  // a burn: the turned card, then the cards burned
-    std::string text;               // validation number, void reason, dispute text, door name, reserve PIN
-    std::int64_t round = 0;         // a dispute's round; a limit level; rounds of a bet list; cards behind the cut
-    bool on = false;                // reserve on/off, door open/closed, auto-repeat on/off, the reader ok
+    std::vector<game::Card> cards;    // a burn: the turned card, then the cards burned
+    std::string text;                 // validation number, void reason, dispute text, door name, reserve PIN
+    std::int64_t round = 0;           // a dispute's round; a limit level; rounds of a bet list; cards behind the cut
+    bool on = false;                  // reserve on/off, door open/closed, auto-repeat on/off, the reader ok
+    std::optional<std::string> game;  // the game the request is for (any op; absent: the connection's first)
+    std::vector<std::string> games;   // hello: the games served, the first being the default
+    std::string role;                 // hello: "dealer" or "stations"
 };
 
 struct RequestError {

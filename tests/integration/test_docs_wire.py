@@ -41,7 +41,7 @@ README = os.path.join(SOURCE, "protocols", "engine", "README.md")
 FIXTURE = os.path.join(SOURCE, "tests", "fixtures", "journal", "v2.db")
 
 # The ops whose reply `data` this test checks (the rest of the requests' table is prose).
-CHECKED_OPS = ("status", "limits", "denomination", "limit_level", "roads", "bet_list")
+CHECKED_OPS = ("status", "limits", "denomination", "limit_level", "roads", "bet_list", "join", "leave", "hello")
 
 # ---------------------------------------------------------------------------------------------
 # The README's tables
@@ -468,6 +468,16 @@ class DocsMatchTheWire(unittest.TestCase):
         t.assertTrue(last["cut_card_out"], last)
         ask("cash_out", station=4)
         ask("roads")
+        # Seed 000's multi-game station on a one-game controller: station 3 leaves its game (X)
+        # and joins it again; a connection says what it serves.
+        t.assertEqual(ask("leave", station=3), {"games": []})
+        t.assertEqual(ask("join", station=3), {"games": ["table-1"]})
+        t.assertEqual(ask("join", station=3), {"already": True})
+        t.assertEqual(ask("leave", station=3), {"games": []})
+        t.assertEqual(ask("leave", station=3), {"already": True})
+        t.assertEqual(ask("join", station=3), {"games": ["table-1"]})
+        c.wait_event(lambda e: e["event"] == "games" and e["action"] == "join")
+        t.assertEqual(ask("hello", games=["table-1"], role="dealer"), {"games": ["table-1"]})
         ask("limits", station=1)
         for station in (1, 3, 4):
             ask("bet_list", station=station, rounds=10)

@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "daemon/engine/engine_requests.h"
 #include "daemon/io/event_line.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
@@ -398,6 +399,70 @@ TEST(MultiGame, AStartUpFinishesTheUnfinishedRoundOfEachGame) {
         rounds.emplace_back(voided.integer(0), std::string(voided.text(1)));
     }
     EXPECT_EQ(rounds, (std::vector<std::pair<std::int64_t, std::string>>{{1, "alpha"}, {2, "beta"}}));
+}
+
+// The engine link's side (protocols/engine/README.md "Games"): a connection says which games it
+// serves and in which role; dealer ops of a game come from its dealer connection only; a client
+// that never says hello is served the first game as before; a game's replies name it.
+TEST(MultiGame, EngineConnectionsServeTheirGamesInTheirRoles) {
+    Controller4 c({"alpha", "beta"});
+    engine::EngineRequests requests(std::vector<Table*>{&c.game(0), &c.game(1)}, c.journal.get());
+    std::vector<json> lines;
+    const auto send = [&](engine::EngineSession& session, const std::string& line) {
+        requests.handle(session, line, [&](const std::string& out) { lines.push_back(json::parse(out)); });
+        c.deferred.flush();
+        return lines.back();
+    };
+    engine::EngineSession beta;
+    engine::EngineSession betaStations;
+    engine::EngineSession noHello;
+    EXPECT_TRUE(send(beta, R"({"id":1,"op":"hello","games":["beta"],"role":"dealer"})").at("ok"));
+    EXPECT_EQ(send(betaStations, R"({"id":2,"op":"hello","games":["beta","alpha"],"role":"stations"})").at("data"),
+              (json{{"games", {"beta", "alpha"}}}));
+    const json unknown = send(noHello, R"({"id":3,"op":"hello","games":["gamma"],"role":"dealer"})");
+    EXPECT_EQ(unknown.at("error"), "unknown_game");
+
+    // Beta's dealer opens beta's shoe and round; the reply names the game.
+    const json shoe = send(beta, R"({"id":4,"op":"new_shoe"})");
+    EXPECT_TRUE(shoe.at("ok"));
+    EXPECT_EQ(shoe.at("game"), "beta");
+    EXPECT_TRUE(send(beta, R"({"id":5,"op":"open_round"})").at("ok"));
+    EXPECT_EQ(c.game(1).phase(), RoundPhase::BetsOpen);
+    EXPECT_EQ(c.game(0).phase(), RoundPhase::Idle);
+    // A dealer op for beta from the stations connection, and one for alpha from beta's dealer.
+    const json notDealer = send(betaStations, R"({"id":6,"op":"close_bets","game":"beta"})");
+    EXPECT_EQ(notDealer.at("error"), "not_dealer");
+    const json notYours = send(beta, R"({"id":7,"op":"new_shoe","game":"alpha"})");
+    EXPECT_EQ(notYours.at("error"), "not_your_game");
+    EXPECT_EQ(c.game(0).shoeNumber(), 0U);  // alpha has no shoe: nothing reached it
+    // Both refusals journaled, like an acceptance.
+    const auto refused = c.bodies(journal::kind::kRequestRefused);
+    ASSERT_GE(refused.size(), 3U);
+    EXPECT_EQ(refused[refused.size() - 2].at("error"), "not_dealer");
+    EXPECT_EQ(refused.back().at("error"), "not_your_game");
+
+    // A client that never said hello is served alpha, every role, as before games existed.
+    EXPECT_TRUE(send(noHello, R"({"id":8,"op":"new_shoe"})").at("ok"));
+    EXPECT_EQ(c.game(0).shoeNumber(), 2U);  // the controller's second shoe
+    EXPECT_EQ(send(noHello, R"({"id":9,"op":"status"})").at("data").at("table"), "alpha");
+    const json betaForNoHello = send(noHello, R"({"id":10,"op":"status","game":"beta"})");
+    EXPECT_EQ(betaForNoHello.at("error"), "not_your_game");
+    EXPECT_TRUE(requests.serves(noHello, std::string("alpha")));
+    EXPECT_FALSE(requests.serves(noHello, std::string("beta")));
+    EXPECT_TRUE(requests.serves(noHello, std::nullopt));  // a station's wallet: every connection
+    EXPECT_TRUE(requests.serves(betaStations, std::string("alpha")));
+
+    // Station play from the stations connection goes to the game it names (default: its first).
+    c.fund(1'000);
+    EXPECT_TRUE(send(betaStations, R"({"id":11,"op":"join","station":3})").at("ok"));
+    const json bet = send(betaStations, R"({"id":12,"op":"bet","station":3,"spot":"player","stake":100})");
+    EXPECT_TRUE(bet.at("ok")) << bet.dump();
+    EXPECT_EQ(bet.at("game"), "beta");
+    EXPECT_EQ(c.game(1).station(kStation).slip().total(), 100);
+    // The wallet's requests are the station's whatever game: a cash-out pays 1,000 - 100.
+    const json cash = send(betaStations, R"({"id":13,"op":"cash_out","station":3})");
+    ASSERT_TRUE(cash.at("ok")) << cash.dump();
+    EXPECT_EQ(cash.at("data").at("ticket").at("amount"), 900);
 }
 
 }  // namespace

@@ -48,8 +48,9 @@ struct Track {
     bool voided = false;
 };
 
-// Follows one round at a time (a round opens only when the one before has ended) and checks it
-// when the next opens: settled or voided once; every bet standing covered by exactly one
+// Follows one round at a time per game (a game's round opens only when its round before has
+// ended; a controller of several games names each round's game, schema/README.md "Games") and
+// checks it when the game's next opens: settled or voided once; every bet standing covered by exactly one
 // settlement of its round, of its station and spot and for the sum of the stakes it covers (by
 // spot: one settlement per station's spot); and the credits of the round equal to what its
 // settlement or void says.
@@ -57,17 +58,23 @@ class RoundAuditor {
 public:
     void visit(const JournalRecord& record, const json& body) {
         if (record.kind == kind::kRoundOpened) {
-            finish(false);
-            current_.emplace();
-            current_->id = *record.roundId;
-            current_->rule = settleRuleField(body);
+            const std::string game = body.contains("game") ? gameNameValue(body.at("game"), "\"game\"") : "";
+            if (const auto before = open_.find(game); before != open_.end()) {
+                finish(before->second, false);
+                open_.erase(before);
+            }
+            Track& t = open_[game];
+            t.id = *record.roundId;
+            t.rule = settleRuleField(body);
             ++rounds_;
             return;
         }
-        if (!current_ || record.roundId != current_->id) {
+        const auto open = std::find_if(open_.begin(), open_.end(),
+                                       [&](const auto& entry) { return entry.second.id == record.roundId; });
+        if (open == open_.end()) {
             return;  // re-settlements of older rounds are checked by the ledger (balances) only
         }
-        Track& t = *current_;
+        Track& t = open->second;
         const std::string_view k = record.kind;
         const std::int64_t station = record.station.value_or(-1);  // -1: a record that lacks it
         if (!record.station && (k == kind::kBetAccepted || k == kind::kBetSettled)) {
@@ -94,12 +101,20 @@ public:
         }
     }
 
-    // `last`: the journal's last round may still be running.
-    void finish(bool last) {
-        if (!current_) {
-            return;
+    // At the journal's end: each game's last round may still be running.
+    void finish() {
+        for (const auto& [game, t] : open_) {
+            finish(t, true);
         }
-        Track& t = *current_;
+        open_.clear();
+    }
+
+    [[nodiscard]] std::int64_t rounds() const { return rounds_; }
+    std::vector<std::string> problems;
+
+private:
+    // `last`: the game's last round, which may still be running.
+    void finish(const Track& t, bool last) {
         if (t.endings == 0) {
             if (!last) {
                 problem(t, "never settled or voided");
@@ -123,13 +138,8 @@ public:
                 problem(t, "settlement credits differ from what its bets returned");
             }
         }
-        current_.reset();
     }
 
-    [[nodiscard]] std::int64_t rounds() const { return rounds_; }
-    std::vector<std::string> problems;
-
-private:
     void checkCoverage(const Track& t) {
         std::set<std::int64_t> covered;
         std::set<std::pair<std::int64_t, std::string>> spots;
@@ -172,7 +182,7 @@ private:
     void problem(const Track& t, const std::string& what) {
         problems.push_back("round " + std::to_string(t.id) + ": " + what);
     }
-    std::optional<Track> current_;
+    std::map<std::string, Track> open_;  // by game ("": a round that names none)
     std::int64_t rounds_ = 0;
 };
 
@@ -264,7 +274,7 @@ AuditReport auditJournal(SegmentedJournal& journal) {
                 journal.size() > 1 ? "segment " + journal.file(i) + ": " + segment.problem : segment.problem;
         }
     }
-    rounds.finish(true);
+    rounds.finish();
     report.snapshotsCompared = replay.snapshotsCompared();
     report.roundsChecked = rounds.rounds();
     report.roundProblems = std::move(rounds.problems);
