@@ -11,24 +11,21 @@ namespace pitlink::table {
 
 Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
              platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish)
-    : journal_(journal),
-      ownController_(std::make_unique<Controller>(settings.stations, settings.denominations, start,
-                                                  std::vector<std::string>{settings.name})),
-      controller_(*ownController_),
-      paytable_(paytable),
-      paytableSha_(journal::paytableSha256(paytable)),
-      settings_(std::move(settings)),
-      timers_(timers),
-      random_(random),
-      publish_(std::move(publish)),
-      hadShoe_(start.nextShoeNumber > 1) {
-    seat(start);
-}
+    : Table(journal,
+            std::make_unique<Controller>(settings.stations, settings.denominations, start,
+                                         std::vector<std::string>{settings.name}),
+            nullptr, paytable, settings, timers, random, start, std::move(publish)) {}
 
 Table::Table(journal::Journal& journal, Controller& controller, const game::Paytable& paytable, TableSettings settings,
              platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish)
+    : Table(journal, nullptr, &controller, paytable, std::move(settings), timers, random, start, std::move(publish)) {}
+
+Table::Table(journal::Journal& journal, std::unique_ptr<Controller> own, Controller* shared,
+             const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
+             game::RandomSource& random, const TableStart& start, Publish publish)
     : journal_(journal),
-      controller_(controller),
+      ownController_(std::move(own)),
+      controller_(shared != nullptr ? *shared : *ownController_),
       paytable_(paytable),
       paytableSha_(journal::paytableSha256(paytable)),
       settings_(std::move(settings)),

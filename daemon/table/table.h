@@ -252,6 +252,10 @@ private:
     // request that plays this game (bets, its level, auto-repeat, DEAL, confirm).
     [[nodiscard]] std::optional<Reply> seatProblem(std::int64_t station) const;
     [[nodiscard]] std::optional<Reply> roundCanOpen() const;
+    // The constructors': `own` the controller of a game alone, else `shared`.
+    Table(journal::Journal& journal, std::unique_ptr<Controller> own, Controller* shared,
+          const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
+          game::RandomSource& random, const TableStart& start, Publish publish);
     void seat(const TableStart& start);  // the stations in this game, as the journal left them
     Station& stationAt(std::int64_t number);
     StationWallet& walletAt(std::int64_t number) { return controller_.wallet(number); }

@@ -91,6 +91,19 @@ struct Controller4 {
             game(i).dealCard(c, {});
         }
     }
+    // The station funded with `credits`, joined to beta, a stake in each game's open round, and
+    // both rounds' bets closed (committed).
+    void stakeInBoth(game::Money credits, BetType alphaSpot, game::Money alphaStake, BetType betaSpot,
+                     game::Money betaStake) {
+        fund(credits);
+        ASSERT_TRUE(call([&](Respond r) { game(1).join(kStation, r); }).ok);
+        open(0);
+        open(1);
+        ASSERT_TRUE(call([&](Respond r) { game(0).placeBet(kStation, alphaSpot, alphaStake, r); }).ok);
+        ASSERT_TRUE(call([&](Respond r) { game(1).placeBet(kStation, betaSpot, betaStake, r); }).ok);
+        ASSERT_TRUE(call([&](Respond r) { game(0).closeBets(r); }).ok);
+        ASSERT_TRUE(call([&](Respond r) { game(1).closeBets(r); }).ok);
+    }
     game::Money committedCredits() const { return journal->committed().credits(kStation); }
     std::vector<json> bodies(std::string_view kind) {
         std::vector<json> out;
@@ -196,14 +209,7 @@ TEST(MultiGame, TwoGamesCannotStakeTheSameCreditsBeforeEitherCommits) {
 
 TEST(MultiGame, ACashOutPaysWhatIsNotStakedAndTheStakesWinsReturnAfterwards) {
     Controller4 c({"alpha", "beta"});
-    c.fund(1'000);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
-    c.open(0);
-    c.open(1);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 300, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    c.stakeInBoth(1'000, BetType::Player, 300, BetType::Banker, 200);
     const Reply cashed = c.call([&](Respond r) { c.game(0).cashOut(kStation, r); });
     ASSERT_TRUE(cashed.ok);
     const auto tickets = c.bodies(journal::kind::kTicketIssued);
@@ -219,14 +225,7 @@ TEST(MultiGame, ACashOutPaysWhatIsNotStakedAndTheStakesWinsReturnAfterwards) {
 
 TEST(MultiGame, ACashOutRacingTwoSettlementsPaysExactlyOnce) {
     Controller4 c({"alpha", "beta"});
-    c.fund(1'000);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
-    c.open(0);
-    c.open(1);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 300, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Player, 200, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    c.stakeInBoth(1'000, BetType::Player, 300, BetType::Player, 200);
     // Both settlements submitted, neither committed, when the cash-out and a second one arrive.
     c.deal(0, kPlayerNatural);
     c.deal(1, kPlayerNatural);
@@ -294,14 +293,7 @@ TEST(MultiGame, TheGamesAStationPlaysSurviveARestart) {
 // each game's own shoe (cards left, round in shoe) and each station's slip in each game.
 TEST(MultiGame, EachGameResumesItsOwnShoeAndStationState) {
     Controller4 c({"alpha", "beta"});
-    c.fund(1'000);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
-    c.open(0);
-    c.open(1);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 100, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).closeBets(r); }).ok);
+    c.stakeInBoth(1'000, BetType::Player, 100, BetType::Banker, 200);
     c.deal(0, kPlayerNatural);
     c.deal(1, "9S 2H KD 4C");  // the same coup from beta's own 8 decks
     c.deferred.flush();
