@@ -9,7 +9,7 @@
 
 namespace pitlink::table {
 
-Table::Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings,
+Table::Table(journal::Journal& journal, const game::Paytable& paytable, const TableSettings& settings,
              platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish)
     : Table(journal,
             std::make_unique<Controller>(settings.stations, settings.denominations, start,

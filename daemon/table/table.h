@@ -49,8 +49,8 @@ public:
     using Publish = table::Publish;
     // `random` deals the RNG shoe (CardSource::Rng); unused with a reader.
     // One game alone on its controller (its own wallets).
-    Table(journal::Journal& journal, const game::Paytable& paytable, TableSettings settings, platform::Executor& timers,
-          game::RandomSource& random, const TableStart& start, Publish publish);
+    Table(journal::Journal& journal, const game::Paytable& paytable, const TableSettings& settings,
+          platform::Executor& timers, game::RandomSource& random, const TableStart& start, Publish publish);
     // One of the controller's games: the station wallets, round and ticket numbers are
     // `controller`'s (which outlives the game); `start`'s game part is read (shoe, station states
     // in this game, disputes).
