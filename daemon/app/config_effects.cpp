@@ -9,36 +9,10 @@ journal::SegmentPolicy segmentPolicy(const config::Config& config) {
     return journal::SegmentPolicy{config.journal.segmentMaxAgeHours * kHourMs, config.journal.segmentMaxBytes};
 }
 
-table::TableSettings tableSettings(const config::Config& config) {
-    table::TableSettings t;
-    t.name = config.table.name;
-    t.source = config.table.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
-    t.shoe = config.table.shoe;
-    t.stations = config.table.stations;
-    t.denomination = config.table.denomination;
-    t.denominations = config.table.denominations;
-    t.betsOpen = config.rounds.betsOpen;
-    t.lastBets = config.rounds.lastBets;
-    t.startOnDeal = config.rounds.startOnDeal;
-    t.confirmBets = config.rounds.confirmBets;
-    t.bets = config.bets;
-    t.ticketLimit = config.cashier.ticketLimit;
-    t.jackpotLimit = config.cashier.jackpotLimit;
-    t.ticketInLocal = config.cashier.ticketInLocal;
-    t.ticketInMax = config.cashier.ticketInMax;
-    t.rescanAttempts = config.table.rescanAttempts;
-    t.reserveTimeout = config.table.reserveTimeout;
-    t.readerTimeout = config.table.readerTimeout;
-    t.naturalsOnBigRoad = config.table.naturalsOnBigRoad;
-    return t;
-}
-
 table::TableSettings gameSettings(const config::Config& config, std::size_t index) {
-    table::TableSettings t = tableSettings(config);
-    if (index >= config.games.size()) {
-        return t;  // a Config built in code: its table is its one game
-    }
-    const config::GameConfig& game = config.games[index];
+    // A Config built in code has no games: its table is its one game.
+    const config::GameConfig game = index < config.games.size() ? config.games[index] : config::tableGame(config);
+    table::TableSettings t;
     t.name = game.name;
     t.source = game.rngShoe ? table::CardSource::Rng : table::CardSource::Reader;
     t.shoe = game.shoe;
@@ -50,6 +24,15 @@ table::TableSettings gameSettings(const config::Config& config, std::size_t inde
     t.rescanAttempts = game.rescanAttempts;
     t.readerTimeout = game.readerTimeout;
     t.naturalsOnBigRoad = game.naturalsOnBigRoad;
+    // The controller's: every game's stations, denominations, cashier and reservations.
+    t.stations = config.table.stations;
+    t.denomination = config.table.denomination;
+    t.denominations = config.table.denominations;
+    t.ticketLimit = config.cashier.ticketLimit;
+    t.jackpotLimit = config.cashier.jackpotLimit;
+    t.ticketInLocal = config.cashier.ticketInLocal;
+    t.ticketInMax = config.cashier.ticketInMax;
+    t.reserveTimeout = config.table.reserveTimeout;
     return t;
 }
 

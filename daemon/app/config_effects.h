@@ -14,9 +14,7 @@ namespace pitlink::app {
 // When the journal's active segment is sealed (pitlink.yaml journal.segment_max_*).
 journal::SegmentPolicy segmentPolicy(const config::Config& config);
 
-// The table's settings from the configuration: its first game's.
-table::TableSettings tableSettings(const config::Config& config);
-// Game `index`'s (config.games; the controller's stations, denominations, cashier and
+// Game `index`'s settings (config.games; the controller's stations, denominations, cashier and
 // reservations are every game's).
 table::TableSettings gameSettings(const config::Config& config, std::size_t index);
 

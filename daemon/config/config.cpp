@@ -177,39 +177,24 @@ void readBets(YamlMap map, game::BetRulesConfig& b) {
     map.rejectUnknownKeys();
 }
 
-bool isGameName(const std::string& name) {
-    return !name.empty() && name.size() <= 32 && std::all_of(name.begin(), name.end(), [](char ch) {
-        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
-    });
-}
-
-// games: 1..kMaxGames entries over the defaults of table:, rounds: and bets: (read before);
+// games: 1..game::kMaxGames entries over the defaults of table:, rounds: and bets: (read before);
 // absent: the one game those sections describe.
 void readGames(YamlMap& top, Config& c) {
-    GameConfig defaults;
-    defaults.name = c.table.name;
-    defaults.rngShoe = c.table.rngShoe;
-    defaults.shoe = c.table.shoe;
-    defaults.paytableFile = c.table.paytableFile;
-    defaults.rescanAttempts = c.table.rescanAttempts;
-    defaults.readerTimeout = c.table.readerTimeout;
-    defaults.naturalsOnBigRoad = c.table.naturalsOnBigRoad;
-    defaults.rounds = c.rounds;
-    defaults.bets = c.bets;
+    const GameConfig defaults = tableGame(c);
     const auto list = top.node("games");
     if (!list) {
         c.games = {defaults};
         return;
     }
-    if (!list->IsSequence() || list->size() == 0 || list->size() > kMaxGames) {
+    if (!list->IsSequence() || list->size() == 0 || list->size() > game::kMaxGames) {
         throw top.error(*list, "games",
-                        "expected a list of 1 to " + std::to_string(kMaxGames) + " games ({name, ...})");
+                        "expected a list of 1 to " + std::to_string(game::kMaxGames) + " games ({name, ...})");
     }
     for (std::size_t i = 0; i < list->size(); ++i) {
         YamlMap entry((*list)[i], top.keyPath("games") + "[" + std::to_string(i) + "]", top.file());
         GameConfig g = defaults;
         g.name = entry.requiredString("name");
-        if (!isGameName(g.name)) {
+        if (!game::isGameName(g.name)) {
             throw entry.error("name", "expected 1 to 32 characters of a-z, 0-9, _ and -, got '" + g.name + "'");
         }
         for (std::size_t j = 0; j < c.games.size(); ++j) {
@@ -295,6 +280,20 @@ void readScheduling(YamlMap map, Config& c) {
     map.rejectUnknownKeys();
 }
 }  // namespace
+
+GameConfig tableGame(const Config& c) {
+    GameConfig game;
+    game.name = c.table.name;
+    game.rngShoe = c.table.rngShoe;
+    game.shoe = c.table.shoe;
+    game.paytableFile = c.table.paytableFile;
+    game.rescanAttempts = c.table.rescanAttempts;
+    game.readerTimeout = c.table.readerTimeout;
+    game.naturalsOnBigRoad = c.table.naturalsOnBigRoad;
+    game.rounds = c.rounds;
+    game.bets = c.bets;
+    return game;
+}
 
 Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     Config c;

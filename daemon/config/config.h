@@ -12,6 +12,7 @@
 #include "daemon/config/modbus_settings.h"
 #include "daemon/config/sas_settings.h"
 #include "daemon/game/bet_rules.h"
+#include "daemon/game/game_name.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
 #include "daemon/platform/scheduling.h"
@@ -57,7 +58,6 @@ struct GameConfig {
     game::BetRulesConfig bets{};
     bool operator==(const GameConfig&) const = default;
 };
-inline constexpr std::size_t kMaxGames = 8;
 
 struct JournalConfig {
     std::filesystem::path path = "/var/lib/pitlink/journal.db";
@@ -99,7 +99,7 @@ struct Config {
     TableConfig table;
     RoundTiming rounds;
     game::BetRulesConfig bets;
-    std::vector<GameConfig> games{};  // 1..kMaxGames once loaded, in the file's order
+    std::vector<GameConfig> games{};  // 1..game::kMaxGames once loaded, in the file's order
     CashierConfig cashier;
     JournalConfig journal;
     EngineConfig engine;
@@ -109,6 +109,10 @@ struct Config {
     sas::FloorSettings sas;                   // no links: no SAS
     modbus::TableIoSettings modbus;           // not enabled: no Modbus
 };
+
+// The one game `table:`, `rounds:` and `bets:` describe: the controller's game without `games:`,
+// and the defaults of each entry of `games:`.
+[[nodiscard]] GameConfig tableGame(const Config& c);
 
 // The controller's first game: the one a station plays until it joins another, whose records
 // are also those that name no game (a Config built in code, with no games, is its table's).

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
+#include "daemon/game/game_name.h"
 #include "daemon/journal/read/round_history.h"
 #include "daemon/journal/records/fact_views.h"
 
@@ -24,7 +25,7 @@ struct PendingHandpay {
 // for up to four games): shared by every game of the controller (table::Controller).
 struct StationWallet {
     std::int64_t number = 0;
-    // The games the station has joined, in the order joined (at most kMostGamesPerStation).
+    // The games the station has joined, in the order joined (at most game::kMostGamesPerStation).
     std::vector<std::string> games;
     game::PersonalLimits personal;
     std::optional<game::Money> denomination;  // chosen (minor units per credit); none: the table's first
@@ -42,9 +43,6 @@ struct StationWallet {
         return std::find(games.begin(), games.end(), game) != games.end();
     }
 };
-
-// Seed 000: "The player can add up to four games".
-inline constexpr std::size_t kMostGamesPerStation = 4;
 
 // The station in one game: its bets and what it keeps there.
 struct Station {

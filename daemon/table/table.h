@@ -91,7 +91,7 @@ public:
     void voidRound(const std::string& reason, const std::string& who, Respond respond);
 
     // --- a station ---
-    // Seed 000's multi-game station: the station joins this game (at most kMostGamesPerStation
+    // Seed 000's multi-game station: the station joins this game (at most game::kMostGamesPerStation
     // games on its one credit meter), or leaves it (its X button: only with no bets of the
     // station in this game; its auto-repeat and Keep Bets On here end). Journaled as
     // station.games with the station's games after it.

@@ -27,10 +27,11 @@ void Table::join(std::int64_t number, Respond respond) {
         respond(Reply::accepted(AlreadySo{}));
         return;
     }
-    if (w.games.size() >= kMostGamesPerStation) {
+    if (w.games.size() >= game::kMostGamesPerStation) {
         refuse("join", number, respond,
                Reply::refused("too_many_games", "station " + std::to_string(number) + " already plays " +
-                                                    std::to_string(kMostGamesPerStation) + " games: leave one first"));
+                                                    std::to_string(game::kMostGamesPerStation) +
+                                                    " games: leave one first"));
         return;
     }
     w.games.push_back(settings_.name);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <utility>
 
+#include "daemon/game/game_name.h"
+
 namespace pitlink::engine {
 
 using nlohmann::json;
@@ -237,11 +239,11 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
             if (games == f.object.end()) {
                 return "missing field 'games'";
             }
-            if (!games->is_array() || games->empty() || games->size() > kMostGames) {
-                return "'games' must be a list of 1 to " + std::to_string(kMostGames) + " game names";
+            if (!games->is_array() || games->empty() || games->size() > game::kMaxGames) {
+                return "'games' must be a list of 1 to " + std::to_string(game::kMaxGames) + " game names";
             }
             for (const json& name : *games) {
-                if (!name.is_string() || !isGameName(name.get_ref<const std::string&>())) {
+                if (!name.is_string() || !game::isGameName(name.get_ref<const std::string&>())) {
                     return "'games' must hold game names (1 to 32 of a-z, 0-9, - and _)";
                 }
                 if (std::find(r.games.begin(), r.games.end(), name.get<std::string>()) != r.games.end()) {
@@ -264,11 +266,6 @@ std::string readFields(Op op, const Fields& f, EngineRequest& r) {
 std::string_view opName(Op op) {
     const auto found = std::find_if(kOps.begin(), kOps.end(), [op](const auto& entry) { return entry.first == op; });
     return found != kOps.end() ? found->second : std::string_view("unknown");
-}
-
-bool isGameName(std::string_view name) {
-    return !name.empty() && name.size() <= kMaxGameName &&
-           name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") == std::string_view::npos;
 }
 
 std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
@@ -296,7 +293,7 @@ std::variant<EngineRequest, RequestError> parseRequest(std::string_view line) {
     }
     request.op = found->first;
     if (const auto game = message.find("game"); game != message.end()) {
-        if (!game->is_string() || !isGameName(game->get_ref<const std::string&>())) {
+        if (!game->is_string() || !game::isGameName(game->get_ref<const std::string&>())) {
             return RequestError{request.id, "bad_field", "'game' must be a game's name (1 to 32 of a-z, 0-9, - and _)"};
         }
         request.game = game->get<std::string>();

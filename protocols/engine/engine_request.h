@@ -57,10 +57,6 @@ enum class Op : std::uint8_t {
     Leave,  // ... or leaves it (its X)
 };
 
-// A game's name as pitlink.yaml gives it: 1 to 32 of a-z, 0-9, '-' and '_'.
-inline constexpr std::size_t kMaxGameName = 32;
-inline constexpr std::size_t kMostGames = 8;
-[[nodiscard]] bool isGameName(std::string_view name);
 [[nodiscard]] std::string_view opName(Op op);
 
 // Its implicit special members only destroy and copy std and nlohmann values; clang-tidy 14

@@ -13,14 +13,8 @@
 namespace pitlink::config {
 namespace {
 
-Config load(const std::string& text) {
-    std::istringstream in(text);
-    return loadConfig(in, "/etc/pitlink/pitlink.yaml");
-}
-
-ConfigError errorOf(const std::string& text) {
-    return test::configErrorOf(load, text);
-}
+constexpr auto load = test::loadConfigText;
+constexpr auto errorOf = test::configTextError;
 
 TEST(Config, ShippedDefaultConfigurationLoadsAndItsPaytableToo) {
     const Config c = loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml");

@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "daemon/config/config.h"
 #include "daemon/config/config_error.h"
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
@@ -36,6 +38,15 @@ config::ConfigError configErrorOf(Load&& load, const std::string& input) {
     }
     ADD_FAILURE() << "no error for:\n" << input;
     return config::ConfigError("", 0, 0, "", "");
+}
+
+// pitlink.yaml's `text`, loaded as the file /etc/pitlink/pitlink.yaml; and the error it gives.
+inline config::Config loadConfigText(const std::string& text) {
+    std::istringstream in(text);
+    return config::loadConfig(in, "/etc/pitlink/pitlink.yaml");
+}
+inline config::ConfigError configTextError(const std::string& text) {
+    return configErrorOf(loadConfigText, text);
 }
 
 }  // namespace pitlink::test

@@ -14,14 +14,8 @@
 namespace pitlink::config {
 namespace {
 
-Config load(const std::string& text) {
-    std::istringstream in(text);
-    return loadConfig(in, "/etc/pitlink/pitlink.yaml");
-}
-
-ConfigError errorOf(const std::string& text) {
-    return test::configErrorOf(load, text);
-}
+constexpr auto load = test::loadConfigText;
+constexpr auto errorOf = test::configTextError;
 
 // The game that table:, rounds: and bets: describe, field by field.
 void expectGameOfTheTable(const Config& c, const GameConfig& g) {

@@ -93,12 +93,16 @@ struct Controller4 {
     }
     // The station funded with `credits`, joined to beta, a stake in each game's open round, and
     // both rounds' bets closed (committed).
-    void stakeInBoth(game::Money credits, BetType alphaSpot, game::Money alphaStake, BetType betaSpot,
-                     game::Money betaStake) {
+    // The station funded with `credits` and joined to beta, a round open in each game.
+    void openBoth(game::Money credits) {
         fund(credits);
         ASSERT_TRUE(call([&](Respond r) { game(1).join(kStation, r); }).ok);
         open(0);
         open(1);
+    }
+    void stakeInBoth(game::Money credits, BetType alphaSpot, game::Money alphaStake, BetType betaSpot,
+                     game::Money betaStake) {
+        openBoth(credits);
         ASSERT_TRUE(call([&](Respond r) { game(0).placeBet(kStation, alphaSpot, alphaStake, r); }).ok);
         ASSERT_TRUE(call([&](Respond r) { game(1).placeBet(kStation, betaSpot, betaStake, r); }).ok);
         ASSERT_TRUE(call([&](Respond r) { game(0).closeBets(r); }).ok);
@@ -188,10 +192,7 @@ TEST(MultiGame, AtMostFourGamesOnOneCreditMeter) {
 
 TEST(MultiGame, TwoGamesCannotStakeTheSameCreditsBeforeEitherCommits) {
     Controller4 c({"alpha", "beta"});
-    c.fund(1'000);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
-    c.open(0);
-    c.open(1);
+    c.openBoth(1'000);
     // Both bets in the same millisecond, neither committed when the second is decided.
     c.game(0).placeBet(kStation, BetType::Player, 600, c.ask("alpha"));
     c.game(1).placeBet(kStation, BetType::Player, 600, c.ask("beta"));
@@ -358,10 +359,7 @@ TEST(MultiGame, EachGameResumesItsOwnShoeAndStationState) {
 // name their game.
 TEST(MultiGame, AStartUpFinishesTheUnfinishedRoundOfEachGame) {
     Controller4 c({"alpha", "beta"});
-    c.fund(1'000);
-    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
-    c.open(0);
-    c.open(1);
+    c.openBoth(1'000);
     ASSERT_TRUE(c.call([&](Respond r) { c.game(0).placeBet(kStation, BetType::Player, 100, r); }).ok);
     ASSERT_TRUE(c.call([&](Respond r) { c.game(1).placeBet(kStation, BetType::Banker, 200, r); }).ok);
     ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);

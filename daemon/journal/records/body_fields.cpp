@@ -132,9 +132,8 @@ bool booleanField(const json& body, std::string_view key) {
 
 const std::string& gameNameValue(const json& value, std::string_view what) {
     const std::string& name = stringValue(value, what);
-    if (name.empty() || name.size() > kMaxGameName ||
-        name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-_") != std::string::npos) {
-        throw BodyError(std::string(what) + " must be a game's name (1 to " + std::to_string(kMaxGameName) +
+    if (!game::isGameName(name)) {
+        throw BodyError(std::string(what) + " must be a game's name (1 to " + std::to_string(game::kMaxGameName) +
                         " of a-z, 0-9, - and _), not \"" + name.substr(0, 40) + "\"");
     }
     return name;
@@ -142,8 +141,8 @@ const std::string& gameNameValue(const json& value, std::string_view what) {
 
 std::vector<std::string> gameNamesField(const json& body, std::string_view key) {
     const json& list = arrayField(body, key);
-    if (list.size() > kMaxGames) {
-        throw BodyError(quoted(key) + " holds more than " + std::to_string(kMaxGames) + " games");
+    if (list.size() > game::kMaxGames) {
+        throw BodyError(quoted(key) + " holds more than " + std::to_string(game::kMaxGames) + " games");
     }
     std::vector<std::string> names;
     for (const json& value : list) {

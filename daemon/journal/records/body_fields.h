@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "daemon/game/card.h"
+#include "daemon/game/game_name.h"
 
 namespace pitlink::journal {
 
@@ -50,12 +51,9 @@ inline constexpr std::int64_t kMaxInt64 = std::numeric_limits<std::int64_t>::max
 // A card written as the journal writes one ("AS", "TD"); anything else is refused.
 [[nodiscard]] game::Card cardValue(const nlohmann::json& value, std::string_view what);
 [[nodiscard]] game::Card cardField(const nlohmann::json& body, std::string_view key);
-// The most games of one controller (pitlink.yaml `games`) and the longest name of one.
-inline constexpr std::size_t kMaxGames = 8;
-inline constexpr std::size_t kMaxGameName = 32;
-// A game's name: 1 to kMaxGameName characters of a-z, 0-9, '-' and '_'.
+// A game's name (game::isGameName).
 [[nodiscard]] const std::string& gameNameValue(const nlohmann::json& value, std::string_view what);
-// A list of at most kMaxGames distinct game names.
+// A list of at most game::kMaxGames distinct game names.
 [[nodiscard]] std::vector<std::string> gameNamesField(const nlohmann::json& body, std::string_view key);
 // A station number written as an object's key ({"3": ...}): digits only, 1 to 2^63 - 1.
 [[nodiscard]] std::int64_t stationKey(const std::string& key);
