@@ -120,6 +120,10 @@ table::Table* EngineRequests::gameOf(const EngineSession& session, const engine:
                                      const table::Respond& respond) {
     const std::string_view op = engine::opName(r.op);
     const std::string name = r.game ? *r.game : session.games.empty() ? home().name() : session.games.front();
+    std::string served;
+    for (const std::string& g : session.games.empty() ? std::vector<std::string>{home().name()} : session.games) {
+        served += (served.empty() ? "" : ", ") + g;
+    }
     table::Table* game = named(name);
     if (game == nullptr) {
         home().refuseRequest(op, stationOf(r), respond,
@@ -127,12 +131,10 @@ table::Table* EngineRequests::gameOf(const EngineSession& session, const engine:
         return nullptr;
     }
     if (!serves(session, name)) {
-        home().refuseRequest(
+        // Journaled as the game asked for's refusal (with its round, if one is in progress).
+        game->refuseRequest(
             op, stationOf(r), respond,
-            table::Reply::refused("not_your_game", "this connection serves " +
-                                                       (session.games.empty() ? home().name() : session.games.front()) +
-                                                       (session.games.size() > 1 ? " and others" : "") + ", not " +
-                                                       name + " (hello)"));
+            table::Reply::refused("not_your_game", "this connection serves " + served + ", not " + name + " (hello)"));
         return nullptr;
     }
     if (isDealerOp(r.op) && !session.dealer) {

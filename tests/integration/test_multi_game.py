@@ -85,6 +85,11 @@ class MultiGame(unittest.TestCase):
         refused = [r for (r,) in self.daemon.rows(
             "SELECT json_extract(body, '$.error') FROM record WHERE kind = 'request.refused' ORDER BY seq")]
         self.assertEqual(refused[-2:], ["not_your_game", "not_dealer"])
+        # Each under the game it asked for, with that game's round in progress (live-2's, round 2).
+        self.assertEqual(self.daemon.rows(
+            "SELECT round_id, json_extract(body, '$.game') FROM record WHERE kind = 'request.refused' "
+            "AND json_extract(body, '$.error') IN ('not_your_game', 'not_dealer') ORDER BY seq"),
+            [(2, "live-2"), (2, "live-2")])
 
         for dealer in (dealer1, dealer2):
             ok(self, dealer.request("close_bets"))
