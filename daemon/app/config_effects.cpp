@@ -36,11 +36,33 @@ table::TableSettings gameSettings(const config::Config& config, std::size_t inde
     return t;
 }
 
+std::optional<std::size_t> gameIndex(const config::Config& config, const std::string& name) {
+    const std::size_t count = config.games.empty() ? 1 : config.games.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        if (gameSettings(config, i).name == name) {
+            return i;
+        }
+    }
+    return std::nullopt;
+}
+
 std::vector<std::string> restartNeeded(const config::Config& running, const game::Paytable& runningPaytable,
                                        const config::Config& fresh, const game::Paytable& freshPaytable) {
     std::vector<std::string> keys;
     if (journal::paytableSha256(freshPaytable) != journal::paytableSha256(runningPaytable)) {
         keys.emplace_back("table.paytable");  // every round names the one paytable it is settled with
+    }
+    // The games and their paytables are set up once, at start (the first game's paytable's
+    // content is compared above).
+    const auto gameList = [](const config::Config& c) {
+        std::vector<std::pair<std::string, std::filesystem::path>> list;
+        for (const config::GameConfig& g : c.games) {
+            list.emplace_back(g.name, list.empty() ? std::filesystem::path{} : g.paytableFile);
+        }
+        return list;
+    };
+    if (gameList(fresh) != gameList(running)) {
+        keys.emplace_back("games");
     }
     if (fresh.journal.path != running.journal.path || fresh.journal.keyFile != running.journal.keyFile ||
         fresh.journal.snapshotEvery != running.journal.snapshotEvery ||

@@ -46,7 +46,17 @@ Daemon::Daemon(config::Config config, game::Paytable paytable, std::string confi
       configText_(std::move(configText)),
       world_(std::move(world)),
       hooks_(std::move(hooks)),
-      clock_(world_.executor) {}
+      clock_(world_.executor) {
+    // Each game's paytable: the first's as given (`paytable`, read from the first game's file),
+    // another file's read here, before anything starts (its errors are the configuration's).
+    gamePaytables_.push_back(&paytable_);
+    for (std::size_t i = 1; i < config_.games.size(); ++i) {
+        const std::filesystem::path& file = config_.games[i].paytableFile;
+        gamePaytables_.push_back(file == config::firstGamePaytable(config_)
+                                     ? &paytable_
+                                     : &otherPaytables_.emplace_back(config::loadPaytableFile(file)));
+    }
+}
 
 Daemon::~Daemon() {
     // Without stop() (a crash in the simulation tier): the parts go in reverse order, nothing more
@@ -105,17 +115,7 @@ void Daemon::resume(const journal::IntegrityResult& scan) {
     startup_->facts = journal::resumeFacts(*startup_->store, config::firstGameName(config_));
     sas::SasResume sasResume = sas::resumeSas(*startup_->store);
     clock_.setOffsetMs(startup_->facts.clockOffsetMs);
-    // Each game's paytable: the first's as given, another file's read here (its errors are the
-    // configuration's, as at start).
-    std::vector<const game::Paytable*> paytables{&paytable_};
-    for (std::size_t i = 1; i < config_.games.size(); ++i) {
-        if (config_.games[i].paytableFile == config_.games.front().paytableFile) {
-            paytables.push_back(&paytable_);
-        } else {
-            paytables.push_back(&otherPaytables_.emplace_back(config::loadPaytableFile(config_.games[i].paytableFile)));
-        }
-    }
-    resumeJournal(*startup_, scan, config_, paytables, configText_, [this] { return clock_.nowMs(); });
+    resumeJournal(*startup_, scan, config_, gamePaytables_, configText_, [this] { return clock_.nowMs(); });
     const journal::RecoveryReport& recovery = startup_->recovery;
     for (const std::string& action : recovery.actions) {
         spdlog::warn("recovery: {}", action);
@@ -189,14 +189,10 @@ void Daemon::startTable() {
     }
     const table::TableSettings first = gameSettings(config_, 0);
     controller_.emplace(first.stations, first.denominations, startup_->resume, names);
-    std::size_t other = 0;
     for (std::size_t i = 0; i < names.size(); ++i) {
-        const bool ownPaytable =
-            i > 0 && i < config_.games.size() && config_.games[i].paytableFile != config_.games.front().paytableFile;
-        const game::Paytable& paytable = ownPaytable ? otherPaytables_.at(other++) : paytable_;
-        auto game =
-            std::make_unique<table::Table>(*journal_, *controller_, paytable, gameSettings(config_, i), world_.executor,
-                                           world_.random, gameStart(*startup_, names[i]), table::Publish{});
+        auto game = std::make_unique<table::Table>(*journal_, *controller_, *gamePaytables_[i],
+                                                   gameSettings(config_, i), world_.executor, world_.random,
+                                                   gameStart(*startup_, names[i]), table::Publish{});
         table::Table& ref = *game;
         game->setPublish([this, &ref](const table::TableEvent& e) { onEvent(ref, e); });
         game->setRoundLimit(roundLimit_);
@@ -412,9 +408,15 @@ void Daemon::reload(const config::Config& fresh, const game::Paytable& freshPayt
     if (games_.empty()) {
         return;
     }
+    // Each game running takes the settings of its namesake in the file re-read; a game the file
+    // no longer names keeps its own until the next start ("games" is then restart-only).
     for (std::size_t i = 1; i < games_.size(); ++i) {
+        const std::optional<std::size_t> index = gameIndex(fresh, games_[i]->name());
+        if (!index) {
+            continue;
+        }
         games_[i]->reconfigure(
-            gameSettings(fresh, i),
+            gameSettings(fresh, *index),
             journal::ConfigLoadedRecord{fresh.file.string(), journal::toHex(journal::sha256(freshText)), std::nullopt,
                                         std::nullopt, std::nullopt},
             {}, [](const table::Reply&) {});

@@ -148,8 +148,9 @@ private:
     std::int64_t scanStartedMs_ = 0;
     std::optional<journal::JournalWriter> writer_;
     std::optional<journal::Journal> journal_;
-    std::optional<table::Controller> controller_;  // what the games share: wallets, numbers
-    std::deque<game::Paytable> otherPaytables_;    // games' paytables that are not the first's
+    std::optional<table::Controller> controller_;       // what the games share: wallets, numbers
+    std::deque<game::Paytable> otherPaytables_;         // games' paytables that are not the first's
+    std::vector<const game::Paytable*> gamePaytables_;  // each game's, in config order
     std::vector<std::unique_ptr<table::Table>> games_;
     std::vector<std::unique_ptr<modbus::ModbusWorker>> modbusWorkers_;  // one per module
     std::optional<modbus::TableIo> tableIo_;

@@ -82,9 +82,9 @@ int runPitlinkd(int argc, char** argv, const PitlinkdTestHooks& testHooks) {
     try {
         config::Config config = config::loadConfigFile(options.config);
         spdlog::set_level(spdlog::level::from_str(config.log.level));
-        game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
-        spdlog::info("pitlinkd {}: table '{}', paytable '{}' ({}), {} decks", PITLINK_VERSION, config.table.name,
-                     paytable.id, config.table.paytableFile.string(), config.table.shoe.decks);
+        game::Paytable paytable = config::loadPaytableFile(config::firstGamePaytable(config));
+        spdlog::info("pitlinkd {}: table '{}', {} game(s), the first's paytable '{}' ({})", PITLINK_VERSION,
+                     config.table.name, config.games.size(), paytable.id, config::firstGamePaytable(config).string());
         // This thread becomes the logic thread: its scheduling first, so that every thread it
         // starts knows to leave it (WorkerThread drops back to normal priority).
         const platform::SchedulingOutcome scheduling = platform::applyScheduling(config.scheduling);
@@ -175,7 +175,7 @@ int runPitlinkd(int argc, char** argv, const PitlinkdTestHooks& testHooks) {
                 }
                 try {
                     const config::Config fresh = config::loadConfigFile(options.config);
-                    const game::Paytable freshPaytable = config::loadPaytableFile(fresh.table.paytableFile);
+                    const game::Paytable freshPaytable = config::loadPaytableFile(config::firstGamePaytable(fresh));
                     spdlog::info("SIGHUP: {} re-read; log level {}", options.config, fresh.log.level);
                     daemon->reload(fresh, freshPaytable, readFile(options.config));
                 } catch (const std::exception& e) {

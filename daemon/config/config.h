@@ -120,6 +120,11 @@ struct Config {
     return c.games.empty() ? c.table.name : c.games.front().name;
 }
 
+// The paytable the first game settles with (pitlinkd reads it at start and at SIGHUP).
+[[nodiscard]] inline const std::filesystem::path& firstGamePaytable(const Config& c) {
+    return c.games.empty() ? c.table.paytableFile : c.games.front().paytableFile;
+}
+
 // A path from the file as written: relative paths resolve against the file's directory.
 std::filesystem::path resolved(const Config& c, const std::string& text);
 

@@ -25,9 +25,12 @@ from engine_client import EngineClient  # noqa: E402
 from test_table import Daemon, ok, PLAYER_WINS, BANKER_WINS  # noqa: E402
 
 CTL = os.path.join(BUILD, "daemon", "ctl", "pitlinkctl")
+# live-1 settles with its own paytable (no commission; Player pays 1:1 as in the standard one);
+# live-2 takes the table's (standard).
 GAMES = ("games:\n"
          "  - name: live-1\n"
-         "  - name: live-2\n")
+         "    paytable: %s\n"
+         "  - name: live-2\n" % os.path.join(SOURCE, "etc", "paytables", "no_commission.yaml"))
 
 
 def error(reply):
@@ -109,7 +112,8 @@ class MultiGame(unittest.TestCase):
         result2 = dealer2.wait_event(lambda e: e["event"] == "result")
         self.assertEqual((result2["game"], result2["wins"]), ("live-2", {"1": 190}))
         status = ok(self, stations.request("status", game="live-2"))
-        self.assertEqual(status["table"], "live-2")
+        self.assertEqual((status["table"], status["paytable"]), ("live-2", "standard"))
+        self.assertEqual(ok(self, stations.request("status", game="live-1"))["paytable"], "no_commission")
         self.assertEqual(status["stations"][0]["credits"], 390)
 
         # The client that never said hello: live-1's events, none of live-2's (a positive check

@@ -108,7 +108,7 @@ Simulation::Simulation(const SimOptions& options)
     // Seed 000's Denomination button: a station may play credits of 1.00 (its stakes are
     // multiples of 100; its 10-cent tips are then refused, journaled with their rule).
     config_.table.denominations = {1, 100};
-    paytable_ = config::loadPaytableFile(config_.table.paytableFile);
+    paytable_ = config::loadPaytableFile(config::firstGamePaytable(config_));
     spdlog::set_level(options_.verbose ? spdlog::level::info : spdlog::level::off);
 }
 

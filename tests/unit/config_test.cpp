@@ -13,8 +13,12 @@
 namespace pitlink::config {
 namespace {
 
-constexpr auto load = test::loadConfigText;
-constexpr auto errorOf = test::configTextError;
+Config load(const std::string& text) {
+    return test::loadConfigText(text);
+}
+ConfigError errorOf(const std::string& text) {
+    return test::configTextError(text);
+}
 
 TEST(Config, ShippedDefaultConfigurationLoadsAndItsPaytableToo) {
     const Config c = loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml");

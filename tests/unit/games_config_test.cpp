@@ -14,8 +14,12 @@
 namespace pitlink::config {
 namespace {
 
-constexpr auto load = test::loadConfigText;
-constexpr auto errorOf = test::configTextError;
+Config load(const std::string& text) {
+    return test::loadConfigText(text);
+}
+ConfigError errorOf(const std::string& text) {
+    return test::configTextError(text);
+}
 
 // The game that table:, rounds: and bets: describe, field by field.
 void expectGameOfTheTable(const Config& c, const GameConfig& g) {
