@@ -268,15 +268,19 @@ void Daemon::startSas(sas::SasResume resume) {
     }
 }
 
-void Daemon::startEngineLink() {
-    // The journal reader answers the engine link's bet lists and the control socket's reads.
-    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.executor);
-    reader_->followSegments(&writer_->segmentGeneration());
+std::vector<table::Table*> Daemon::gamePointers() const {
     std::vector<table::Table*> games;
     for (const auto& game : games_) {
         games.push_back(game.get());
     }
-    engine_.emplace(std::move(games), &*journal_, &*reader_);
+    return games;
+}
+
+void Daemon::startEngineLink() {
+    // The journal reader answers the engine link's bet lists and the control socket's reads.
+    reader_.emplace(config_.journal.path.string(), startup_->readOptions, world_.worker(), world_.executor);
+    reader_->followSegments(&writer_->segmentGeneration());
+    engine_.emplace(gamePointers(), &*journal_, &*reader_);
     if (world_.io != nullptr && (!config_.engine.socket.empty() || config_.engine.tcpPort != 0)) {
         engineLink_ =
             std::make_unique<engine::EngineLink>(*world_.io, config_.engine.socket, config_.engine.tcpPort, *engine_);
@@ -286,7 +290,7 @@ void Daemon::startEngineLink() {
 }
 
 void Daemon::startControl() {
-    control_.emplace(*table(), *journal_, *reader_, [this] { return statusJson(); });
+    control_.emplace(gamePointers(), *journal_, *reader_, [this] { return statusJson(); });
     if (tableIo_) {
         control_->setTableIo(control::TableIoControl{
             [this](std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
@@ -354,8 +358,8 @@ void Daemon::onEvent(const table::Table& game, const table::TableEvent& e) {
             engineLink_->publish(line, game.name());
         }
     }
-    if (control_ && &game == table()) {
-        control_->remember(e);
+    if (control_) {
+        control_->remember(e, game.name());
     }
     if (const auto* t = std::get_if<table::TiltChanged>(&e); t != nullptr && t->tilted) {
         if (t->cause == "journal" && sas_) {

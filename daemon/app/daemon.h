@@ -100,6 +100,8 @@ public:
     // The parts, once made (null before, or when the table does not run).
     // The first game (the stations' wallet requests go to it), and every game in config order.
     [[nodiscard]] table::Table* table() { return games_.empty() ? nullptr : games_.front().get(); }
+    // Openings a due rotation held until no game was in a round, since start (Controller).
+    [[nodiscard]] std::int64_t openingsHeld() const { return controller_ ? controller_->openingsHeld() : 0; }
     [[nodiscard]] const std::vector<std::unique_ptr<table::Table>>& games() const { return games_; }
     [[nodiscard]] journal::Journal* journal() { return journal_ ? &*journal_ : nullptr; }
     [[nodiscard]] engine::EngineRequests* engine() { return engine_ ? &*engine_ : nullptr; }
@@ -124,6 +126,7 @@ private:
     void startModbus();
     void startSas(sas::SasResume resume);
     void startEngineLink();
+    [[nodiscard]] std::vector<table::Table*> gamePointers() const;  // each game, in config order
     void startControl();
     void startRounds();
 

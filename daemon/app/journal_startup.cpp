@@ -99,7 +99,11 @@ void resumeJournal(JournalStartup& startup, const journal::IntegrityResult& scan
 
     const auto failure =
         journal::commitNow(*startup.store, startup.recovery.ledger, clock, [&](journal::JournalTransaction& tx) {
-            tx.add(journal::DaemonStartedRecord{PITLINK_VERSION, config.table.name});
+            std::vector<std::string> games;
+            for (const config::GameConfig& g : config.games) {
+                games.push_back(g.name);
+            }
+            tx.add(journal::DaemonStartedRecord{PITLINK_VERSION, config.table.name, games});
             tx.add(journal::ConfigLoadedRecord{config.file.string(), journal::toHex(journal::sha256(configText)),
                                                std::nullopt, std::nullopt, std::nullopt});
             // Each paytable a game settles with, once (a round names it by its hash).

@@ -35,17 +35,43 @@ void Answer::data(json data) const {
     fill_(io::acceptedLine(id_, std::move(data)));
 }
 
-ControlCommands::ControlCommands(table::Table& table, journal::Journal& journal, journal::JournalReader& reader,
-                                 std::function<json()> info)
-    : table_(table), journal_(journal), reader_(reader), info_(std::move(info)) {}
+ControlCommands::ControlCommands(std::vector<table::Table*> games, journal::Journal& journal,
+                                 journal::JournalReader& reader, std::function<json()> info)
+    : games_(std::move(games)), table_(*games_.front()), journal_(journal), reader_(reader), info_(std::move(info)) {}
+
+table::Table* ControlCommands::gameNamed(const std::string& name) const {
+    for (table::Table* game : games_) {
+        if (game->name() == name) {
+            return game;
+        }
+    }
+    return nullptr;
+}
+
+table::Table* ControlCommands::gameOf(const ControlRequest& request, const Answer& answer) {
+    if (!request.game) {
+        return &table_;
+    }
+    if (table::Table* game = gameNamed(*request.game)) {
+        return game;
+    }
+    std::string names;
+    for (const table::Table* game : games_) {
+        names += (names.empty() ? "" : ", ") + game->name();
+    }
+    table_.refuseRequest(
+        request.name, request.station, answer,
+        Reply::refused("unknown_game", "this controller has no game " + *request.game + " (its games: " + names + ")"));
+    return nullptr;
+}
 
 void ControlCommands::oversize(const io::OrderedReplies::Fill& reply) {
     ++stats_.badRequests;
     reply(io::replyLine(nullptr, Reply::refused("line_too_long", "a request is at most 4096 bytes")));
 }
 
-void ControlCommands::remember(const table::TableEvent& event) {
-    events_.push_back(event);
+void ControlCommands::remember(const table::TableEvent& event, const std::string& game) {
+    events_.emplace_back(game, event);
     if (events_.size() > kEventsKept) {
         events_.pop_front();
     }
@@ -79,9 +105,21 @@ void ControlCommands::handle(const std::string& line, Role role, const std::stri
 }
 
 void ControlCommands::run(const ControlRequest& request, Role role, const std::string& user, const Answer& answer) {
+    table::Table* const game = gameOf(request, answer);
+    if (game == nullptr) {
+        return;
+    }
     switch (*request.command) {
         case Command::Status: {
-            json status = io::statusJson(table_.status());
+            json status = io::statusJson(game->status());
+            if (games_.size() > 1) {
+                status["game"] = game->name();
+                json names = json::array();
+                for (const table::Table* g : games_) {
+                    names.push_back(g->name());
+                }
+                status["games"] = std::move(names);
+            }
             status["daemon"] = info_ ? info_() : json::object();
             status["role"] = roleName(role);
             status["control"] = json{{"requests", stats_.requests},
@@ -91,7 +129,7 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
             return;
         }
         case Command::Stations:
-            answer.data(json{{"stations", io::statusJson(table_.status())["stations"]}});
+            answer.data(json{{"stations", io::statusJson(game->status())["stations"]}});
             return;
         case Command::Meters:
             answer.data(journal_.committed().toJson());
@@ -99,13 +137,13 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
         case Command::Roads:
             // A shoe's rounds as scoreboard marks; pitlinkctl draws the roads from them. The running
             // shoe from memory, an earlier one from the journal.
-            if (request.shoe && *request.shoe != table_.scoreboard().shoeNumber()) {
-                roadsOfShoe(*request.shoe, answer);
+            if (request.shoe && *request.shoe != game->scoreboard().shoeNumber()) {
+                roadsOfShoe(*game, *request.shoe, answer);
                 return;
             }
-            answer.data(json{{"shoe", table_.scoreboard().shoeNumber()},
-                             {"table", table_.name()},
-                             {"beads", beadsJson(table_.scoreboard().beads())}});
+            answer.data(json{{"shoe", game->scoreboard().shoeNumber()},
+                             {"table", game->name()},
+                             {"beads", beadsJson(game->scoreboard().beads())}});
             return;
         case Command::Recall:
             recall(request, answer);
@@ -117,9 +155,18 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
             resettle(request, user, answer);
             return;
         case Command::Events: {
+            // A game's events (those of its rounds, shoe and roads) when `game` names one; the
+            // stations' wallet events whatever it names.
             json events = json::array();
-            for (const table::TableEvent& e : events_) {
-                events.push_back(io::eventJson(e));
+            for (const auto& [of, e] : events_) {
+                json line = io::eventJson(e);
+                if (games_.size() > 1 && io::isGameEvent(e)) {
+                    if (request.game && of != *request.game) {
+                        continue;
+                    }
+                    line["game"] = of;
+                }
+                events.push_back(std::move(line));
             }
             answer.data(json{{"events", std::move(events)}});
             return;
@@ -128,13 +175,13 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
             table_.clearAttendant(*request.station, user, answer);
             return;
         case Command::StationLevel:
-            table_.selectLimitLevel(*request.station, static_cast<int>(*request.level), answer, user);
+            game->selectLimitLevel(*request.station, static_cast<int>(*request.level), answer, user);
             return;
         case Command::ReserveRelease:
             table_.releaseReservation(*request.station, user, answer);
             return;
         case Command::DisputeResolve:
-            resolveDispute(request, user, answer);
+            resolveDispute(*game, request, user, answer);
             return;
         case Command::StationLimits:
             table_.setPersonalLimits(*request.station, game::PersonalLimits{request.min, request.max}, user, answer);
@@ -143,19 +190,19 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
             table_.resetHandpay(*request.station, user, answer);
             return;
         case Command::VoidRound:
-            if (request.round && *request.round != table_.roundId()) {
-                answer(Reply::refused("not_current_round", "only the round in progress (" +
-                                                               std::to_string(table_.roundId()) + ") can be voided"));
+            if (request.round && *request.round != game->roundId()) {
+                answer(Reply::refused("not_current_round", "only " + game->name() + "'s round in progress (" +
+                                                               std::to_string(game->roundId()) + ") can be voided"));
                 return;
             }
-            spdlog::warn("control: {} voids round {}: {}", user, table_.roundId(), request.reason);
-            table_.voidRound(request.reason, user, answer);
+            spdlog::warn("control: {} voids {}'s round {}: {}", user, game->name(), game->roundId(), request.reason);
+            game->voidRound(request.reason, user, answer);
             return;
         case Command::ShoeNew:
-            table_.newShoe(answer);
+            game->newShoe(answer);
             return;
         case Command::TiltClear:
-            table_.clearTilt(request.cause, user, answer);
+            game->clearTilt(request.cause, user, answer);
             return;
         case Command::Io:
             if (!tableIo_) {

@@ -11,6 +11,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "daemon/control/roles.h"
 #include "daemon/io/ordered_replies.h"
@@ -51,35 +53,47 @@ struct TableIoControl {
 
 class ControlCommands {
 public:
-    // `info` adds daemon-wide facts to `status` (journal path, engine link...). `reader` answers
-    // recall, audit and re-settlement off the logic thread.
-    ControlCommands(table::Table& table, journal::Journal& journal, journal::JournalReader& reader,
+    // `games`: the controller's (at least one); a game's command goes to the game its `game`
+    // names (absent: the first), a station's wallet command to the first (the wallet is the
+    // controller's). `info` adds daemon-wide facts to `status` (journal path, engine link...).
+    // `reader` answers recall, audit and re-settlement off the logic thread.
+    ControlCommands(std::vector<table::Table*> games, journal::Journal& journal, journal::JournalReader& reader,
                     std::function<nlohmann::json()> info);
+    ControlCommands(table::Table& table, journal::Journal& journal, journal::JournalReader& reader,
+                    std::function<nlohmann::json()> info)
+        : ControlCommands(std::vector<table::Table*>{&table}, journal, reader, std::move(info)) {}
     // One request line from a caller with `role`, known as `user`; its reply goes to `reply`
     // exactly once.
     void handle(const std::string& line, Role role, const std::string& user, const io::OrderedReplies::Fill& reply);
     // A line over the limit: answered (the socket then closes the connection).
     void oversize(const io::OrderedReplies::Fill& reply);
-    // Keeps the last events for `pitlinkctl events`.
-    void remember(const table::TableEvent& event);
+    // Keeps the last events for `pitlinkctl events` (`game`: the game whose event it is).
+    void remember(const table::TableEvent& event, const std::string& game = {});
     [[nodiscard]] const ControlStats& stats() const { return stats_; }
     void setTableIo(TableIoControl io) { tableIo_ = std::move(io); }
 
 private:
     void run(const ControlRequest& request, Role role, const std::string& user, const Answer& answer);
+    // The game `request` names (absent: the first); none, and the request refused unknown_game
+    // (journaled), when the controller has no such game.
+    table::Table* gameOf(const ControlRequest& request, const Answer& answer);
+    [[nodiscard]] table::Table* gameNamed(const std::string& name) const;
     void recall(const ControlRequest& request, const Answer& answer);
     void audit(const Answer& answer);
-    void roadsOfShoe(std::int64_t shoe, const Answer& answer);
+    void roadsOfShoe(table::Table& game, std::int64_t shoe, const Answer& answer);
+    // To the round's own game (its round.opened names it), whatever `game` says.
     void resettle(const ControlRequest& request, const std::string& user, const Answer& answer);
     // With corrected cards, the disputed round is read from the journal first (as for resettle).
-    void resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer);
+    void resolveDispute(table::Table& game, const ControlRequest& request, const std::string& user,
+                        const Answer& answer);
 
-    table::Table& table_;
+    std::vector<table::Table*> games_;
+    table::Table& table_;        // the first game: the stations' wallets
     journal::Journal& journal_;  // afterPending: reads of the file see what was submitted before
     journal::JournalReader& reader_;
     std::set<std::int64_t> resettling_;  // rounds whose re-settlement is being read or committed
     std::function<nlohmann::json()> info_;
-    std::deque<table::TableEvent> events_;
+    std::deque<std::pair<std::string, table::TableEvent>> events_;  // (game, event)
     ControlStats stats_;
     std::optional<TableIoControl> tableIo_;
 };

@@ -66,7 +66,7 @@ void ControlCommands::audit(const Answer& answer) {
         [answer](const std::string& error) { answer(Reply::refused("audit_failed", error)); });
 }
 
-void ControlCommands::roadsOfShoe(std::int64_t shoe, const Answer& answer) {
+void ControlCommands::roadsOfShoe(table::Table& game, std::int64_t shoe, const Answer& answer) {
     reader_.read<json>(
         [shoe](journal::SegmentedJournal& journal) {
             const std::vector<std::int64_t> rounds = journal::roundsOfShoe(journal, shoe);
@@ -86,8 +86,8 @@ void ControlCommands::roadsOfShoe(std::int64_t shoe, const Answer& answer) {
             }
             return json{{"shoe", shoe}, {"beads", beadsJson(marks)}};
         },
-        [this, answer](json data) {
-            data["table"] = table_.name();
+        [&game, answer](json data) {
+            data["table"] = game.name();
             answer.data(std::move(data));
         },
         [answer](const std::string& error) { answer(Reply::refused("no_such_shoe", error)); });
@@ -115,9 +115,21 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
     journal_.afterPending([this, roundId = *round, cards, reason, user, finish, detail] {
         reader_.read<SettledRound>(
             [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
-            [this, cards, reason, user, finish](SettledRound read) {
-                spdlog::warn("control: {} re-settles round {}: {}", user, read.round.roundId, reason);
-                table_.resettle(read.round, read.paytable, cards, reason, user, finish);
+            [this, cards, reason, user, finish, detail](SettledRound read) {
+                // The round's own game settles it again (its records name that game).
+                table::Table* game = read.round.gameName.empty() ? &table_ : gameNamed(read.round.gameName);
+                if (game == nullptr) {
+                    table_.refuseRequest(
+                        "resettle", std::nullopt, finish,
+                        Reply::refused("cannot_resettle", "round " + std::to_string(read.round.roundId) + " is of " +
+                                                              read.round.gameName +
+                                                              ", which this controller no longer runs"),
+                        detail);
+                    return;
+                }
+                spdlog::warn("control: {} re-settles {}'s round {}: {}", user, game->name(), read.round.roundId,
+                             reason);
+                game->resettle(read.round, read.paytable, cards, reason, user, finish);
             },
             [this, finish, detail](const std::string& error) {
                 table_.refuseRequest("resettle", std::nullopt, finish, Reply::refused("cannot_resettle", error),
@@ -126,25 +138,26 @@ void ControlCommands::resettle(const ControlRequest& request, const std::string&
     });
 }
 
-void ControlCommands::resolveDispute(const ControlRequest& request, const std::string& user, const Answer& answer) {
+void ControlCommands::resolveDispute(table::Table& game, const ControlRequest& request, const std::string& user,
+                                     const Answer& answer) {
     table::Table::DisputeDecision decision{*request.station, request.round, *request.upheld, request.reason, user};
     spdlog::warn("control: {} resolves station {}'s dispute: {} ({})", user, decision.station,
                  decision.upheld ? "upheld" : "rejected", decision.reason);
     if (request.cards.empty()) {
-        table_.resolveDispute(decision, {}, answer);
+        game.resolveDispute(decision, {}, answer);
         return;
     }
     // The disputed round, read from the journal; the table checks it is the one disputed.
-    if (decision.station > table_.stationCount() || !table_.station(decision.station).dispute) {
-        table_.resolveDispute(decision, {}, answer);  // refused there (no_dispute), and journaled
+    if (decision.station > game.stationCount() || !game.station(decision.station).dispute) {
+        game.resolveDispute(decision, {}, answer);  // refused there (no_dispute), and journaled
         return;
     }
-    const std::int64_t roundId = table_.station(decision.station).dispute->round;
+    const std::int64_t roundId = game.station(decision.station).dispute->round;
     const journal::RefusedRequest detail{.round = roundId, .by = user};
     if (!resettling_.insert(roundId).second) {
-        table_.refuseRequest(
-            "dispute_resolve", decision.station, answer,
-            Reply::refused("busy", "round " + std::to_string(roundId) + " is being re-settled already"), detail);
+        game.refuseRequest("dispute_resolve", decision.station, answer,
+                           Reply::refused("busy", "round " + std::to_string(roundId) + " is being re-settled already"),
+                           detail);
         return;
     }
     auto finish = [this, roundId, answer](const Reply& reply) {
@@ -152,16 +165,15 @@ void ControlCommands::resolveDispute(const ControlRequest& request, const std::s
         answer(reply);
     };
     // As for resettle: read once what was submitted before has committed.
-    journal_.afterPending([this, roundId, decision, cards = request.cards, finish, detail] {
+    journal_.afterPending([this, &game, roundId, decision, cards = request.cards, finish, detail] {
         reader_.read<SettledRound>(
             [roundId](journal::SegmentedJournal& journal) { return readSettledRound(journal, roundId); },
-            [this, decision, cards, finish](const SettledRound& read) {
-                table_.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards},
-                                      finish);
+            [&game, decision, cards, finish](const SettledRound& read) {
+                game.resolveDispute(decision, table::Table::CorrectedRound{&read.round, &read.paytable, cards}, finish);
             },
-            [this, finish, decision, detail](const std::string& error) {
-                table_.refuseRequest("dispute_resolve", decision.station, finish,
-                                     Reply::refused("cannot_resettle", error), detail);
+            [&game, finish, decision, detail](const std::string& error) {
+                game.refuseRequest("dispute_resolve", decision.station, finish,
+                                   Reply::refused("cannot_resettle", error), detail);
             });
     });
 }

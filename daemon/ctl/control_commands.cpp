@@ -9,12 +9,24 @@
 #include <cstring>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include "daemon/ctl/arguments.h"
 
 namespace pitlink::ctl {
 
 using nlohmann::json;
+
+namespace {
+std::optional<std::string>& chosenGame() {
+    static std::optional<std::string> game;
+    return game;
+}
+}  // namespace
+
+void useGame(std::string game) {
+    chosenGame() = std::move(game);
+}
 
 json askDaemon(const std::string& path, const control::ControlRequest& request) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -29,15 +41,19 @@ json askDaemon(const std::string& path, const control::ControlRequest& request) 
         ::close(fd);
         throw DaemonUnavailable("pitlinkd is not reachable on " + path + ": " + why);
     }
-    const std::string line = control::requestJson(request).dump() + "\n";
-    std::size_t sent = 0;
-    while (sent < line.size()) {
-        const ssize_t n = ::write(fd, line.data() + sent, line.size() - sent);
+    json sent = control::requestJson(request);
+    if (chosenGame() && !sent.contains("game")) {
+        sent["game"] = *chosenGame();
+    }
+    const std::string line = sent.dump() + "\n";
+    std::size_t written = 0;
+    while (written < line.size()) {
+        const ssize_t n = ::write(fd, line.data() + written, line.size() - written);
         if (n <= 0) {
             ::close(fd);
             throw DaemonUnavailable("the control socket closed while sending");
         }
-        sent += static_cast<std::size_t>(n);
+        written += static_cast<std::size_t>(n);
     }
     std::string reply;
     char buffer[4096];

@@ -24,6 +24,10 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// `--game NAME` (pitlinkctl's, before or after the command's own arguments): every request to the
+// running daemon names that game (protocols/control/README.md "Games"); absent: the first game.
+void useGame(std::string game);
+
 // One request to the running daemon (written as protocols/control defines it), its reply
 // ({"ok": ..., "data"|"error"...}).
 nlohmann::json askDaemon(const std::string& socket, const control::ControlRequest& request);

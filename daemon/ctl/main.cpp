@@ -39,7 +39,8 @@ constexpr std::string_view kUsage =
     "  tips --journal FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--period day|hour] [--json]\n"
     "                                                 dealer tips by period (UTC) and station\n"
     "\n"
-    "  against the running pitlinkd (--socket PATH, default /run/pitlink/control.sock; --json):\n"
+    "  against the running pitlinkd (--socket PATH, default /run/pitlink/control.sock; --json;\n"
+    "  --game NAME: that game of a controller of several, default the first):\n"
     "  status | stations | meters | events            the table, its stations, meters, recent events\n"
     "  attendant clear N | handpay reset N            (operator) clear a call / pay a hand-pay\n"
     "  void [ROUND] --reason TEXT | shoe new          (operator) void the round in progress / new shoe\n"
@@ -67,9 +68,22 @@ int main(int argc, char** argv) {
         std::cout << kUsage;
         return argc < 2 ? 2 : 0;
     }
-    const std::string command = argv[1];
-    const std::vector<std::string> args(argv + 2, argv + argc);
+    std::vector<std::string> args(argv + 1, argv + argc);
+    std::string command;
     try {
+        // --game NAME, before the command or among its arguments.
+        if (const auto game = std::find(args.begin(), args.end(), "--game"); game != args.end()) {
+            if (game + 1 == args.end()) {
+                throw ctl::UsageError("--game needs a game's name");
+            }
+            ctl::useGame(*(game + 1));
+            args.erase(game, game + 2);
+        }
+        if (args.empty()) {
+            throw ctl::UsageError("no command");
+        }
+        command = args.front();
+        args.erase(args.begin());
         if (command == "odds") {
             return ctl::runOdds(args, std::cout);
         }
@@ -108,11 +122,15 @@ int main(int argc, char** argv) {
                 throw ctl::UsageError("usage: pitlinkctl config check FILE");
             }
             const config::Config config = config::loadConfigFile(args[1]);
-            const game::Paytable paytable = config::loadPaytableFile(config.table.paytableFile);
-            std::cout << args[1] << ": OK (table '" << config.table.name << "', "
-                      << (config.table.rngShoe ? "rng" : "reader") << " shoe, " << config.table.stations
-                      << " stations, paytable '" << paytable.id << "', journal " << config.journal.path.string()
-                      << ")\n";
+            std::string games;
+            for (const config::GameConfig& g : config.games) {
+                const game::Paytable paytable = config::loadPaytableFile(g.paytableFile);
+                games += (games.empty() ? "" : ", ") + ("'" + g.name + "': ") + (g.rngShoe ? "rng" : "reader") +
+                         " shoe, paytable '" + paytable.id + "'";
+            }
+            std::cout << args[1] << ": OK (table '" << config.table.name << "', " << config.table.stations
+                      << " stations, " << (config.games.size() > 1 ? "games " : "game ") << games << ", journal "
+                      << config.journal.path.string() << ")\n";
             return 0;
         }
         if (command == "status" || command == "stations" || command == "meters" || command == "events" ||

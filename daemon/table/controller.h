@@ -7,7 +7,9 @@
 // against the projected ledger, which holds every transaction submitted by every game, so two
 // games closing bets in the same millisecond cannot stake the same credits.
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
@@ -45,6 +47,17 @@ public:
     void roundOpened() { ++roundsInProgress_; }
     void roundEnded() { --roundsInProgress_; }
     [[nodiscard]] int roundsInProgress() const { return roundsInProgress_; }
+    // A rotation due while another game is in a round holds a game's next opening (its open_round
+    // answered, or its RNG cycle going on, once it runs): the segment then ends as soon as no game
+    // is in a round, and games dealing without pause cannot put it off for ever. The game whose
+    // round ends last runs the held openings (Table::scheduleNextRound), after its ending was
+    // submitted, so that no round's records are split.
+    void holdOpening(std::function<void()> open) {
+        heldOpenings_.push_back(std::move(open));
+        ++openingsHeld_;
+    }
+    [[nodiscard]] std::vector<std::function<void()>> takeHeldOpenings() { return std::exchange(heldOpenings_, {}); }
+    [[nodiscard]] std::int64_t openingsHeld() const { return openingsHeld_; }  // since start
 
     // Both outlive the games or are reset to null before they go.
     void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
@@ -59,6 +72,8 @@ private:
     std::int64_t nextTicket_;
     std::uint32_t nextShoe_;
     int roundsInProgress_ = 0;
+    std::vector<std::function<void()>> heldOpenings_;
+    std::int64_t openingsHeld_ = 0;
     TicketSystem* tickets_ = nullptr;
     CommitObserver* observer_ = nullptr;
 };

@@ -329,6 +329,7 @@ private:
 
     RoundPhase phase_ = RoundPhase::Idle;
     std::int64_t roundId_ = 0;
+    std::int64_t previousRoundId_ = 0;  // this game's round before roundId_ (0: none known)
     std::int64_t nextBetIndex_ = 1;
     bool hadShoe_;  // this game started a shoe before this start
     std::uint32_t shoeNumber_ = 0;

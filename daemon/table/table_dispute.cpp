@@ -21,7 +21,7 @@ void Table::dispute(std::int64_t number, std::int64_t round, const std::string& 
     }
     // The deal in progress, or the last one: the round before it while a round is open.
     const bool current = round == roundId_ && round >= 1;
-    const bool last = phase_ != RoundPhase::Idle && round == roundId_ - 1 && round >= 1;
+    const bool last = phase_ != RoundPhase::Idle && round == previousRoundId_ && round >= 1;
     if (!current && !last) {
         refuse("dispute", number, respond,
                Reply::refused("not_current_or_last", "only the current deal (" + std::to_string(roundId_) +

@@ -121,6 +121,13 @@ void Table::newShoe(Respond respond) {
 }
 
 void Table::scheduleNextRound() {
+    // The last round in progress has ended: the openings a due rotation held run now (the first
+    // rotates the journal).
+    if (controller_.roundsInProgress() == 0) {
+        for (const auto& open : controller_.takeHeldOpenings()) {
+            open();
+        }
+    }
     if (!running_ || settings_.source != CardSource::Rng || phase_ != RoundPhase::Idle || tilted() ||
         (roundLimit_ != 0 && roundsFinished_ >= roundLimit_)) {
         return;
@@ -133,15 +140,18 @@ void Table::openRound(Respond respond) {
         refuse("open_round", std::nullopt, respond, *problem);
         return;
     }
+    // Between two rounds: a segment due to end ends here, so that no round is split (journal.h).
+    // With several games, only when none is in a round: while another is, a rotation due holds
+    // this opening until the last round in progress ends (Controller::holdOpening).
+    if (controller_.roundsInProgress() == 0) {
+        journal_.rotateIfDue();
+    } else if (journal_.rotationDue()) {
+        controller_.holdOpening([this, respond = std::move(respond)] { openRound(respond); });
+        return;
+    }
     if (nextSettings_) {
         settings_ = std::move(*nextSettings_);  // reconfigured (SIGHUP) since the last round opened
         nextSettings_.reset();
-    }
-    // Between two rounds: a segment due to end ends here, so that no round is split (journal.h).
-    // With several games, only when none is in a round (a rotation due meanwhile waits for an
-    // opening that finds every other game between rounds).
-    if (controller_.roundsInProgress() == 0) {
-        journal_.rotateIfDue();
     }
     journal::JournalTransaction tx = journal_.begin();
     std::optional<RoadsChanged> newRoads;
@@ -156,7 +166,11 @@ void Table::openRound(Respond respond) {
         newShoe = ShoeStarted{shoeNumber_, std::string(reason)};
         newRoads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad};
     }
-    roundId_ = controller_.takeRoundId();
+    const std::int64_t opened = controller_.takeRoundId();
+    // This game's round before it: on a controller of several games the journal's previous round
+    // may be another game's; a game alone has every round (across restarts too).
+    previousRoundId_ = controller_.severalGames() ? roundId_ : opened - 1;
+    roundId_ = opened;
     ++roundInShoe_;
     nextBetIndex_ = 1;
     cards_.clear();

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <utility>
 
+#include "daemon/game/game_name.h"
+
 namespace pitlink::control {
 
 using nlohmann::json;
@@ -219,6 +221,13 @@ std::variant<ControlRequest, MalformedRequest> parseControlRequest(std::string_v
         r.invalid = unknownOrIncomplete(r.name);
         return r;
     }
+    if (const auto game = in.find("game"); game != in.end()) {
+        if (!game->is_string() || !game::isGameName(game->get_ref<const std::string&>())) {
+            r.invalid = Refusal{"bad_request", "\"game\" must be a game's name (1 to 32 of a-z, 0-9, - and _)"};
+            return r;
+        }
+        r.game = game->get<std::string>();
+    }
     readFields(in, r);
     return r;
 }
@@ -236,6 +245,9 @@ json requestJson(const ControlRequest& r) {
     }
     if (r.shoe) {
         out["shoe"] = *r.shoe;
+    }
+    if (r.game) {
+        out["game"] = *r.game;
     }
     if (r.command == Command::Recall) {
         out["last"] = r.last;

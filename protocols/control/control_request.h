@@ -67,15 +67,19 @@ struct ControlRequest {
     std::optional<std::int64_t> station;  // attendant_clear, handpay_reset; recall: only this station's rounds
     std::optional<std::int64_t> round;    // recall one round; resettle; void_round: must be the current one
     std::optional<std::int64_t> shoe;     // roads of an earlier shoe
-    std::int64_t last = 10;               // recall: the last N rounds (1 to kMostRecalled)
-    std::string reason;                   // void_round, resettle
-    std::vector<game::Card> cards;        // resettle, dispute_resolve: the corrected coup, in deal order
-    std::string cause;                    // tilt_clear
-    std::optional<std::int64_t> min;      // station_limits: the player's own minimum (absent: none)
-    std::optional<std::int64_t> max;      // station_limits: the player's own maximum (absent: none)
-    std::optional<bool> upheld;           // dispute_resolve: "decision" upheld (true) or rejected
-    std::optional<std::int64_t> level;    // station_level: the limit level (1..20)
-    std::int64_t stepMs = 1'000;          // lamps_test: how long each lamp is lit alone (100..10000)
+    // The game a game's command is for (status, roads, recall, events, void_round, shoe_new,
+    // tilt_clear, resettle, dispute_resolve, station_level); absent: the first game. A game's
+    // name (game/game_name.h); the station's wallet commands ignore it.
+    std::optional<std::string> game;
+    std::int64_t last = 10;             // recall: the last N rounds (1 to kMostRecalled)
+    std::string reason;                 // void_round, resettle
+    std::vector<game::Card> cards;      // resettle, dispute_resolve: the corrected coup, in deal order
+    std::string cause;                  // tilt_clear
+    std::optional<std::int64_t> min;    // station_limits: the player's own minimum (absent: none)
+    std::optional<std::int64_t> max;    // station_limits: the player's own maximum (absent: none)
+    std::optional<bool> upheld;         // dispute_resolve: "decision" upheld (true) or rejected
+    std::optional<std::int64_t> level;  // station_level: the limit level (1..20)
+    std::int64_t stepMs = 1'000;        // lamps_test: how long each lamp is lit alone (100..10000)
     // Set when a field the command needs is missing or out of range (or the command is unknown):
     // the request is refused with it, after the caller's role has been checked.
     std::optional<Refusal> invalid;

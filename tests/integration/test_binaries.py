@@ -349,8 +349,15 @@ class Pitlinkd(unittest.TestCase):
     def test_config_check_accepts_the_shipped_configuration_and_names_a_bad_key(self):
         good = run(CTL, "config", "check", os.path.join(SOURCE, "etc", "pitlink.yaml"))
         self.assertEqual(good.returncode, 0, good.stderr)
-        self.assertIn("OK (table 'table-1', rng shoe, 8 stations, paytable 'standard'", good.stdout)
+        self.assertIn("OK (table 'table-1', 8 stations, game 'table-1': rng shoe, paytable 'standard'", good.stdout)
         with tempfile.TemporaryDirectory() as d:
+            # Each game's paytable is read and named.
+            games = run(CTL, "config", "check", self.config(
+                d, "games:\n  - name: live-1\n    source: reader\n    rounds: {start: timer}\n"
+                   "  - name: rng-2\n    source: rng\n    paytable: %s\n" % os.path.join(SOURCE, "etc", "paytables", "no_commission.yaml")))
+            self.assertEqual(games.returncode, 0, games.stderr)
+            self.assertIn("games 'live-1': reader shoe, paytable 'standard', 'rng-2': rng shoe, "
+                          "paytable 'no_commission'", games.stdout)
             bad = run(CTL, "config", "check", self.config(d, "cashier:\n  ticket_limit: -1\n"))
         self.assertEqual(bad.returncode, 78)
         self.assertIn("'cashier.ticket_limit': -1 is out of range", bad.stderr)

@@ -164,6 +164,35 @@ class MultiGame(unittest.TestCase):
         voided = self.daemon.rows("SELECT round_id, json_extract(body, '$.game') FROM record WHERE kind = 'round.voided'")
         self.assertEqual(voided, [(3, "live-2")])
 
+    def test_pitlinkctl_acts_on_the_game_it_names(self):
+        self.daemon.start()
+        ctl = lambda *args: subprocess.run([CTL, *args, "--socket", self.daemon.control],
+                                           capture_output=True, text=True)
+        dealer2 = EngineClient(self.daemon.socket)
+        ok(self, dealer2.request("hello", games=["live-2"], role="dealer"))
+        ok(self, dealer2.request("new_shoe"))
+        self.assertEqual(ok(self, dealer2.request("open_round"))["round"], 1)
+
+        status = json.loads(ctl("status", "--game", "live-2", "--json").stdout)
+        self.assertEqual((status["game"], status["table"], status["games"]), ("live-2", "live-2", ["live-1", "live-2"]))
+        self.assertEqual(json.loads(ctl("status", "--json").stdout)["game"], "live-1")  # no --game: the first
+        # live-1 has no round to void; live-2's round 1 is voided (--game before the command's words).
+        self.assertEqual(ctl("void", "--reason", "camera down", "--game", "live-1").returncode, 1)
+        voided = subprocess.run([CTL, "--game", "live-2", "void", "--reason", "camera down", "--socket",
+                                 self.daemon.control], capture_output=True, text=True)
+        self.assertEqual(voided.returncode, 0, voided.stderr)
+        self.assertEqual(self.daemon.rows("SELECT round_id, json_extract(body, '$.game') FROM record "
+                                          "WHERE kind = 'round.voided'"), [(1, "live-2")])
+        recalled = json.loads(ctl("recall", "--round", "1", "--json").stdout)
+        self.assertEqual(recalled[0]["game"], "live-2")  # the rounds recalled, as a list
+        # A game the controller does not run: refused, and journaled like any refusal.
+        unknown = ctl("status", "--game", "live-9")
+        self.assertEqual(unknown.returncode, 1)
+        self.assertIn("unknown_game", unknown.stderr + unknown.stdout)
+        self.assertEqual(self.daemon.rows("SELECT json_extract(body, '$.op') FROM record WHERE kind = "
+                                          "'request.refused' AND json_extract(body, '$.error') = 'unknown_game'"),
+                         [("status",)])
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0]])

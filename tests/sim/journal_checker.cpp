@@ -34,6 +34,7 @@ struct Settled {
 };
 
 struct Round {
+    std::string game;                           // its round.opened's (several games)
     bool bySpot = false;                        // round.opened says settle: "spot"
     std::map<std::int64_t, std::string> cards;  // position -> card
     std::map<std::int64_t, Bet> bets;           // bet number in the round
@@ -116,12 +117,28 @@ struct JournalChecker::State {
     std::set<std::int64_t> handpayPending;         // stations locked for a hand-pay
     std::set<std::string> redeemedTickets;
     std::set<std::string> issuedTickets;
-    std::map<std::int64_t, std::int64_t> openDisputes;  // station -> the round it disputes
-    std::set<std::int64_t> reserved;                    // stations reserved for their player
-    std::set<std::string> faulted;                      // Modbus points with a fault raised
-    bool roundOpen = false;
+    // (station, game) -> the round it disputes
+    std::map<std::pair<std::int64_t, std::string>, std::int64_t> openDisputes;
+    std::set<std::int64_t> reserved;  // stations reserved for their player
+    std::set<std::string> faulted;    // Modbus points with a fault raised
+    // Several games: the first (whose records may name none), from daemon.started; each other
+    // game's reader shoe; each game's round opened last; the games each station plays (absent:
+    // the first only).
+    std::string firstGame;
+    std::map<std::string, std::optional<CheckedShoe>> otherShoes;
+    std::map<std::string, std::int64_t> lastRoundOf;
+    std::map<std::int64_t, std::vector<std::string>> joined;
+    bool roundOpen = false;  // the first game's (its lamps are the module's)
 
     void problem(const std::string& what) { addProblem(report, what); }
+    [[nodiscard]] std::string gameOf(const CheckerRow& r) const {
+        return r.body->is_object() && r.body->contains("game") ? r.body->at("game").get<std::string>() : firstGame;
+    }
+    [[nodiscard]] std::vector<std::string> gamesOf(std::int64_t station) const {
+        const auto it = joined.find(station);
+        return it != joined.end() ? it->second : std::vector<std::string>{firstGame};
+    }
+    void followGames(const CheckerRow& r);
     void feed(const CheckerRow& r);
     void followShoe(const CheckerRow& r);
     [[nodiscard]] static CheckReport finish(const State& fed, std::vector<std::string> fileProblems,
@@ -131,7 +148,8 @@ struct JournalChecker::State {
 // The reader's shoe: every card that leaves it must be in it, by the checker's own count.
 void JournalChecker::State::followShoe(const CheckerRow& r) {
     const std::string_view k = r.kind;
-    std::optional<CheckedShoe>& shoe = report.shoe;
+    const std::string game = gameOf(r);
+    std::optional<CheckedShoe>& shoe = game == firstGame ? report.shoe : otherShoes[game];
     const std::string at = "record " + std::to_string(r.seq) + " (" + r.kind + ")";
     const auto takeOut = [&](const std::string& card, const char* how) {
         const auto it = shoe->left.find(card);
@@ -181,6 +199,55 @@ void JournalChecker::State::followShoe(const CheckerRow& r) {
     }
 }
 
+// Several games: which game is the first, which games each station plays, and that it bets only
+// in those and leaves one only with none of its bets standing there (seed 000's X).
+void JournalChecker::State::followGames(const CheckerRow& r) {
+    const std::string_view k = r.kind;
+    if (k == "daemon.started") {
+        const auto games = r.body->value("games", std::vector<std::string>{});
+        firstGame = games.empty() ? std::string() : games.front();
+    } else if (k == "station.games") {
+        const std::int64_t s = *r.station;
+        const std::string game = r.body->at("game").get<std::string>();
+        const std::string action = r.body->at("action").get<std::string>();
+        std::vector<std::string> mine = gamesOf(s);
+        if (action == "join" && std::find(mine.begin(), mine.end(), game) == mine.end()) {
+            mine.push_back(game);
+        } else if (action == "leave" && std::erase(mine, game) == 1) {
+            const auto round = lastRoundOf.find(game);
+            const Round* current = round != lastRoundOf.end() ? &rounds[round->second] : nullptr;
+            if (current != nullptr && current->settled + current->voided == 0) {
+                for (const auto& [number, bet] : current->bets) {
+                    if (bet.station == s && bet.endings == 0) {
+                        problem("record " + std::to_string(r.seq) + ": station " + std::to_string(s) + " left " + game +
+                                " with bet " + std::to_string(number) + " of round " + std::to_string(round->second) +
+                                " standing");
+                        break;
+                    }
+                }
+            }
+        } else {
+            problem("record " + std::to_string(r.seq) + ": station " + std::to_string(s) + " " + action + "s " + game +
+                    ", which it " + (action == "join" ? "already plays" : "does not play"));
+        }
+        if (r.body->at("games").get<std::vector<std::string>>() != mine) {
+            problem("record " + std::to_string(r.seq) + ": station " + std::to_string(s) + "'s games after " + action +
+                    " " + game + " are " + r.body->at("games").dump() + ", by its joins and leaves " +
+                    json(mine).dump());
+        }
+        joined[s] = mine;
+        ++report.gameChanges;
+    } else if (k == "bet.accepted") {
+        const std::string game = gameOf(r);
+        report.otherGameBets += game != firstGame ? 1 : 0;
+        const std::vector<std::string> mine = gamesOf(*r.station);
+        if (std::find(mine.begin(), mine.end(), game) == mine.end()) {
+            problem("record " + std::to_string(r.seq) + ": a bet of station " + std::to_string(*r.station) + " in " +
+                    (game.empty() ? std::string("the table's game") : game) + ", which it does not play");
+        }
+    }
+}
+
 void JournalChecker::State::feed(const CheckerRow& r) {
     ++fed;
     lastSeq = r.seq;
@@ -196,9 +263,10 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         problem("record " + std::to_string(r.seq) + " (" + r.kind + ") for station " + std::to_string(*r.station) +
                 " while it is reserved");
     }
-    if (k == "round.opened" || k == "round.settled" || k == "round.voided") {
+    if ((k == "round.opened" || k == "round.settled" || k == "round.voided") && gameOf(r) == firstGame) {
         roundOpen = k == "round.opened";
     }
+    followGames(r);
     if (k == "daemon.started") {
         faulted.clear();  // faults are found again by a new process
     } else if (k == "button.pressed") {
@@ -227,12 +295,18 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         if (rounds.contains(*r.round)) {
             problem("round " + std::to_string(*r.round) + " opened twice");
         }
-        // An open dispute holds the table: the floor decides before the next deal.
-        if (!openDisputes.empty()) {
-            problem("round " + std::to_string(*r.round) + " opened while station " +
-                    std::to_string(openDisputes.begin()->first) + "'s dispute of round " +
-                    std::to_string(openDisputes.begin()->second) + " is open");
+        // An open dispute holds its game: the floor decides before the game's next deal.
+        const std::string game = gameOf(r);
+        for (const auto& [key, disputed] : openDisputes) {
+            if (key.second == game) {
+                problem("round " + std::to_string(*r.round) + " of " + game + " opened while station " +
+                        std::to_string(key.first) + "'s dispute of round " + std::to_string(disputed) + " is open");
+                break;
+            }
         }
+        rounds[*r.round].game = game;
+        lastRoundOf[game] = *r.round;
+        ++report.roundsByGame[game];
         // Every round of a run is opened by this version: settled by spot (schema/README.md
         // "Settlement by spot"); a round without the mark would be paid per bet.
         const std::string rule = r.body->value("settle", "");
@@ -241,12 +315,12 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         }
         rounds[*r.round].bySpot = rule == "spot";
     } else if (k == "dispute.raised") {
-        if (!openDisputes.emplace(*r.station, r.round.value_or(0)).second) {
+        if (!openDisputes.emplace(std::make_pair(*r.station, gameOf(r)), r.round.value_or(0)).second) {
             problem("station " + std::to_string(*r.station) + ": a second dispute open at record " +
                     std::to_string(r.seq));
         }
     } else if (k == "dispute.resolved") {
-        const auto it = openDisputes.find(*r.station);
+        const auto it = openDisputes.find(std::make_pair(*r.station, gameOf(r)));
         if (it == openDisputes.end() || it->second != r.round.value_or(0)) {
             problem("station " + std::to_string(*r.station) + ": a dispute resolved at record " +
                     std::to_string(r.seq) + " that was not open (resolved twice?)");
@@ -426,10 +500,12 @@ CheckReport JournalChecker::State::finish(const State& fed, std::vector<std::str
     std::map<std::int64_t, std::int64_t> sums = fed.sums;
     const auto problem = [&report](const std::string& what) { addProblem(report, what); };
 
-    // Records of no round are kept under round 0: not a round.
-    const auto last = std::find_if(rounds.rbegin(), rounds.rend(), [](const auto& entry) { return entry.first != 0; });
-    const std::optional<std::int64_t> roundInProgress =
-        last == rounds.rend() ? std::nullopt : std::optional<std::int64_t>(last->first);
+    // Records of no round are kept under round 0: not a round. Each game's last round may be in
+    // progress.
+    std::set<std::int64_t> inProgress;
+    for (const auto& [game, id] : fed.lastRoundOf) {
+        inProgress.insert(id);
+    }
     for (const auto& [id, round] : rounds) {
         if (id == 0) {
             continue;
@@ -437,13 +513,13 @@ CheckReport JournalChecker::State::finish(const State& fed, std::vector<std::str
         ++report.rounds;
         report.settledRounds += round.settled > 0 ? 1 : 0;
         report.voidedRounds += round.voided > 0 ? 1 : 0;
-        const std::string name = "round " + std::to_string(id);
+        const std::string name = "round " + std::to_string(id) + (round.game.empty() ? "" : " of " + round.game);
         const int endings = round.settled + round.voided;
         if (endings > 1) {
             problem(name + " ended " + std::to_string(endings) + " times (settled " + std::to_string(round.settled) +
                     ", voided " + std::to_string(round.voided) + ")");
         }
-        if (endings == 0 && roundInProgress != id) {
+        if (endings == 0 && !inProgress.contains(id)) {
             problem(name + " never ended");
         }
         for (const auto& [number, bet] : round.bets) {

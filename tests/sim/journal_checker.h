@@ -80,9 +80,12 @@ struct CheckReport {
     std::int64_t bets = 0;
     std::map<std::int64_t, std::int64_t> credits;  // station -> credits held, by the checker's own sums
     std::map<std::int64_t, StationMeters> meters;
-    std::vector<TicketRecord> ticketsIn;   // ticket.redeemed
-    std::vector<TicketRecord> ticketsOut;  // ticket.issued
-    std::optional<CheckedShoe> shoe;       // none: the last shoe ended, or none started
+    std::vector<TicketRecord> ticketsIn;               // ticket.redeemed
+    std::vector<TicketRecord> ticketsOut;              // ticket.issued
+    std::optional<CheckedShoe> shoe;                   // the first game's; none: the last shoe ended, or none started
+    std::map<std::string, std::int64_t> roundsByGame;  // rounds opened per game (several games)
+    std::int64_t otherGameBets = 0;                    // bets accepted in a game other than the first
+    std::int64_t gameChanges = 0;                      // station.games: joins and leaves
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 

@@ -30,7 +30,7 @@ void Simulation::send(Connection& c, json request) {
     if (c.control) {
         daemon_->control()->handle(line, control::Role::Root, "sim operator", fill);
     } else {
-        daemon_->engine()->handle(line, fill);
+        daemon_->engine()->handle(c.session, line, fill);
     }
 }
 
@@ -63,12 +63,17 @@ void Simulation::onReply(Connection& c, const std::string& line) {
     } else if (reply.value("error", "") == "host_delay") {
         ++result_.hostDelayRefusals;
     }
+    result_.leavesRefused += reply.value("error", "") == "bets_on_table" ? 1 : 0;
     if (!ok) {
         ++result_.refused;
         const std::string error = reply.value("error", "");
         if (error == "bad_request" || error == "bad_field" || error == "missing_field" || error == "unknown_op" ||
             error == "malformed_json") {
             fail(c.name + ": the simulation wrote a request the daemon could not read (" + op + "): " + line);
+        }
+        // Every connection serves the games it asks for, and each of them is configured.
+        if (op == "hello" || error == "unknown_game" || error == "not_your_game" || error == "not_dealer") {
+            fail(c.name + ": " + op + " refused for its game: " + line);
         }
     }
 }
@@ -82,6 +87,12 @@ void Simulation::dealer() {
     std::uniform_int_distribution<int> percent(0, 99);
     switch (t.phase()) {
         case table::RoundPhase::Idle: {
+            // An opening a due rotation holds (another game is in a round) is answered when it
+            // runs: the dealer waits for that answer before it opens again.
+            if (std::any_of(d.awaiting.begin(), d.awaiting.end(),
+                            [](const Awaited& a) { return a.op == "open_round"; })) {
+                return;
+            }
             if (t.tilts().contains("reader") && percent(random_) < 30) {
                 send(d, json{{"op", "reader"}, {"ok", true}});  // the reader works again
             }
@@ -206,6 +217,16 @@ void Simulation::stations() {
 }
 
 void Simulation::stationOp(Connection& c, std::int64_t station) {
+    if (random_() % 100 < 2) {
+        joinOrLeave(c, station);
+        return;
+    }
+    // Mostly a game the station plays (its player's screen shows those), now and then any game
+    // (refused not_joined, journaled).
+    const std::vector<std::string>& playing = daemon_->table()->wallet(station).games;
+    const std::string game = playing.empty() || random_() % 5 == 0
+                                 ? anyGame()
+                                 : playing[std::uniform_int_distribution<std::size_t>(0, playing.size() - 1)(random_)];
     const int roll = std::uniform_int_distribution<int>(0, 99)(random_);
     std::uniform_int_distribution<int> hundreds(1, 50);
     if (roll < 45) {
@@ -221,27 +242,28 @@ void Simulation::stationOp(Connection& c, std::int64_t station) {
             stake = 15'000;  // a tie of 15,000 wins 120,000: the jackpot hand-pay
             spot = "tie";
         }
-        send(c, json{{"op", "bet"}, {"station", station}, {"spot", spot}, {"stake", stake}});
+        send(c, game, json{{"op", "bet"}, {"station", station}, {"spot", spot}, {"stake", stake}});
         if (config_.rounds.confirmBets && random_() % 3 != 0) {
-            send(c, json{{"op", "confirm"}, {"station", station}});
+            send(c, game, json{{"op", "confirm"}, {"station", station}});
         }
     } else if (roll < 52) {
-        send(c, json{{"op", "clear"}, {"station", station}});
+        send(c, game, json{{"op", "clear"}, {"station", station}});
     } else if (roll < 59) {
-        send(c, json{{"op", "undo"}, {"station", station}});
+        send(c, game, json{{"op", "undo"}, {"station", station}});
     } else if (roll < 64) {
-        send(c, json{{"op", "repeat"}, {"station", station}});
+        send(c, game, json{{"op", "repeat"}, {"station", station}});
     } else if (roll < 66) {
-        send(c, json{{"op", "double"}, {"station", station}});
+        send(c, game, json{{"op", "double"}, {"station", station}});
     } else if (roll < 68) {
         // Raise by a chip, and now and then a limit level (refused under bets), racing the
         // round's close and the other stations' requests like any bet.
         if (roll == 66) {
-            send(c, json{{"op", "raise"},
-                         {"station", station},
-                         {"chip", std::int64_t{hundreds(random_)} * 100 + oddCents()}});
+            send(c, game,
+                 json{{"op", "raise"},
+                      {"station", station},
+                      {"chip", std::int64_t{hundreds(random_)} * 100 + oddCents()}});
         } else {
-            send(c, json{{"op", "limit_level"}, {"station", station}, {"level", 1 + random_() % 2}});
+            send(c, game, json{{"op", "limit_level"}, {"station", station}, {"level", 1 + random_() % 2}});
         }
     } else if (roll < 80) {
         std::int64_t amount = std::int64_t{hundreds(random_)} * 400;
@@ -249,49 +271,79 @@ void Simulation::stationOp(Connection& c, std::int64_t station) {
         if (hostRedeems_ && host_.linked(station)) {
             validation = host_.ticketToInsert(amount);  // the host decides; the amount is the ticket's
         }
-        send(c, json{{"op", "ticket_in"}, {"station", station}, {"validation", validation}, {"amount", amount}});
+        send(c, game, json{{"op", "ticket_in"}, {"station", station}, {"validation", validation}, {"amount", amount}});
     } else if (roll < 88) {
-        send(c, json{{"op", "cash_out"}, {"station", station}});
+        send(c, game, json{{"op", "cash_out"}, {"station", station}});
     } else if (roll < 94) {
-        send(c, json{{"op", "tip"}, {"station", station}, {"amount", hundreds(random_) * 10}});
+        send(c, game, json{{"op", "tip"}, {"station", station}, {"amount", hundreds(random_) * 10}});
     } else if (roll < 97) {
-        send(c, json{{"op", "call_attendant"}, {"station", station}});
+        send(c, game, json{{"op", "call_attendant"}, {"station", station}});
     } else if (roll == 97) {
-        send(c, json{{"op", "status"}});
+        send(c, game, json{{"op", "status"}});
     } else if (roll == 98) {
-        floorFunction(c, station);
+        floorFunction(c, station, game);
     } else if (random_() % 2 == 0) {
-        send(c, json{{"op", "roads"}});
+        send(c, game, json{{"op", "roads"}});
     } else {
-        send(c, json{{"op", "bet_list"}, {"station", station}, {"rounds", 1 + random_() % 5}});
+        send(c, game, json{{"op", "bet_list"}, {"station", station}, {"rounds", 1 + random_() % 5}});
     }
+}
+
+void Simulation::send(Connection& c, const std::string& game, json request) {
+    if (games_.size() > 1 && (game != games_.front() || random_() % 2 == 0)) {
+        request["game"] = game;
+    }
+    send(c, std::move(request));
+}
+
+const std::string& Simulation::anyGame() {
+    return games_[std::uniform_int_distribution<std::size_t>(0, games_.size() - 1)(random_)];
+}
+
+table::Table& Simulation::gameTable(const std::string& name) {
+    for (const auto& game : daemon_->games()) {
+        if (game->name() == name) {
+            return *game;
+        }
+    }
+    throw std::logic_error("the daemon has no game " + name);
+}
+
+// A station joins a game or leaves one (seed 000's X: refused while it has bets in it), racing its
+// own bets and the game's close in the same burst; at a one-game table it leaves its only game now
+// and then (its bets then refused not_joined until it joins it again).
+void Simulation::joinOrLeave(Connection& c, std::int64_t station) {
+    const std::string& game = anyGame();
+    const bool leave = random_() % 100 < (games_.size() > 1 ? 40 : 10);
+    send(c, game, json{{"op", leave ? "leave" : "join"}, {"station", station}});
 }
 
 // Issue 20's station functions, racing the rest: a dispute of the current or last deal
 // (the table then holds until the operator decides), a reservation with or without a PIN and
 // its release with a PIN that may be wrong, auto-repeat turned on or off.
-void Simulation::floorFunction(Connection& c, std::int64_t station) {
-    const table::Table& t = *daemon_->table();
+void Simulation::floorFunction(Connection& c, std::int64_t station, const std::string& game) {
+    const table::Table& t = gameTable(game);
     static constexpr const char* kPins[] = {"1111", "2222"};
     const int roll = std::uniform_int_distribution<int>(0, 7)(random_);
     if (roll < 2) {
         const std::int64_t round = std::max<std::int64_t>(1, t.roundId() - static_cast<std::int64_t>(random_() % 2));
-        send(c, json{{"op", "dispute"}, {"station", station}, {"round", round}, {"text", "the card was misread"}});
+        send(c, game,
+             json{{"op", "dispute"}, {"station", station}, {"round", round}, {"text", "the card was misread"}});
     } else if (roll < 4) {
         json reserve{{"op", "reserve"}, {"station", station}, {"on", true}};
         if (random_() % 2 == 0) {
             reserve["pin"] = kPins[random_() % 2];
         }
-        send(c, reserve);
+        send(c, game, reserve);
     } else if (roll < 6) {
-        send(c, json{{"op", "reserve"}, {"station", station}, {"on", false}, {"pin", kPins[random_() % 2]}});
+        send(c, game, json{{"op", "reserve"}, {"station", station}, {"on", false}, {"pin", kPins[random_() % 2]}});
     } else if (roll == 6) {
-        send(c, json{{"op", "auto_repeat"}, {"station", station}, {"on", random_() % 2 == 0}});
+        send(c, game, json{{"op", "auto_repeat"}, {"station", station}, {"on", random_() % 2 == 0}});
     } else if (random_() % 2 == 0) {
-        send(c, json{{"op", "denomination"}, {"station", station}, {"value", random_() % 2 == 0 ? 1 : 100}});
+        send(c, game, json{{"op", "denomination"}, {"station", station}, {"value", random_() % 2 == 0 ? 1 : 100}});
     } else {
         // A live table: no DEAL button and no Keep Bets On (refused, journaled, in order).
-        send(c, json{{"op", random_() % 2 == 0 ? "deal" : "keep_bets"}, {"station", station}, {"on", true}});
+        send(c, game, json{{"op", random_() % 2 == 0 ? "deal" : "keep_bets"}, {"station", station}, {"on", true}});
     }
 }
 
@@ -328,9 +380,9 @@ void Simulation::operatorAction() {
     } else if (roll < 55) {
         send(o, json{{"cmd", "attendant_clear"}, {"station", station}});
     } else if (roll < 65) {
-        send(o, json{{"cmd", "void_round"}, {"reason", "operator void"}});
+        send(o, anyGame(), json{{"cmd", "void_round"}, {"reason", "operator void"}});
     } else if (roll < 70) {
-        send(o, json{{"cmd", "shoe_new"}});
+        send(o, anyGame(), json{{"cmd", "shoe_new"}});
     } else if (roll < 72) {
         json limits{{"cmd", "station_limits"}, {"station", station}};
         if (roll == 70) {

@@ -45,6 +45,12 @@ void Simulation::checkpoint(const std::string& where) {
     result_.records = report.records;
     result_.roundsSettled = report.settledRounds;
     result_.roundsVoided = report.voidedRounds;
+    result_.otherGameRounds = 0;
+    for (const auto& [game, rounds] : report.roundsByGame) {
+        result_.otherGameRounds += game != games_.front() && !game.empty() ? rounds : 0;
+    }
+    result_.otherGameBets = report.otherGameBets;
+    result_.gameChanges = report.gameChanges;
     const journal::Journal& j = *daemon_->journal();
     if (j.lastCommittedSeq() > 0 && !test::PowerLoss::powerIsOff()) {
         committedSeq_ = j.lastCommittedSeq();

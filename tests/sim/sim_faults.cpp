@@ -22,6 +22,7 @@ void Simulation::crash(const std::string& how, double keep) {
         test::PowerLoss::cutNow(random_(), keep);
     }
     powerOff();
+    result_.openingsHeld += daemon_->openingsHeld();
     daemon_.reset();
     executor_.reset();
     connections_.clear();

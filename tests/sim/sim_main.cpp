@@ -80,6 +80,11 @@ int main(int argc, char** argv) {
     std::int64_t rotationsCut = 0;
     std::int64_t shoesResumed = 0;
     std::int64_t shoesAcross = 0;
+    std::int64_t otherGameRounds = 0;
+    std::int64_t otherGameBets = 0;
+    std::int64_t gameChanges = 0;
+    std::int64_t leavesRefused = 0;
+    std::int64_t openingsHeld = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -98,6 +103,11 @@ int main(int argc, char** argv) {
         rotationsCut += r.rotationsCut;
         shoesResumed += r.shoesResumed;
         shoesAcross += r.shoesResumedAcrossRotation;
+        otherGameRounds += r.otherGameRounds;
+        otherGameBets += r.otherGameBets;
+        gameChanges += r.gameChanges;
+        leavesRefused += r.leavesRefused;
+        openingsHeld += r.openingsHeld;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -112,7 +122,10 @@ int main(int argc, char** argv) {
                       << r.hostDelayRefusals << " bets refused under a host delay, " << r.rotations
                       << " journal segments begun (" << r.rotationsCut << " rotations cut), " << r.shoesResumed
                       << " shoes resumed (" << r.shoesResumedAcrossRotation << " across a rotation; " << r.shoeChecks
-                      << " shoe checks); " << r.simulatedMs / 1000 << " s simulated\n";
+                      << " shoe checks); games: " << r.otherGameRounds << " rounds and " << r.otherGameBets
+                      << " bets in the RNG games, " << r.gameChanges << " joins and leaves (" << r.leavesRefused
+                      << " leaves refused: bets on the table), " << r.openingsHeld << " openings held for a rotation; "
+                      << r.simulatedMs / 1000 << " s simulated\n";
         }
     }
     if (keep.empty()) {
@@ -124,7 +137,10 @@ int main(int argc, char** argv) {
               << " cash-outs validated, " << tickets << " tickets redeemed, " << meterChecks << " meter reads checked, "
               << hostDelayRefusals << " bets refused under a host delay, " << rotations << " journal segments begun ("
               << rotationsCut << " rotations cut by a power cut), " << shoesResumed << " shoes resumed mid-shoe ("
-              << shoesAcross << " across a rotation); " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
+              << shoesAcross << " across a rotation); games: " << otherGameRounds << " rounds and " << otherGameBets
+              << " bets in the RNG games, " << gameChanges << " joins and leaves (" << leavesRefused
+              << " leaves refused), " << openingsHeld << " openings held for a rotation; " << simulatedMs / 1000
+              << " s simulated in " << seconds << " s ("
               << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
@@ -139,6 +155,11 @@ int main(int argc, char** argv) {
     if (runs >= 10 && options.faults && (shoesResumed == 0 || shoesAcross == 0)) {
         std::cout
             << "FAIL no restart resumed a shoe mid-shoe, or none across a rotation: the workload lost that case\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults && (otherGameBets == 0 || gameChanges == 0 || leavesRefused == 0)) {
+        std::cout << "FAIL no bet in a second game, no join or leave, or no leave raced a bet: the workload lost "
+                     "the multi-game cases\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

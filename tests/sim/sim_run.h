@@ -26,6 +26,7 @@
 #include "daemon/app/daemon.h"
 #include "daemon/config/config.h"
 #include "daemon/config/paytable_loader.h"
+#include "daemon/engine/engine_requests.h"
 #include "daemon/game/card.h"
 #include "daemon/game/random_source.h"
 #include "daemon/io/ordered_replies.h"
@@ -62,8 +63,12 @@ inline constexpr std::int64_t kClockToleranceS = 3600;
 // seeds tickets are redeemed locally and three are. The others cannot print tickets (hand-pays).
 [[nodiscard]] std::vector<std::int64_t> sasStationsFor(bool hostRedeems);
 
+// The simulated controller's games (seed 000's multi-game station): the first is the dealer's live
+// game; seeds give it one to three RNG games beside it, which deal by themselves on their timers.
+[[nodiscard]] std::vector<std::string> simGames(std::uint64_t seed);
+
 // The simulated table's pitlink.yaml (simulation.cpp).
-[[nodiscard]] std::string configYaml(const std::filesystem::path& dir, bool hostRedeems);
+[[nodiscard]] std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed);
 
 // One connection to the engine link or the control socket, as the simulation sees it: the ids
 // it wrote, in order, and the replies it must get, exactly once and in that order.
@@ -82,6 +87,7 @@ struct Connection {
     bool control = false;
     std::vector<std::int64_t> stations;  // the stations whose ops it writes
     std::shared_ptr<io::OrderedReplies> replies;
+    engine::EngineSession session;  // what its hello said (several games)
     std::deque<Awaited> awaiting;
     std::int64_t nextId = 1;
 };
@@ -132,11 +138,17 @@ private:
     // Station connections: bursts of station ops, pipelined.
     void stations();
     void stationOp(Connection& c, std::int64_t station);
+    // Several games: a station op for a game drawn at random (sometimes without `game`: the
+    // connection's first), and now and then a station joining or leaving a game, racing its bets.
+    void send(Connection& c, const std::string& game, json request);
+    [[nodiscard]] const std::string& anyGame();
+    [[nodiscard]] table::Table& gameTable(const std::string& name);
+    void joinOrLeave(Connection& c, std::int64_t station);
 
     // Issue 20's station functions, racing the rest: a dispute of the current or last deal
     // (the table then holds until the operator decides), a reservation with or without a PIN and
     // its release with a PIN that may be wrong, auto-repeat turned on or off.
-    void floorFunction(Connection& c, std::int64_t station);
+    void floorFunction(Connection& c, std::int64_t station, const std::string& game);
 
     // The operator on the control commands.
     void operatorAction();
@@ -210,7 +222,8 @@ private:
     std::mt19937_64 random_;
     game::SeededRandom tableRandom_;
     bool hostRedeems_;
-    std::vector<SimSasLine> lines_;  // station n's line is lines_[n - 1]
+    std::vector<std::string> games_;  // simGames(seed)
+    std::vector<SimSasLine> lines_;   // station n's line is lines_[n - 1]
     SimAccountingHost host_;
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;

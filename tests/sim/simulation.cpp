@@ -6,10 +6,35 @@ std::vector<std::int64_t> sasStationsFor(bool hostRedeems) {
     return hostRedeems ? std::vector<std::int64_t>{1, 2, 3, 4, 5, 6} : std::vector<std::int64_t>{1, 2, 3};
 }
 
+std::vector<std::string> simGames(std::uint64_t seed) {
+    std::vector<std::string> games{"sim-table"};
+    for (std::uint64_t i = 0; i < (seed / 2) % 4; ++i) {
+        games.push_back("rng-" + std::to_string(i + 2));
+    }
+    return games;
+}
+
 // The simulated table: a reader (the dealer connection reports the cards) with a one-deck shoe,
 // so that shoes end often and a card seen before is impossible; a low ticket limit, so that
-// cash-outs become hand-pays; the lamps and buttons on a Modbus module.
-std::string configYaml(const std::filesystem::path& dir, bool hostRedeems) {
+// cash-outs become hand-pays; the lamps and buttons on a Modbus module. Two limit levels: the
+// stations switch between them (limit_level) and an operator sets and clears players' own limits
+// (station_limits), racing bets. Odd seeds play seed 002's multiplayer mode: bets not confirmed
+// when bets close go back in the close's transaction, racing the confirmations and the changes
+// after them. Beside the live game, the seed's RNG games (simGames) with one-deck shoes.
+std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
+    const bool hostRedeems = seed % 2 == 0;
+    const bool confirmBets = seed % 2 == 1;
+    const std::vector<std::string> names = simGames(seed);
+    std::string games;
+    if (names.size() > 1) {
+        games = "games:\n  - name: " + names.front() + "\n";
+        for (std::size_t i = 1; i < names.size(); ++i) {
+            games += "  - name: " + names[i] +
+                     "\n    source: rng\n"
+                     "    rounds: {bets_open_ms: " +
+                     std::to_string(1500 + 500 * i) + ", last_bets_ms: 500, start: timer}\n";
+        }
+    }
     std::string links;
     for (const std::int64_t s : sasStationsFor(hostRedeems)) {
         const std::string n = std::to_string(s);
@@ -28,6 +53,14 @@ std::string configYaml(const std::filesystem::path& dir, bool hostRedeems) {
            "rounds:\n"
            "  bets_open_ms: 3000\n"
            "  last_bets_ms: 1000\n"
+           "  confirm_bets: " +
+           std::string(confirmBets ? "true" : "false") +
+           "\n"
+           "bets:\n"
+           "  levels:\n"
+           "    - {min: 100, max: 500000}\n"
+           "    - {min: 1000, max: 200000}\n" +
+           games +
            "cashier:\n"
            "  ticket_limit: 30000\n"
            "  jackpot_limit: 120000\n"
@@ -78,6 +111,7 @@ Simulation::Simulation(const SimOptions& options)
       random_(options.seed),
       tableRandom_(options.seed * 7919 + 1),
       hostRedeems_(options.seed % 2 == 0),
+      games_(simGames(options.seed)),
       lines_(sasStationsFor(hostRedeems_).size()),
       host_(
           sasStationsFor(hostRedeems_), random_,
@@ -91,20 +125,14 @@ Simulation::Simulation(const SimOptions& options)
     std::filesystem::remove(options_.dir / "journal.db-wal");
     std::filesystem::remove(options_.dir / "journal.db-shm");
     std::filesystem::remove_all(options_.dir / "journal.db.segments");
-    std::istringstream yaml(configYaml(options_.dir, hostRedeems_));
+    std::istringstream yaml(configYaml(options_.dir, options_.seed));
     config_ = config::loadConfig(yaml, options_.dir / "pitlink.yaml");
     // Segments of a few hundred rounds' records: several rotations in every run, racing the
     // requests of the rounds around them, some cut by a crash.
     config_.journal.segmentMaxBytes = 150'000;
-    // Two limit levels: the stations switch between them (limit_level) and an operator sets
-    // and clears players' own limits (station_limits), racing bets; both kept in station.state.
-    config_.bets.limits.levels = {game::LimitLevel{{100, 500'000}, {}}, game::LimitLevel{{1'000, 200'000}, {}}};
     // Reservations that time out within a run (the configuration's least is a minute), racing
     // the players' own releases and the operator's.
     config_.table.reserveTimeout = std::chrono::seconds(5);
-    // Odd seeds play seed 002's multiplayer mode: bets not confirmed when bets close go back
-    // in the close's transaction, racing the confirmations and the changes after them.
-    config_.rounds.confirmBets = options_.seed % 2 == 1;
     // Seed 000's Denomination button: a station may play credits of 1.00 (its stakes are
     // multiples of 100; its 10-cent tips are then refused, journaled with their rule).
     config_.table.denominations = {1, 100};
@@ -124,7 +152,13 @@ SimResult Simulation::run() {
     boot();
     while (result_.ok && result_.requests < options_.requests) {
         ++result_.step;
-        step();
+        try {
+            step();
+        } catch (const std::exception& e) {
+            // What would end pitlinkd (systemd restarts it): a failure of the run, with its seed.
+            fail("step " + std::to_string(result_.step) + ": an exception escaped the daemon: " + e.what());
+            break;
+        }
         checkMeterIdentity();
         if (result_.ok && result_.step % options_.checkEvery == 0) {
             checkpoint("checkpoint");
@@ -133,6 +167,8 @@ SimResult Simulation::run() {
     if (result_.ok) {
         finish();
     }
+    // What the last process's controller held (each crash added its own before it went).
+    result_.openingsHeld += daemon_ != nullptr ? daemon_->openingsHeld() : 0;
     result_.simulatedMs = clockMs_;
     const HostStats& host = host_.stats();
     result_.hostExceptions = host.exceptions;
@@ -194,6 +230,13 @@ void Simulation::boot() {
     connections_.push_back(connection("stations 5-8", false, {5, 6, 7, 8}));
     connections_.push_back(connection("stations 1,3,5,7", false, {1, 3, 5, 7}));
     connections_.push_back(connection("operator", true, {}));
+    if (games_.size() > 1) {
+        // The dealer deals the live game; the stations' connections serve every game.
+        send(*connections_[0], json{{"op", "hello"}, {"games", json::array({games_.front()})}, {"role", "dealer"}});
+        for (std::size_t i = 1; i < 4; ++i) {
+            send(*connections_[i], json{{"op", "hello"}, {"games", games_}, {"role", "stations"}});
+        }
+    }
     dealerRound_ = 0;
     justBooted_ = true;
     dealerRestarted_ = true;

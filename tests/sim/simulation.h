@@ -60,6 +60,14 @@ struct SimResult {
     std::int64_t shoesResumed = 0;
     std::int64_t shoesResumedAcrossRotation = 0;
     std::int64_t shoeChecks = 0;  // checkpoints that compared the table's shoe with the checker's
+    // Several games (issue 34): rounds and accepted bets in games other than the first, stations'
+    // joins and leaves journaled, leaves refused while the station had bets in the game, and
+    // openings a due rotation held until no game was in a round.
+    std::int64_t otherGameRounds = 0;
+    std::int64_t otherGameBets = 0;
+    std::int64_t gameChanges = 0;
+    std::int64_t leavesRefused = 0;
+    std::int64_t openingsHeld = 0;
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;

@@ -322,7 +322,9 @@ TEST(ModbusRecords, ButtonPressesAndFaultsKeepTheirBodies) {
 // The start-up's records, and config.loaded read back as SAS reads it (journals before typed
 // records, and unit tests' facts, may hold only the re-read's fields).
 TEST(StartRecords, BodiesKeepTheirFieldsAndConfigLoadedReadsBack) {
-    EXPECT_EQ(toBody(DaemonStartedRecord{"0.1.0", "table-1"}).dump(), R"({"table":"table-1","version":"0.1.0"})");
+    EXPECT_EQ(toBody(DaemonStartedRecord{"0.1.0", "table-1", {}}).dump(), R"({"table":"table-1","version":"0.1.0"})");
+    EXPECT_EQ(toBody(DaemonStartedRecord{"0.1.0", "table-1", {"live-1", "rng-2"}}).dump(),
+              R"({"games":["live-1","rng-2"],"table":"table-1","version":"0.1.0"})");
     const ConfigLoadedRecord start{"/etc/pitlink/pitlink.yaml", "ab", std::nullopt, std::nullopt, std::nullopt};
     EXPECT_EQ(toBody(start).dump(), R"({"file":"/etc/pitlink/pitlink.yaml","sha256":"ab"})");
     const ConfigLoadedRecord reread{"pitlink.yaml", "cd", "SIGHUP", std::vector<std::string>{"bets"},

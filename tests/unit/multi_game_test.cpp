@@ -91,8 +91,6 @@ struct Controller4 {
             game(i).dealCard(c, {});
         }
     }
-    // The station funded with `credits`, joined to beta, a stake in each game's open round, and
-    // both rounds' bets closed (committed).
     // The station funded with `credits` and joined to beta, a round open in each game.
     void openBoth(game::Money credits) {
         fund(credits);
@@ -100,6 +98,7 @@ struct Controller4 {
         open(0);
         open(1);
     }
+    // The same, with a stake in each game's open round and both rounds' bets closed (committed).
     void stakeInBoth(game::Money credits, BetType alphaSpot, game::Money alphaStake, BetType betaSpot,
                      game::Money betaStake) {
         openBoth(credits);
@@ -252,6 +251,50 @@ TEST(MultiGame, RoundNumbersAreUniqueAcrossGames) {
     ASSERT_TRUE(c.call([&](Respond r) { c.game(0).voidRound("test", "test", r); }).ok);
     ASSERT_TRUE(c.call([&](Respond r) { c.game(0).openRound(r); }).ok);
     EXPECT_EQ(c.game(0).roundId(), 3);
+}
+
+TEST(MultiGame, ThePreviousDealADisputeMayNameIsTheGamesOwn) {
+    Controller4 c({"alpha", "beta"});
+    c.fund(1'000);
+    c.open(0);  // alpha's round 1
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    c.deal(0, kPlayerNatural);
+    c.deferred.flush();
+    c.open(1);  // beta's round 2, still open
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).openRound(r); }).ok);
+    ASSERT_EQ(std::make_tuple(c.game(0).roundId(), c.game(1).roundId()), std::make_tuple(3, 2));
+    // While alpha's round 3 is open its last deal is round 1: round 2 is beta's.
+    const Reply other = c.call([&](Respond r) { c.game(0).dispute(kStation + 1, 2, "misread", r); });
+    EXPECT_EQ(other.error, "not_current_or_last");
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(0).dispute(kStation, 1, "misread", r); }).ok);
+}
+
+TEST(MultiGame, ARotationDueHoldsTheNextOpeningUntilNoGameIsInARound) {
+    Controller4 c({"alpha", "beta"});
+    c.open(0);  // alpha's round 1
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).newShoe(r); }).ok);
+    // The segment is now due to end (its size), while alpha's round is in progress.
+    c.journal->setSegmentPolicy(journal::SegmentPolicy{0, 1}, 0, 100);
+    c.game(1).openRound(c.ask("beta opens"));
+    c.deferred.flush();
+    EXPECT_TRUE(c.replies.empty());  // held, not refused
+    EXPECT_EQ(c.game(1).phase(), RoundPhase::Idle);
+    EXPECT_EQ(c.controller->openingsHeld(), 1);
+    // Alpha's round ends: the held opening runs, the journal's rotation first.
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).closeBets(r); }).ok);
+    c.deal(0, kPlayerNatural);
+    c.deferred.flush();
+    ASSERT_TRUE(c.reply("beta opens").ok);
+    EXPECT_EQ(c.game(1).roundId(), 2);
+    auto q = c.store().connection().prepare(
+        "SELECT kind, round_id FROM record WHERE kind IN ('round.settled', 'meters.snapshot', 'round.opened') "
+        "AND seq > (SELECT min(seq) FROM record WHERE kind = 'round.opened') ORDER BY seq");
+    std::vector<std::string> order;
+    while (q.step()) {
+        order.push_back(std::string(q.text(0)) + (q.isNull(1) ? "" : " " + std::to_string(q.integer(1))));
+    }
+    // The snapshot that begins the next segment comes between alpha's ending and beta's opening.
+    EXPECT_EQ(order, (std::vector<std::string>{"round.settled 1", "meters.snapshot", "round.opened 2"}));
 }
 
 TEST(MultiGame, TheWalletsSettingsWaitForStakesInAnyGame) {

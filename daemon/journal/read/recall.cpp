@@ -117,6 +117,9 @@ json recalledRoundJson(const RecalledRound& recalled) {
              {"bets", std::move(bets)},
              {"credits", std::move(credits)},
              {"resettlements", round.resettlements}};
+    if (!round.gameName.empty()) {
+        out["game"] = round.gameName;
+    }
     if (!round.settlement.is_null()) {
         out["player"] = round.settlement.at("player");
         out["banker"] = round.settlement.at("banker");

@@ -55,6 +55,9 @@ void applyRecord(RoundHistory& round, const JournalRecord& record, const json& b
         round.rule = settleRuleField(body);
         round.openedAtMs = record.atMs;
         round.state = RoundState::Open;
+        if (body.contains("game")) {
+            round.gameName = gameNameValue(body.at("game"), "round.opened's \"game\"");
+        }
     } else if (k == kind::kBetAccepted) {
         const auto spot = game::parseBetType(stringField(body, "spot"));
         if (!spot || !record.station) {

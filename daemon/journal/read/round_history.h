@@ -51,6 +51,7 @@ struct BetOutcome {
 // NOLINTNEXTLINE(bugprone-exception-escape)
 struct RoundHistory {
     std::int64_t roundId = 0;
+    std::string gameName;  // round.opened's `game` (a controller of several games); empty: none named
     std::int64_t shoe = 0;
     std::int64_t roundInShoe = 0;
     std::string paytableId;

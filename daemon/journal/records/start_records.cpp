@@ -25,7 +25,11 @@ std::optional<std::vector<std::string>> optionalTextsField(const json& body, std
 }  // namespace
 
 json toBody(const DaemonStartedRecord& record) {
-    return json{{"version", record.version}, {"table", record.table}};
+    json body{{"version", record.version}, {"table", record.table}};
+    if (!record.games.empty()) {
+        body["games"] = record.games;
+    }
+    return body;
 }
 
 json toBody(const ConfigLoadedRecord& record) {

@@ -20,6 +20,9 @@ struct DaemonStartedRecord {
     static constexpr std::string_view kKind = kind::kDaemonStarted;
     std::string version;
     std::string table;  // table.name
+    // The controller's games, the first first (journals before games have none: one game, the
+    // table), so that a verifier knows which game the records naming none belong to.
+    std::vector<std::string> games;
 };
 [[nodiscard]] nlohmann::json toBody(const DaemonStartedRecord& record);
 
