@@ -6,6 +6,8 @@
 //   bench_startup --make PATH ROUNDS [--segment-mb N]   a journal as a table makes it (year_journal.h)
 //   bench_startup --journal PATH [--runs N]             the measurement (the journal gains a few
 //                                                       records per start, nothing else)
+//                 [--games G]                           G live games (issue 34): the journal's
+//                                                       rounds are the first's
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -130,6 +132,7 @@ int main(int argc, char** argv) {
         std::vector<std::string> args(argv + 1, argv + argc);
         std::int64_t segmentMb = 0;
         int runs = 3;
+        int games = 1;
         std::string journal;
         for (std::size_t i = 0; i + 1 < args.size(); ++i) {
             if (args[i] == "--segment-mb") {
@@ -138,6 +141,8 @@ int main(int argc, char** argv) {
                 runs = std::stoi(args[i + 1]);
             } else if (args[i] == "--journal") {
                 journal = args[i + 1];
+            } else if (args[i] == "--games") {
+                games = std::stoi(args[i + 1]);
             }
         }
         if (args.size() >= 3 && args[0] == "--make") {
@@ -158,9 +163,13 @@ int main(int argc, char** argv) {
         const fs::path dir = fs::absolute("bench-startup");
         fs::create_directories(dir);
         const fs::path config = dir / "pitlink.yaml";
+        std::string gameList;
+        for (int g = 1; g <= games && games > 1; ++g) {
+            gameList += (g == 1 ? "games:\n" : "") + std::string("  - name: live-") + std::to_string(g) + "\n";
+        }
         std::ofstream(config) << "table:\n  source: reader\n  stations: 8\n  paytable: " << PITLINK_SOURCE_DIR
                               << "/etc/paytables/standard.yaml\n"
-                              << "engine:\n  socket: \"\"\ncontrol:\n  socket: \"\"\n"
+                              << gameList << "engine:\n  socket: \"\"\ncontrol:\n  socket: \"\"\n"
                               << "journal:\n  path: " << path.string() << "\nlog:\n  level: warn\n";
 
         const auto files = journalFiles(path);
