@@ -38,6 +38,9 @@ json stationJson(const table::StationStatus& s) {
     if (s.reservedUntilMs) {
         out["reserved_until_ms"] = *s.reservedUntilMs;
     }
+    if (!s.games.empty()) {
+        out["games"] = s.games;
+    }
     return out;
 }
 

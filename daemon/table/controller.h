@@ -6,6 +6,7 @@
 // observer. Credits are the journal's ledger, one per station: a stake in any game is checked
 // against the projected ledger, which holds every transaction submitted by every game, so two
 // games closing bets in the same millisecond cannot stake the same credits.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -52,12 +53,34 @@ public:
     // is in a round, and games dealing without pause cannot put it off for ever. The game whose
     // round ends last runs the held openings (Table::scheduleNextRound), after its ending was
     // submitted, so that no round's records are split.
-    void holdOpening(std::function<void()> open) {
+    // A round that does not end (a reader tilted mid-deal) must not stop the other games: a hold
+    // lasts kMostHold at most (Table's timer, expireHolds), then the held openings run without the
+    // rotation and none is held again until the journal next finds every game between rounds.
+    static constexpr std::chrono::milliseconds kMostHold{3'000};
+    // Returns the hold's episode, for expireHolds; the first opening held starts an episode.
+    std::uint64_t holdOpening(std::function<void()> open) {
         heldOpenings_.push_back(std::move(open));
         ++openingsHeld_;
+        return holdEpisode_;
     }
-    [[nodiscard]] std::vector<std::function<void()>> takeHeldOpenings() { return std::exchange(heldOpenings_, {}); }
+    [[nodiscard]] bool holding() const { return !heldOpenings_.empty(); }
+    [[nodiscard]] bool holdsExpired() const { return holdsExpired_; }
+    [[nodiscard]] std::vector<std::function<void()>> takeHeldOpenings() {
+        ++holdEpisode_;
+        return std::exchange(heldOpenings_, {});
+    }
+    // The episode's hold lasted kMostHold: its openings, and no hold until betweenAllRounds.
+    [[nodiscard]] std::vector<std::function<void()>> expireHolds(std::uint64_t episode) {
+        if (episode != holdEpisode_ || heldOpenings_.empty()) {
+            return {};  // released already
+        }
+        holdsExpired_ = true;
+        ++holdsExpiredCount_;
+        return takeHeldOpenings();
+    }
+    void betweenAllRounds() { holdsExpired_ = false; }                         // an opening found no game in a round
     [[nodiscard]] std::int64_t openingsHeld() const { return openingsHeld_; }  // since start
+    [[nodiscard]] std::int64_t holdsExpiredCount() const { return holdsExpiredCount_; }  // since start
 
     // Both outlive the games or are reset to null before they go.
     void setTicketSystem(TicketSystem* tickets) { tickets_ = tickets; }
@@ -73,7 +96,10 @@ private:
     std::uint32_t nextShoe_;
     int roundsInProgress_ = 0;
     std::vector<std::function<void()>> heldOpenings_;
+    std::uint64_t holdEpisode_ = 0;
+    bool holdsExpired_ = false;
     std::int64_t openingsHeld_ = 0;
+    std::int64_t holdsExpiredCount_ = 0;
     TicketSystem* tickets_ = nullptr;
     CommitObserver* observer_ = nullptr;
 };

@@ -81,6 +81,10 @@ void Table::stop() {
         timer_.reset();
     }
     disarmReaderWatchdog();
+    if (holdTimer_) {
+        timers_.cancel(*holdTimer_);
+        holdTimer_.reset();
+    }
     for (const auto& [station, timer] : reservationTimers_) {
         timers_.cancel(timer);
     }
@@ -261,10 +265,11 @@ TableStatus Table::status() const {
                     static_cast<int>(settings_.bets.limits.levels.size())};
     for (const Station& s : stations_) {
         const StationWallet& w = wallet(s.number);
-        out.stations.push_back(StationStatus{
-            s.number, journal_.committed().credits(s.number), s.bets, w.handpay, w.attendantCalled,
-            w.reservation ? std::optional(w.reservation->untilMs) : std::nullopt, s.dispute, w.hostDisabled,
-            s.limitLevel, w.personal, s.autoRepeat, s.keepBets, s.confirmed, denominationOf(s.number)});
+        out.stations.push_back(
+            StationStatus{s.number, journal_.committed().credits(s.number), s.bets, w.handpay, w.attendantCalled,
+                          w.reservation ? std::optional(w.reservation->untilMs) : std::nullopt, s.dispute,
+                          w.hostDisabled, s.limitLevel, w.personal, s.autoRepeat, s.keepBets, s.confirmed,
+                          denominationOf(s.number), controller_.severalGames() ? w.games : std::vector<std::string>{}});
     }
     return out;
 }

@@ -347,7 +347,9 @@ private:
     std::set<std::string> openDoors_;
     std::optional<platform::Executor::TimerId> timer_;
     std::map<std::int64_t, platform::Executor::TimerId> reservationTimers_;  // by station
-    std::optional<platform::Executor::TimerId> readerTimer_;                 // a card is awaited
+    std::optional<platform::Executor::TimerId> readerTimer_;
+    std::optional<platform::Executor::TimerId>
+        holdTimer_;  // a held opening's bound (Controller::kMostHold)                 // a card is awaited
     std::uint64_t readerArmings_ = 0;    // which arming of the watchdog readerTimer_ belongs to
     bool burnReported_ = false;          // this shoe's
     std::optional<int> cutCardsBehind_;  // this shoe's reported cut

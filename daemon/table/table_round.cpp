@@ -145,8 +145,23 @@ void Table::openRound(Respond respond) {
     // this opening until the last round in progress ends (Controller::holdOpening).
     if (controller_.roundsInProgress() == 0) {
         journal_.rotateIfDue();
-    } else if (journal_.rotationDue()) {
-        controller_.holdOpening([this, respond = std::move(respond)] { openRound(respond); });
+        controller_.betweenAllRounds();
+    } else if (journal_.rotationDue() && !controller_.holdsExpired()) {
+        const bool first = !controller_.holding();
+        const std::uint64_t episode =
+            controller_.holdOpening([this, respond = std::move(respond)] { openRound(respond); });
+        if (first) {
+            // The hold's bound (Controller::kMostHold): its openings then run without the rotation.
+            if (holdTimer_) {
+                timers_.cancel(*holdTimer_);  // an earlier episode's, released already
+            }
+            holdTimer_ = timers_.after(Controller::kMostHold, [this, episode] {
+                holdTimer_.reset();
+                for (const auto& open : controller_.expireHolds(episode)) {
+                    open();
+                }
+            });
+        }
         return;
     }
     if (nextSettings_) {

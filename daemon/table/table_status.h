@@ -28,7 +28,8 @@ struct StationStatus {
     bool autoRepeat = false;
     bool keepBets = false;
     bool confirmed = false;
-    game::Money denomination = 1;  // the station's value of one credit
+    game::Money denomination = 1;    // the station's value of one credit
+    std::vector<std::string> games;  // the games it plays, on a controller of several (else empty)
 };
 
 struct TableStatus {

@@ -13,7 +13,8 @@
 //                [--games G [--segment-mb M]]
 //
 // With --games G (2 to 4, issue 34): G live games on one controller (pitlink.yaml `games`), each
-// dealt by its own connection (hello role dealer) in its own thread without pause, every station
+// dealt by its own connection (hello role dealer) in its own thread without pause (the opening
+// sent alone and its reply awaited, as the engine link's docs ask with several games), every station
 // joined to every game and betting in each round of each: the games' rounds overlap and share
 // the stations' credit meters. --rounds is then each game's. `opening` is the time from sending
 // a round's open_round to its reply: when the journal's segment is due to end (--segment-mb, the
@@ -149,8 +150,10 @@ struct GameRun {
     std::string error;
 };
 
+// With several games the opening is sent alone and its reply awaited (protocols/engine/README.md
+// "Games": a due rotation may hold it, and the bets written before its reply would be refused).
 void playRounds(test::LineSocket& link, std::int64_t& nextId, int rounds, int stations, std::uint64_t seed,
-                GameRun& run) {
+                bool awaitOpening, GameRun& run) {
     game::SeededRandom random(seed);
     std::unique_ptr<game::Shoe> shoe;
     run.roundMs.reserve(static_cast<std::size_t>(rounds));
@@ -165,7 +168,10 @@ void playRounds(test::LineSocket& link, std::int64_t& nextId, int rounds, int st
             dealt.push_back(shoe->draw());
             return dealt.back();
         });
-        std::vector<json> requests{json{{"op", "open_round"}}};
+        std::vector<json> requests;
+        if (!awaitOpening) {
+            requests.push_back(json{{"op", "open_round"}});
+        }
         for (int s = 1; s <= stations; ++s) {
             requests.push_back(
                 json{{"op", "bet"}, {"station", s}, {"spot", (s + r) % 2 == 0 ? "banker" : "player"}, {"stake", 100}});
@@ -176,7 +182,12 @@ void playRounds(test::LineSocket& link, std::int64_t& nextId, int rounds, int st
         }
         const auto roundStart = Clock::now();
         double opening = 0;
-        exchange(link, requests, nextId, true, &opening);
+        if (awaitOpening) {
+            exchange(link, {json{{"op", "open_round"}}}, nextId, false, &opening);
+            exchange(link, requests, nextId, true);
+        } else {
+            exchange(link, requests, nextId, true, &opening);
+        }
         run.roundMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - roundStart).count());
         run.openingMs.push_back(opening);
     }
@@ -243,7 +254,7 @@ int main(int argc, char** argv) {
         std::vector<GameRun> runs(static_cast<std::size_t>(o.games));
         const auto start = Clock::now();
         if (o.games == 1) {
-            playRounds(link, nextId, o.rounds, o.stations, 2026, runs[0]);
+            playRounds(link, nextId, o.rounds, o.stations, 2026, false, runs[0]);
         } else {
             std::vector<std::thread> threads;
             for (int g = 0; g < o.games; ++g) {
@@ -255,7 +266,7 @@ int main(int argc, char** argv) {
                         exchange(dealer,
                                  {json{{"op", "hello"}, {"games", json::array({gameName(g)})}, {"role", "dealer"}}},
                                  id);
-                        playRounds(dealer, id, o.rounds, o.stations, 2026 + static_cast<std::uint64_t>(g), run);
+                        playRounds(dealer, id, o.rounds, o.stations, 2026 + static_cast<std::uint64_t>(g), true, run);
                     } catch (const std::exception& e) {
                         run.error = e.what();
                     }

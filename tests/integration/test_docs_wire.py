@@ -358,6 +358,7 @@ class DocsMatchTheWire(unittest.TestCase):
             cls.reader_table(os.path.join(cls.dir.name, "reader"))
             cls.rng_table(os.path.join(cls.dir.name, "rng"))
             cls.sas_table(os.path.join(cls.dir.name, "sas"))
+            cls.games_table(os.path.join(cls.dir.name, "games"))
         except BaseException:
             cls.dir.cleanup()
             raise
@@ -483,6 +484,23 @@ class DocsMatchTheWire(unittest.TestCase):
             ask("bet_list", station=station, rounds=10)
         c.wait_event(lambda e: e["event"] == "handpay" and e.get("reset"))
         cls.round2 = round2
+
+    @classmethod
+    def games_table(cls, d):
+        """A controller of two games: a station's games in status (issue 34)."""
+        t = unittest.TestCase()
+        os.makedirs(d)
+        daemon = Daemon(d, extra="games:\n  - name: live-1\n  - name: live-2\n")
+        c = daemon.start()
+        try:
+            t.assertEqual(cls.ask(c, "hello", games=["live-1", "live-2"], role="stations"),
+                          {"games": ["live-1", "live-2"]})
+            t.assertEqual(cls.ask(c, "join", station=1, game="live-2"), {"games": ["live-1", "live-2"]})
+            stations = cls.ask(c, "status", game="live-2")["stations"]
+            t.assertEqual((stations[0]["games"], stations[1]["games"]), (["live-1", "live-2"], ["live-1"]))
+        finally:
+            c.close()
+            daemon.terminate()
 
     @classmethod
     def rng_table(cls, d):

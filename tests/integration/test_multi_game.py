@@ -59,6 +59,9 @@ class MultiGame(unittest.TestCase):
 
         ok(self, stations.request("ticket_in", station=1, validation="4242", amount=1000))
         self.assertEqual(ok(self, stations.request("join", station=1, game="live-2")), {"games": ["live-1", "live-2"]})
+        # status shows each station's games (station 2 never joined one: the first).
+        listed = ok(self, stations.request("status", game="live-2"))["stations"]
+        self.assertEqual((listed[0]["games"], listed[1]["games"]), (["live-1", "live-2"], ["live-1"]))
         for dealer in (dealer1, dealer2):
             ok(self, dealer.request("new_shoe"))
             opened = dealer.request("open_round")

@@ -297,6 +297,34 @@ TEST(MultiGame, ARotationDueHoldsTheNextOpeningUntilNoGameIsInARound) {
     EXPECT_EQ(order, (std::vector<std::string>{"round.settled 1", "meters.snapshot", "round.opened 2"}));
 }
 
+TEST(MultiGame, AHeldOpeningWaitsAtMostKMostHoldForARoundThatDoesNotEnd) {
+    Controller4 c({"alpha", "beta"});
+    c.open(0);  // alpha's round 1: its dealer walks away, the round stays open
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).newShoe(r); }).ok);
+    c.journal->setSegmentPolicy(journal::SegmentPolicy{0, 1}, 0, 100);
+    const std::size_t snapshots = c.bodies("meters.snapshot").size();
+    c.game(1).openRound(c.ask("beta opens"));
+    c.deferred.flush();
+    c.timers.advance(Controller::kMostHold - 1ms);
+    c.deferred.flush();
+    EXPECT_TRUE(c.replies.empty());  // still held
+    c.timers.advance(1ms);
+    c.deferred.flush();
+    // The bound: beta opens without the rotation, and its next opening is not held again while
+    // alpha's round stays open.
+    ASSERT_TRUE(c.reply("beta opens").ok);
+    EXPECT_EQ(c.controller->holdsExpiredCount(), 1);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).voidRound("test", "test", r); }).ok);
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(1).openRound(r); }).ok);
+    EXPECT_EQ(c.controller->openingsHeld(), 1);
+    EXPECT_EQ(c.bodies("meters.snapshot").size(), snapshots);  // no rotation while alpha's round is open
+    // Once every game is between rounds, an opening rotates.
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).voidRound("test", "test", r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).voidRound("test", "test", r); }).ok);
+    EXPECT_TRUE(c.call([&](Respond r) { c.game(0).openRound(r); }).ok);
+    EXPECT_EQ(c.bodies("meters.snapshot").size(), snapshots + 1);
+}
+
 TEST(MultiGame, TheWalletsSettingsWaitForStakesInAnyGame) {
     Controller4 c({"alpha", "beta"});
     c.fund(1'000);
