@@ -284,6 +284,7 @@ void Simulation::finish() {
     // one that struck (the power cut, a commit failed) is restarted from as a step would,
     // so that the end's checks read a journal a running daemon has recovered.
     test::PowerLoss::disarm();
+    ending_ = true;
     drain();
     if (result_.ok && (test::PowerLoss::powerIsOff() || daemon_->journal()->failed())) {
         crash(test::PowerLoss::powerIsOff() ? "power cut at the end" : "restart after a failed commit at the end", 1.0);

@@ -253,6 +253,7 @@ private:
     bool dealerShoeAnswered_ = false;
     bool dealerRestarted_ = false;  // the daemon restarted since the dealer last found the table idle
     bool justBooted_ = false;       // no checkpoint since the daemon started
+    bool ending_ = false;           // finish(): no new faults, not even at a rotation's steps
     std::int64_t tickets_ = 0;
     std::int64_t committedSeq_ = 0;
     std::string committedHash_;
