@@ -46,8 +46,12 @@ def coup_complete(cards):
     return len(cards) == (5 if b <= 5 else 4)
 
 
-class LiveTable:
-    def __init__(self, args):
+class DemoDaemon:
+    """What the demos share: pitlink.yaml in --dir (`sections`: the table's, then the engine and
+    control sockets, the journal and the log level in that directory), pitlinkd started on it, and
+    pitlinkctl against its control socket."""
+
+    def __init__(self, args, sections):
         self.args = args
         self.rng = random.Random(args.seed)
         self.dir = args.dir
@@ -55,15 +59,25 @@ class LiveTable:
         self.config = os.path.join(self.dir, "pitlink.yaml")
         self.control = os.path.join(self.dir, "control.sock")
         with open(self.config, "w") as f:
-            f.write("table:\n  name: live-1\n  source: reader\n  stations: 4\n  decks: 8\n  paytable: %s\n"
-                    "  denominations: [1, 25, 100]\n"
-                    "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 1000\n"
-                    "bets:\n  levels:\n%s  spots:\n    tie: {min: 100, max: 5000}\n"
-                    "engine:\n  socket: %s/engine.sock\ncontrol:\n  socket: %s\n"
-                    "journal:\n  path: %s/journal.db\nlog:\n  level: warn\n"
-                    % (args.paytable, "".join("    - {min: %d, max: %d}\n" % level for level in LEVELS),
-                       self.dir, self.control, self.dir))
+            f.write(sections + "engine:\n  socket: %s/engine.sock\ncontrol:\n  socket: %s\n"
+                    "journal:\n  path: %s/journal.db\nlog:\n  level: warn\n" % (self.dir, self.control, self.dir))
         self.daemon = subprocess.Popen([args.pitlinkd, "--config", self.config])
+
+    def pitlinkctl(self, *args):
+        done = subprocess.run([self.args.pitlinkctl, *args, "--socket", self.control], capture_output=True,
+                              text=True, timeout=30)
+        print("  $ pitlinkctl %s\n%s" % (shlex.join(args), "".join("    " + line + "\n" for line in
+                                                                   (done.stdout + done.stderr).splitlines())))
+        return done
+
+
+class LiveTable(DemoDaemon):
+    def __init__(self, args):
+        super().__init__(args, "table:\n  name: live-1\n  source: reader\n  stations: 4\n  decks: 8\n  paytable: %s\n"
+                               "  denominations: [1, 25, 100]\n"
+                               "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 1000\n"
+                               "bets:\n  levels:\n%s  spots:\n    tie: {min: 100, max: 5000}\n"
+                               % (args.paytable, "".join("    - {min: %d, max: %d}\n" % level for level in LEVELS)))
         self.link = EngineClient(os.path.join(self.dir, "engine.sock"))
         self.shoe = []
 
@@ -78,13 +92,6 @@ class LiveTable:
                  if reply["ok"] else "refused %s: %s" % (reply["error"], reply["message"]))
         print("  %-10s %-34s %s" % (who, op, shown))
         return reply
-
-    def pitlinkctl(self, *args):
-        done = subprocess.run([self.args.pitlinkctl, *args, "--socket", self.control], capture_output=True,
-                              text=True, timeout=30)
-        print("  $ pitlinkctl %s\n%s" % (shlex.join(args), "".join("    " + line + "\n" for line in
-                                                                   (done.stdout + done.stderr).splitlines())))
-        return done
 
     # --- the card reader ---
 

@@ -12,37 +12,25 @@ Usage: demo_multi_game.py --pitlinkd BIN --pitlinkctl BIN --paytable FILE --dir 
 import argparse
 import json
 import os
-import random
-import shlex
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from engine_client import EngineClient  # noqa: E402
-from demo_live_table import coup_complete  # noqa: E402
+from demo_live_table import DemoDaemon, coup_complete  # noqa: E402
 
 GAMES = ["live-1", "live-2", "rng-3"]
 
 
-class MultiGame:
+class MultiGame(DemoDaemon):
     def __init__(self, args):
-        self.args = args
-        self.rng = random.Random(args.seed)
-        self.dir = args.dir
-        os.makedirs(self.dir, exist_ok=True)
-        self.config = os.path.join(self.dir, "pitlink.yaml")
-        self.control = os.path.join(self.dir, "control.sock")
-        with open(self.config, "w") as f:
-            f.write("table:\n  name: stadium-1\n  stations: 4\n  decks: 8\n  paytable: %s\n"
-                    "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 500\n"
-                    "games:\n"
-                    "  - name: live-1\n    source: reader\n"
-                    "  - name: live-2\n    source: reader\n"
-                    "  - name: rng-3\n    source: rng\n    rounds: {bets_open_ms: 1500, last_bets_ms: 300, start: timer}\n"
-                    "engine:\n  socket: %s/engine.sock\ncontrol:\n  socket: %s\n"
-                    "journal:\n  path: %s/journal.db\nlog:\n  level: warn\n"
-                    % (args.paytable, self.dir, self.control, self.dir))
-        self.daemon = subprocess.Popen([args.pitlinkd, "--config", self.config])
+        super().__init__(args, "table:\n  name: stadium-1\n  stations: 4\n  decks: 8\n  paytable: %s\n"
+                               "rounds:\n  bets_open_ms: 60000\n  last_bets_ms: 500\n"
+                               "games:\n"
+                               "  - name: live-1\n    source: reader\n"
+                               "  - name: live-2\n    source: reader\n"
+                               "  - name: rng-3\n    source: rng\n"
+                               "    rounds: {bets_open_ms: 1500, last_bets_ms: 300, start: timer}\n" % args.paytable)
         socket = os.path.join(self.dir, "engine.sock")
         self.dealers = {"live-1": EngineClient(socket), "live-2": EngineClient(socket)}
         self.stations = EngineClient(socket)
@@ -54,13 +42,6 @@ class MultiGame:
         game = reply.get("game")
         print("  %-16s %-40s %s" % (who + (" [%s]" % game if game else ""), op, shown))
         return reply
-
-    def pitlinkctl(self, *args):
-        done = subprocess.run([self.args.pitlinkctl, *args, "--socket", self.control], capture_output=True,
-                              text=True, timeout=30)
-        print("  $ pitlinkctl %s\n%s" % (shlex.join(args), "".join("    " + line + "\n" for line in
-                                                                   (done.stdout + done.stderr).splitlines())))
-        return done
 
     def credits(self, station):
         return self.stations.request("status")["data"]["stations"][station - 1]["credits"]

@@ -37,9 +37,11 @@ table::TableSettings gameSettings(const config::Config& config, std::size_t inde
 }
 
 std::optional<std::size_t> gameIndex(const config::Config& config, const std::string& name) {
-    const std::size_t count = config.games.empty() ? 1 : config.games.size();
-    for (std::size_t i = 0; i < count; ++i) {
-        if (gameSettings(config, i).name == name) {
+    if (config.games.empty()) {
+        return config.table.name == name ? std::optional<std::size_t>(0) : std::nullopt;  // the table's one game
+    }
+    for (std::size_t i = 0; i < config.games.size(); ++i) {
+        if (config.games[i].name == name) {
             return i;
         }
     }
