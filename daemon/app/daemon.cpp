@@ -232,7 +232,7 @@ void Daemon::startModbus() {
         modbusWorkers_.push_back(
             std::make_unique<modbus::ModbusWorker>(world_.modbusDevice(module), world_.worker(), world_.executor));
     }
-    tableIo_.emplace(config_.modbus, *table(), *journal_, world_.executor,
+    tableIo_.emplace(config_.modbus, gamePointers(), *journal_, world_.executor,
                      [this](std::size_t module, modbus::CycleRequest request, modbus::ModbusWorker::Done done) {
                          modbusWorkers_.at(module)->submit(std::move(request), std::move(done));
                      });
@@ -293,10 +293,11 @@ void Daemon::startControl() {
     control_.emplace(gamePointers(), *journal_, *reader_, [this] { return statusJson(); });
     if (tableIo_) {
         control_->setTableIo(control::TableIoControl{
-            [this](std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
-                tableIo_->lampTest(step, by, respond);
-            },
-            [this](std::function<void(nlohmann::json)> answer) { tableIo_->readIo(std::move(answer)); }});
+            [this](std::chrono::milliseconds step, const std::string& by, std::optional<std::size_t> game,
+                   const table::Respond& respond) { tableIo_->lampTest(step, by, game, respond); },
+            [this](std::optional<std::size_t> game, std::function<void(nlohmann::json)> answer) {
+                tableIo_->readIo(game, std::move(answer));
+            }});
     }
     if (world_.io != nullptr && !config_.control.socket.empty()) {
         controlServer_ = std::make_unique<control::ControlServer>(

@@ -12,6 +12,22 @@ namespace {
 using modbus::InputKind;
 using modbus::OutputKind;
 
+// The game a point names with `game:` (a controller of several games; absent: the first).
+std::size_t gameNamed(YamlMap& point, const Config& c) {
+    if (!point.has("game")) {
+        return 0;
+    }
+    const std::string name = point.requiredString("game");
+    std::string names;
+    for (std::size_t i = 0; i < c.games.size(); ++i) {
+        if (c.games[i].name == name) {
+            return i;
+        }
+        names += (names.empty() ? "" : ", ") + c.games[i].name;
+    }
+    throw point.error("game", "no game is named '" + name + "' (the games: " + names + ")");
+}
+
 // `coil: N` or `register: N, bit: B` (outputs); `discrete_input: N` or `input_register: N, bit: B`.
 template <typename Kind>
 std::pair<Kind, std::uint16_t> readAddress(YamlMap& map, const char* pointKey, const char* registerKey, Kind pointKind,
@@ -53,6 +69,7 @@ void readLamp(YamlMap map, Config& c) {
         throw map.error("safe", "expected off or on (the lamp while pitlinkd is not running the table)");
     }
     c.modbus.outputModule.push_back(moduleNamed(map, c));
+    c.modbus.outputGame.push_back(gameNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.outputs.push_back(point);
     c.modbus.lamps.push_back(rule);
@@ -91,6 +108,7 @@ void readButton(YamlMap map, Config& c) {
                                            "), or 0 for never");
     }
     c.modbus.inputModule.push_back(moduleNamed(map, c));
+    c.modbus.inputGame.push_back(gameNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.inputs.push_back(point);
     c.modbus.buttons.push_back(button);
@@ -117,6 +135,7 @@ void readSwitch(YamlMap map, Config& c) {
         }
     }
     c.modbus.inputModule.push_back(moduleNamed(map, c));
+    c.modbus.inputGame.push_back(gameNamed(map, c));
     map.rejectUnknownKeys();
     c.modbus.points.inputs.push_back(point);
     c.modbus.switches.push_back(sw);
@@ -236,12 +255,21 @@ void readModbus(YamlMap map, Config& c) {
                             "door_open before tilt in priority, or leave tilt out of this lamp)");
         }
     }
-    const bool hasConfirm = std::any_of(m.buttons.begin(), m.buttons.end(),
-                                        [](const auto& b) { return b.action == modbus::ButtonAction::Confirm; });
+    // A confirm press carries out what a button of its own game armed.
+    const auto hasConfirm = [&](std::size_t game) {
+        for (std::size_t i = 0; i < m.buttons.size(); ++i) {
+            if (m.buttons[i].action == modbus::ButtonAction::Confirm && modbus::inputGameOf(m, i) == game) {
+                return true;
+            }
+        }
+        return false;
+    };
     for (std::size_t i = 0; i < m.buttons.size(); ++i) {
-        if (m.buttons[i].needsConfirm && !hasConfirm) {
+        if (m.buttons[i].needsConfirm && !hasConfirm(modbus::inputGameOf(m, i))) {
             throw map.error("buttons[" + std::to_string(i) + "].confirm",
-                            "needs a button with action: confirm, and there is none");
+                            c.games.size() > 1 ? "needs a button with action: confirm in game " +
+                                                     c.games[modbus::inputGameOf(m, i)].name + ", and there is none"
+                                               : "needs a button with action: confirm, and there is none");
         }
     }
     if (m.enabled && m.points.outputs.empty() && m.points.inputs.empty()) {

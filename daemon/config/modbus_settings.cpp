@@ -39,4 +39,12 @@ ModulePoints pointsOf(const TableIoSettings& settings, std::size_t module) {
     return points;
 }
 
+std::size_t outputGameOf(const TableIoSettings& settings, std::size_t i) {
+    return i < settings.outputGame.size() ? settings.outputGame[i] : 0;
+}
+
+std::size_t inputGameOf(const TableIoSettings& settings, std::size_t i) {
+    return i < settings.inputGame.size() ? settings.inputGame[i] : 0;
+}
+
 }  // namespace pitlink::modbus

@@ -65,9 +65,13 @@ struct ModulePoints {
 struct TableIoSettings {
     bool enabled = false;  // no `modbus.device` or `modbus.modules`: no Modbus
     std::vector<ModuleSettings> modules;
-    PointMap points;                            // every module's lamps and inputs
-    std::vector<std::size_t> outputModule;      // per points.outputs: its module (absent: the first)
-    std::vector<std::size_t> inputModule;       // per points.inputs
+    PointMap points;                        // every module's lamps and inputs
+    std::vector<std::size_t> outputModule;  // per points.outputs: its module (absent: the first)
+    std::vector<std::size_t> inputModule;   // per points.inputs
+    // On a controller of several games (pitlink.yaml `games`), the game each lamp shows and each
+    // button or switch acts on: an index into the games (absent: the first, as with one game).
+    std::vector<std::size_t> outputGame;        // per points.outputs
+    std::vector<std::size_t> inputGame;         // per points.inputs
     std::vector<LampRule> lamps;                // one per points.outputs
     std::vector<bool> safeLit;                  // one per points.outputs: the lamp in the safe image
     std::vector<ButtonSettings> buttons;        // one per points.inputs, from the first
@@ -85,5 +89,8 @@ struct TableIoSettings {
 };
 
 [[nodiscard]] ModulePoints pointsOf(const TableIoSettings& settings, std::size_t module);
+// The game (an index into the controller's games) that output `i` shows, input `i` acts on.
+[[nodiscard]] std::size_t outputGameOf(const TableIoSettings& settings, std::size_t i);
+[[nodiscard]] std::size_t inputGameOf(const TableIoSettings& settings, std::size_t i);
 
 }  // namespace pitlink::modbus

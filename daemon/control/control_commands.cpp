@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "daemon/io/event_line.h"
 #include "daemon/io/reply_line.h"
 
@@ -46,6 +48,11 @@ table::Table* ControlCommands::gameNamed(const std::string& name) const {
         }
     }
     return nullptr;
+}
+
+std::optional<std::size_t> ControlCommands::indexOf(const table::Table* game) const {
+    const auto it = std::find(games_.begin(), games_.end(), game);
+    return it == games_.end() ? std::nullopt : std::optional<std::size_t>(it - games_.begin());
 }
 
 table::Table* ControlCommands::gameOf(const ControlRequest& request, const Answer& answer) {
@@ -209,14 +216,15 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
                 answer(Reply::refused("no_module", "pitlink.yaml configures no Modbus I/O module"));
                 return;
             }
-            tableIo_->readIo([answer](const json& io) { answer.data(io); });
+            tableIo_->readIo(indexOf(request.game ? game : nullptr), [answer](const json& io) { answer.data(io); });
             return;
         case Command::LampsTest:
             if (!tableIo_) {
                 answer(Reply::refused("no_module", "pitlink.yaml configures no Modbus I/O module"));
                 return;
             }
-            tableIo_->lampTest(std::chrono::milliseconds(request.stepMs), user, answer);
+            tableIo_->lampTest(std::chrono::milliseconds(request.stepMs), user, indexOf(request.game ? game : nullptr),
+                               answer);
             return;
     }
 }

@@ -47,8 +47,12 @@ private:
 
 // What the control socket asks of the table's Modbus I/O (absent without a module).
 struct TableIoControl {
-    std::function<void(std::chrono::milliseconds step, const std::string& by, table::Respond respond)> lampTest;
-    std::function<void(std::function<void(nlohmann::json)>)> readIo;
+    // `game`: the request's game (an index into the games), absent when it named none (every lamp,
+    // every point).
+    std::function<void(std::chrono::milliseconds step, const std::string& by, std::optional<std::size_t> game,
+                       table::Respond respond)>
+        lampTest;
+    std::function<void(std::optional<std::size_t> game, std::function<void(nlohmann::json)>)> readIo;
 };
 
 class ControlCommands {
@@ -78,6 +82,7 @@ private:
     // (journaled), when the controller has no such game.
     table::Table* gameOf(const ControlRequest& request, const Answer& answer);
     [[nodiscard]] table::Table* gameNamed(const std::string& name) const;
+    [[nodiscard]] std::optional<std::size_t> indexOf(const table::Table* game) const;  // in games_
     void recall(const ControlRequest& request, const Answer& answer);
     void audit(const Answer& answer);
     void roadsOfShoe(table::Table& game, std::int64_t shoe, const Answer& answer);

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace pitlink::modbus {
 
@@ -46,15 +47,15 @@ TableConditions conditionsOf(const table::Table& table) {
     return c;
 }
 
-TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal,
+TableIo::TableIo(const TableIoSettings& settings, std::vector<table::Table*> games, journal::Journal& journal,
                  platform::Executor& timers, Submit submit)
     : settings_(settings),
-      table_(table),
+      games_(std::move(games)),
       journal_(journal),
       timers_(timers),
       now_([&timers] { return timers.nowMs(); }),
       submit_(std::move(submit)),
-      buttons_(settings, table, journal, now_),
+      buttons_(settings, games_, journal, now_),
       debouncers_(settings.points.inputs.size(), ButtonDebouncer(settings.debounce)),
       counts_(settings.points.inputs.size()),
       pressedSince_(settings.points.inputs.size(), -1),
@@ -62,8 +63,25 @@ TableIo::TableIo(const TableIoSettings& settings, table::Table& table, journal::
     for (std::size_t i = 0; i < settings.modules.size(); ++i) {
         ModulePoints points = pointsOf(settings, i);
         const ReadPlan plan = readPlanOf(points.map);
-        modules_.emplace_back(std::move(points), plan, ReconnectBackoff(settings.reconnectMin, settings.reconnectMax));
+        Module& m = modules_.emplace_back(std::move(points), plan,
+                                          ReconnectBackoff(settings.reconnectMin, settings.reconnectMax));
+        for (const std::size_t o : m.points.outputs) {
+            m.games.insert(outputGameOf(settings, o));
+        }
+        for (const std::size_t in : m.points.inputs) {
+            m.games.insert(inputGameOf(settings, in));
+        }
+        for (const std::size_t game : m.games) {
+            if (game >= games_.size()) {
+                throw std::invalid_argument("modbus: a point of module " + settings.modules[i].name + " names game " +
+                                            std::to_string(game) + " of " + std::to_string(games_.size()));
+            }
+        }
     }
+}
+
+bool TableIo::inRound(std::size_t game) const {
+    return games_.at(game)->phase() != table::RoundPhase::Idle;
 }
 
 TableIo::~TableIo() {
@@ -149,11 +167,14 @@ void TableIo::tick() {
     });
     const std::int64_t now = now_();
     buttons_.expire(now);
-    if (lampTest_ && (now - lampTest_->start >= lampTest_->step * static_cast<std::int64_t>(settings_.lamps.size()) ||
-                      table_.phase() != table::RoundPhase::Idle)) {
+    if (lampTest_) {
         // Done, or a round opened (a dealer's button): the players read the lamps again.
-        spdlog::info("modbus: lamp test {}", table_.phase() == table::RoundPhase::Idle ? "done" : "ended by a round");
-        lampTest_.reset();
+        const bool round = std::any_of(lampTest_->games.begin(), lampTest_->games.end(),
+                                       [this](std::size_t game) { return inRound(game); });
+        if (round || now - lampTest_->start >= lampTest_->step * static_cast<std::int64_t>(lampTest_->lamps.size())) {
+            spdlog::info("modbus: lamp test {}", round ? "ended by a round" : "done");
+            lampTest_.reset();
+        }
     }
     const std::vector<bool> lit = litNow(now);
     for (std::size_t i = 0; i < modules_.size(); ++i) {
@@ -230,7 +251,9 @@ void TableIo::onResult(std::size_t index, CycleResult result) {
         m.outageErrors.clear();
         if (m.tiltRaised) {
             m.tiltRaised = false;
-            table_.clearTilt(tiltCause(index), "modbus", [](const table::Reply&) {});
+            for (const std::size_t game : m.games) {
+                games_[game]->clearTilt(tiltCause(index), "modbus", [](const table::Reply&) {});
+            }
         }
     }
     if (result.readBack) {

@@ -11,7 +11,9 @@
 // a retry) is counted, not an outage. An output that reads back other than written, or a button
 // held too long, is a fault (modbus.fault). Until the table is ready and after a clean stop the
 // lamps show the safe image; each module's own watchdog (at_connect writes) covers the time
-// pitlinkd is dead.
+// pitlinkd is dead. On a controller of several games each lamp shows its own game and each
+// button and switch acts on its own game (pitlink.yaml `game:` on the point; absent: the first); a
+// module that does not answer tilts the games whose points it carries.
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -44,8 +46,9 @@ public:
     // One cycle of `module` to its worker; `done` is called on the logic thread.
     using Submit = std::function<void(std::size_t module, CycleRequest, std::function<void(CycleResult)>)>;
 
-    TableIo(const TableIoSettings& settings, table::Table& table, journal::Journal& journal, platform::Executor& timers,
-            Submit submit);
+    // `games`: the controller's, in pitlink.yaml's order (at least one).
+    TableIo(const TableIoSettings& settings, std::vector<table::Table*> games, journal::Journal& journal,
+            platform::Executor& timers, Submit submit);
     ~TableIo();
     TableIo(const TableIo&) = delete;
     TableIo& operator=(const TableIo&) = delete;
@@ -59,12 +62,15 @@ public:
     [[nodiscard]] CycleRequest safeCycle(std::size_t module) const;
 
     // `pitlinkctl lamps test`: each lamp alone for `step`, in the configured order, then the
-    // table's lamps again. Refused while a round is in progress (players read the lamps). Either
-    // way journaled (modbus.lamp_test), and answered once that has committed.
-    void lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond);
+    // table's lamps again; with `game`, that game's lamps only (the others go on showing their
+    // games). Refused while a round of a game whose lamps are tested is in progress (players read
+    // the lamps). Either way journaled (modbus.lamp_test), and answered once that has committed.
+    void lampTest(std::chrono::milliseconds step, const std::string& by, std::optional<std::size_t> game,
+                  const table::Respond& respond);
     // `pitlinkctl io`: the inputs and outputs as each module reports them at its next cycle
-    // (outputs read back); a module that does not answer is reported as such.
-    void readIo(std::function<void(nlohmann::json)> answer);
+    // (outputs read back); a module that does not answer is reported as such. With `game`, only
+    // that game's points; on a controller of several games each point names its game.
+    void readIo(std::optional<std::size_t> game, std::function<void(nlohmann::json)> answer);
 
     [[nodiscard]] bool up() const;  // every module answers
     [[nodiscard]] std::vector<LampState> lampStates() const;
@@ -89,6 +95,7 @@ private:
         std::int64_t nextAttempt = 0;
         std::int64_t lastReadBack = 0;
         std::int64_t sentAt = 0;
+        std::set<std::size_t> games;  // the games whose points it carries (an outage tilts them)
         OutputImage written;
         std::string lastError;
         std::uint64_t outageFailures = 0;    // failed cycles in the outage under way
@@ -108,6 +115,7 @@ private:
         } counters;
     };
     struct IoRead {
+        std::optional<std::string> game;  // that game's points only
         std::function<void(nlohmann::json)> answer;
         std::vector<std::optional<nlohmann::json>> modules;  // filled as each module's cycle comes
     };
@@ -129,10 +137,12 @@ private:
     void answerIo(std::size_t index, const CycleResult* result);
     [[nodiscard]] std::string tiltCause(std::size_t index) const;
     [[nodiscard]] std::string where(std::size_t index) const;
+    [[nodiscard]] bool inRound(std::size_t game) const;
+    [[nodiscard]] bool severalGames() const { return games_.size() > 1; }
     [[nodiscard]] nlohmann::json moduleStatus(std::size_t index) const;
 
     const TableIoSettings& settings_;
-    table::Table& table_;
+    std::vector<table::Table*> games_;
     journal::Journal& journal_;
     platform::Executor& timers_;
     std::function<std::int64_t()> now_;  // the executor's monotonic clock
@@ -152,6 +162,8 @@ private:
     struct LampTest {
         std::int64_t start = 0;
         std::int64_t step = 0;
+        std::vector<std::size_t> lamps;  // the outputs tested, in turn
+        std::set<std::size_t> games;     // their games: a round opening in one ends the test
     };
     std::optional<LampTest> lampTest_;
     std::vector<IoRead> ioReads_;

@@ -112,7 +112,10 @@ void TableIo::checkOfflineTilt(std::size_t index, std::int64_t now) {
         return;
     }
     m.tiltRaised = true;
-    table_.raiseTilt(tiltCause(index), "the table's I/O module " + where(index) + " does not answer: " + m.lastError);
+    for (const std::size_t game : m.games) {
+        games_[game]->raiseTilt(tiltCause(index),
+                                "the table's I/O module " + where(index) + " does not answer: " + m.lastError);
+    }
 }
 
 }  // namespace pitlink::modbus

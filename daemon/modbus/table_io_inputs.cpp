@@ -82,16 +82,17 @@ void TableIo::switchLevel(std::size_t input, bool active) {
     const SwitchSettings& sw = settings_.switches.at(input - settings_.buttons.size());
     const std::string& name = settings_.points.inputs[input].name;
     spdlog::info("modbus: switch {} {}", name, active ? "active" : "inactive");
+    table::Table& table = *games_.at(inputGameOf(settings_, input));
     if (sw.role == SwitchRole::Door) {
         if (active) {
-            table_.doorOpened(sw.door, [](const table::Reply&) {});
+            table.doorOpened(sw.door, [](const table::Reply&) {});
         } else {
-            table_.doorClosed(sw.door, [](const table::Reply&) {});
+            table.doorClosed(sw.door, [](const table::Reply&) {});
         }
         return;
     }
-    table_.readerStatus(!active, active ? "the card reader's fault output (" + name + ") is on" : "",
-                        [](const table::Reply&) {});
+    table.readerStatus(!active, active ? "the card reader's fault output (" + name + ") is on" : "",
+                       [](const table::Reply&) {});
 }
 
 }  // namespace pitlink::modbus

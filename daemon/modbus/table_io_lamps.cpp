@@ -1,6 +1,8 @@
 // The lamps: what each shows now, and a technician's lamp test.
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "daemon/journal/records/modbus_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/modbus/table_io.h"
@@ -8,11 +10,15 @@
 namespace pitlink::modbus {
 
 std::vector<LampState> TableIo::lampStates() const {
-    const TableConditions active = conditionsOf(table_);
+    std::vector<std::optional<TableConditions>> active(games_.size());  // each game's, when a lamp shows it
     std::vector<LampState> states;
     states.reserve(settings_.lamps.size());
-    for (const LampRule& rule : settings_.lamps) {
-        states.push_back(lampStateFor(rule, settings_.priority, active));
+    for (std::size_t i = 0; i < settings_.lamps.size(); ++i) {
+        const std::size_t game = outputGameOf(settings_, i);
+        if (!active.at(game)) {
+            active[game] = conditionsOf(*games_[game]);
+        }
+        states.push_back(lampStateFor(settings_.lamps[i], settings_.priority, *active[game]));
     }
     return states;
 }
@@ -26,31 +32,39 @@ std::vector<bool> TableIo::litNow(std::int64_t now) const {
         }
         return lit;
     }
-    if (lampTest_) {
-        const auto step = static_cast<std::size_t>((now - lampTest_->start) / lampTest_->step);
-        if (step < n) {
-            lit[step] = true;
-        }
-        return lit;
-    }
     const std::vector<LampState> states = lampStates();
     for (std::size_t i = 0; i < n && i < states.size(); ++i) {
         lit[i] = lampLit(states[i], now, settings_.flash);
     }
+    if (lampTest_) {
+        // The lamps under test: the one whose turn it is alone; the others show their games.
+        const auto step = static_cast<std::size_t>((now - lampTest_->start) / lampTest_->step);
+        for (std::size_t k = 0; k < lampTest_->lamps.size(); ++k) {
+            lit.at(lampTest_->lamps[k]) = k == step;
+        }
+    }
     return lit;
 }
 
-void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, const table::Respond& respond) {
+void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, std::optional<std::size_t> game,
+                       const table::Respond& respond) {
     journal::ModbusLampTestRecord record{by, step.count(), {}, up(), false, std::nullopt};
-    for (const OutputPoint& o : settings_.points.outputs) {
-        record.lamps.push_back(o.name);
+    LampTest test{now_(), step.count(), {}, {}};
+    for (std::size_t i = 0; i < settings_.points.outputs.size(); ++i) {
+        if (!game || outputGameOf(settings_, i) == *game) {
+            record.lamps.push_back(settings_.points.outputs[i].name);
+            test.lamps.push_back(i);
+            test.games.insert(outputGameOf(settings_, i));
+        }
     }
-    const std::vector<std::string>& lamps = record.lamps;
+    const bool round = std::any_of(test.games.begin(), test.games.end(), [this](std::size_t g) { return inRound(g); });
     table::Reply reply = table::Reply::accepted();
-    if (table_.phase() != table::RoundPhase::Idle) {
+    if (round) {
         reply = table::Reply::refused("round_in_progress", "a lamp test runs between rounds (players read the lamps)");
-    } else if (lamps.empty()) {
-        reply = table::Reply::refused("no_lamps", "pitlink.yaml names no lamps");
+    } else if (test.lamps.empty()) {
+        reply = table::Reply::refused("no_lamps", game && severalGames()
+                                                      ? "pitlink.yaml names no lamps of " + games_.at(*game)->name()
+                                                      : "pitlink.yaml names no lamps");
     } else if (lampTest_) {
         reply = table::Reply::refused("already_testing", "a lamp test is under way");
     }
@@ -62,11 +76,14 @@ void TableIo::lampTest(std::chrono::milliseconds step, const std::string& by, co
     if (!reply.ok) {
         record.error = reply.error;
     } else {
-        lampTest_ = LampTest{now_(), step.count()};
-        spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, lamps.size(), step.count());
+        spdlog::info("modbus: lamp test by {}: {} lamps, {} ms each", by, test.lamps.size(), step.count());
+        lampTest_ = std::move(test);
     }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(record);
+    if (game && severalGames()) {
+        tx.nameGame(games_.at(*game)->name());
+    }
     journal_.submit(std::move(tx), [this, alive = alive_, respond, reply](const journal::CommitResult& result) {
         if (!result.ok && reply.ok && *alive) {
             lampTest_.reset();  // not recorded: not done

@@ -5,8 +5,30 @@
 
 namespace pitlink::modbus {
 
-void TableIo::readIo(std::function<void(nlohmann::json)> answer) {
-    IoRead read{std::move(answer), std::vector<std::optional<nlohmann::json>>(modules_.size())};
+namespace {
+
+// A module's `io` answer with only `game`'s points (each point names its game).
+nlohmann::json pointsOfGame(nlohmann::json module, const std::string& game) {
+    for (const char* list : {"inputs", "outputs"}) {
+        if (!module.contains(list)) {
+            continue;
+        }
+        nlohmann::json kept = nlohmann::json::array();
+        for (nlohmann::json& point : module[list]) {
+            if (point.value("game", "") == game) {
+                kept.push_back(std::move(point));
+            }
+        }
+        module[list] = std::move(kept);
+    }
+    return module;
+}
+
+}  // namespace
+
+void TableIo::readIo(std::optional<std::size_t> game, std::function<void(nlohmann::json)> answer) {
+    IoRead read{game && severalGames() ? std::optional<std::string>(games_.at(*game)->name()) : std::nullopt,
+                std::move(answer), std::vector<std::optional<nlohmann::json>>(modules_.size())};
     for (std::size_t i = 0; i < modules_.size(); ++i) {
         if (!modules_[i].up || !running_) {
             read.modules[i] = ioOf(i, nullptr);  // not answering: said at once
@@ -39,6 +61,9 @@ nlohmann::json TableIo::ioOf(std::size_t index, const CycleResult* result) const
                                                                              " bit " + std::to_string(p.bit)},
                           {"level", active[k] != p.activeLow},
                           {"active", active[k]}};
+        if (severalGames()) {
+            in["game"] = games_[inputGameOf(settings_, points.inputs[k])]->name();
+        }
         if (counts[k]) {
             in["count"] = *counts[k];
         }
@@ -58,12 +83,16 @@ nlohmann::json TableIo::ioOf(std::size_t index, const CycleResult* result) const
                 holds = mismatch.holds;
             }
         }
-        outputs.push_back({{"name", p.name},
+        nlohmann::json out{{"name", p.name},
                            {"where", p.kind == OutputKind::Coil ? "coil " + std::to_string(p.address)
                                                                 : "holding register " + std::to_string(p.address) +
                                                                       " bit " + std::to_string(p.bit)},
                            {"written", written},
-                           {"holds", holds}});
+                           {"holds", holds}};
+        if (severalGames()) {
+            out["game"] = games_[outputGameOf(settings_, points.outputs[k])]->name();
+        }
+        outputs.push_back(std::move(out));
     }
     j["inputs"] = inputs;
     j["outputs"] = outputs;
@@ -90,7 +119,7 @@ void TableIo::answerIo(std::size_t index, const CycleResult* result) {
         ioReads_.erase(ioReads_.begin());
         nlohmann::json modules = nlohmann::json::array();
         for (auto& m : read.modules) {
-            modules.push_back(std::move(*m));
+            modules.push_back(read.game ? pointsOfGame(std::move(*m), *read.game) : std::move(*m));
         }
         read.answer({{"modules", std::move(modules)}});
     }
@@ -154,6 +183,18 @@ nlohmann::json TableIo::statusJson() const {
                      {"switches", switches},
                      {"lamp_test", lampTest_.has_value()},
                      {"safe_image", !ready_}};
+    if (severalGames()) {
+        // Which game each lamp shows and each button or switch acts on.
+        nlohmann::json games = nlohmann::json::object();
+        for (std::size_t i = 0; i < settings_.points.outputs.size(); ++i) {
+            games[games_[outputGameOf(settings_, i)]->name()]["lamps"].push_back(settings_.points.outputs[i].name);
+        }
+        for (std::size_t i = 0; i < settings_.points.inputs.size(); ++i) {
+            games[games_[inputGameOf(settings_, i)]->name()][i < settings_.buttons.size() ? "buttons" : "switches"]
+                .push_back(settings_.points.inputs[i].name);
+        }
+        j["games"] = std::move(games);
+    }
     for (const char* key : {"cycles", "failures", "connects", "skipped_periods", "requests", "transient_errors"}) {
         std::uint64_t sum = 0;
         for (const auto& m : modules) {

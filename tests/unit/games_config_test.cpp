@@ -278,5 +278,37 @@ TEST(GamesConfig, AGamesRoundsAndBetsAreCheckedAsTheTopLevelOnes) {
         false);
 }
 
+TEST(GamesConfig, EachLampButtonAndSwitchNamesItsGameOrIsTheFirsts) {
+    const std::string games = "games:\n  - name: live-1\n  - name: rng\n    source: rng\n";
+    const Config c = load(games +
+                          "modbus:\n  device: {transport: tcp, port: 1502}\n"
+                          "  lamps:\n    - {name: l1, coil: 0, when: {idle: on}}\n"
+                          "    - {name: r1, coil: 1, game: rng, when: {idle: on}}\n"
+                          "  buttons:\n    - {name: b1, discrete_input: 0, action: void_round, confirm: true}\n"
+                          "    - {name: c1, discrete_input: 1, action: confirm}\n"
+                          "    - {name: r2, discrete_input: 2, action: new_shoe, game: rng}\n"
+                          "  switches:\n    - {name: s1, discrete_input: 3, door: lid, game: rng}\n");
+    EXPECT_EQ(c.modbus.outputGame, (std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(c.modbus.inputGame, (std::vector<std::size_t>{0, 0, 1, 1}));
+    const ConfigError unknown = errorOf(games +
+                                        "modbus:\n  device: {transport: tcp, port: 1502}\n"
+                                        "  lamps:\n    - {name: l1, coil: 0, game: live-2, when: {idle: on}}\n");
+    EXPECT_EQ(unknown.key(), "modbus.lamps[0].game");
+    EXPECT_THAT(unknown.what(), ::testing::HasSubstr("no game is named 'live-2' (the games: live-1, rng)"));
+    // A confirm press carries out what its own game's button armed: the game needs one of its own.
+    const ConfigError confirm =
+        errorOf(games +
+                "modbus:\n  device: {transport: tcp, port: 1502}\n"
+                "  buttons:\n    - {name: b1, discrete_input: 0, action: void_round, confirm: true, game: rng}\n"
+                "    - {name: c1, discrete_input: 1, action: confirm}\n");
+    EXPECT_EQ(confirm.key(), "modbus.buttons[0].confirm");
+    EXPECT_THAT(confirm.what(), ::testing::HasSubstr("confirm in game rng"));
+    // One game: `game:` may name it (the table's name), and nothing else.
+    EXPECT_EQ(load("table: {name: t7}\nmodbus:\n  device: {transport: tcp, port: 1502}\n"
+                   "  lamps:\n    - {name: l1, coil: 0, game: t7, when: {idle: on}}\n")
+                  .modbus.outputGame,
+              (std::vector<std::size_t>{0}));
+}
+
 }  // namespace
 }  // namespace pitlink::config

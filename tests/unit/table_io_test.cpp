@@ -48,7 +48,7 @@ TableIoSettings settings() {
 struct TableIoFixture : table::TableFixture {
     explicit TableIoFixture(TableIoSettings s = settings())
         : table::TableFixture(CardSource::Reader), io_settings(std::move(s)) {
-        io.emplace(io_settings, *table, *journal, timers,
+        io.emplace(io_settings, std::vector<table::Table*>{table.get()}, *journal, timers,
                    [this](std::size_t module, CycleRequest request, std::function<void(CycleResult)> done) {
                        ++submitted;
                        test::MemoryDevice& to = module == 0 ? device : second;
@@ -271,7 +271,7 @@ TEST(TableIo, TwoModulesEachWithItsOwnHealth) {
 TEST(TableIo, TheLampTestLightsEachLampAloneThenGivesThemBack) {
     TableIoFixture f;
     f.io->start();
-    const Reply started = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", r); });
+    const Reply started = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", std::nullopt, r); });
     ASSERT_TRUE(started.ok) << started.message;
     f.timers.advance(milliseconds(20));
     EXPECT_TRUE(f.device.coils[kCandleCoil]);
@@ -287,7 +287,7 @@ TEST(TableIo, TheLampTestLightsEachLampAloneThenGivesThemBack) {
     EXPECT_FALSE(f.device.coils[kCandleCoil]);
     EXPECT_FALSE(f.io->statusJson().at("lamp_test"));
     // A round opened by a dealer's button ends a test under way: players read the lamps.
-    ASSERT_TRUE(f.call([&](Respond r) { f.io->lampTest(milliseconds(1'000), "tech", r); }).ok);
+    ASSERT_TRUE(f.call([&](Respond r) { f.io->lampTest(milliseconds(1'000), "tech", std::nullopt, r); }).ok);
     f.timers.advance(milliseconds(20));
     EXPECT_TRUE(f.io->statusJson().at("lamp_test"));
     ASSERT_TRUE(f.call([&](Respond r) { f.table->newShoe(r); }).ok);
@@ -295,7 +295,7 @@ TEST(TableIo, TheLampTestLightsEachLampAloneThenGivesThemBack) {
     f.timers.advance(milliseconds(20));
     EXPECT_FALSE(f.io->statusJson().at("lamp_test"));
     EXPECT_TRUE(f.device.coils[kBetsCoil]);
-    const Reply refused = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", r); });
+    const Reply refused = f.call([&](Respond r) { f.io->lampTest(milliseconds(100), "tech", std::nullopt, r); });
     EXPECT_FALSE(refused.ok);
     EXPECT_EQ(refused.error, "round_in_progress");
     EXPECT_EQ(f.count(journal::kind::kModbusLampTest), 3);  // the refusal too

@@ -75,7 +75,8 @@ inline constexpr std::string_view kModbusLampTest = "modbus.lamp_test";  // a te
 [[nodiscard]] constexpr bool namesItsGame(std::string_view kind, bool ofARound) {
     return ofARound || kind == kShoeStarted || kind == kShoeEnded || kind == kShoeCut || kind == kShoeBurned ||
            kind == kRoundOpened || kind == kStationState || kind == kDisputeRaised || kind == kDisputeResolved ||
-           kind == kTiltRaised || kind == kTiltCleared || kind == kBetRefused || kind == kBetsConfirmed;
+           kind == kTiltRaised || kind == kTiltCleared || kind == kBetRefused || kind == kBetsConfirmed ||
+           kind == kButtonPressed || kind == kModbusLampTest;
 }
 
 }  // namespace pitlink::journal::kind
