@@ -40,14 +40,18 @@ void ControlCommands::recall(const ControlRequest& request, const Answer& answer
     const auto round = request.round;
     const auto station = request.station;
     const std::int64_t last = request.last;
+    std::optional<journal::GameOfRounds> game;
+    if (request.game) {  // a game of this controller (checked before)
+        game = journal::GameOfRounds{*request.game, *request.game == games_.front()->name()};
+    }
     auto failed = [answer](const std::string& error) { answer(Reply::refused("recall_failed", error)); };
     reader_.read<json>(
-        [round, station, last](journal::SegmentedJournal& journal) {
+        [round, station, last, game](journal::SegmentedJournal& journal) {
             json rounds = json::array();
             if (round) {
                 rounds.push_back(journal::recalledRoundJson(journal::recallRound(journal, *round)));
             } else {
-                for (const auto& r : journal::recallRounds(journal, static_cast<int>(last), station)) {
+                for (const auto& r : journal::recallRounds(journal, static_cast<int>(last), station, game)) {
                     rounds.push_back(journal::recalledRoundJson(r));
                 }
             }

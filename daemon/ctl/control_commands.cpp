@@ -18,14 +18,18 @@ namespace pitlink::ctl {
 using nlohmann::json;
 
 namespace {
-std::optional<std::string>& chosenGame() {
+std::optional<std::string>& gameSlot() {
     static std::optional<std::string> game;
     return game;
 }
 }  // namespace
 
 void useGame(std::string game) {
-    chosenGame() = std::move(game);
+    gameSlot() = std::move(game);
+}
+
+const std::optional<std::string>& chosenGame() {
+    return gameSlot();
 }
 
 json askDaemon(const std::string& path, const control::ControlRequest& request) {

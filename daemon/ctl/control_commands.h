@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,8 @@ public:
 // `--game NAME` (pitlinkctl's, before or after the command's own arguments): every request to the
 // running daemon names that game (protocols/control/README.md "Games"); absent: the first game.
 void useGame(std::string game);
+// The game `--game` named, if it did (commands reading a journal file filter by it).
+[[nodiscard]] const std::optional<std::string>& chosenGame();
 
 // One request to the running daemon (written as protocols/control defines it), its reply
 // ({"ok": ..., "data"|"error"...}).

@@ -96,6 +96,9 @@ int exportRecords(const Arguments& a, std::ostream& out) {
     if (a.value("--to-ms")) {
         range.toMs = a.integer("--to-ms", 0, 0, INT64_MAX);
     }
+    if (chosenGame()) {
+        range.game = journal::GameOfRounds{*chosenGame(), journal::firstGameOf(*store) == chosenGame()};
+    }
     const std::string format = a.value("--format").value_or("jsonl");
     if (format != "jsonl" && format != "csv") {
         throw UsageError("--format is jsonl or csv");
@@ -235,7 +238,11 @@ int runRecall(const std::vector<std::string>& args, std::ostream& out) {
     if (roundId) {
         rounds.push_back(journal::recalledRoundJson(journal::recallRound(*store, *roundId)));
     } else {
-        for (const auto& round : journal::recallRounds(*store, static_cast<int>(last), station)) {
+        std::optional<journal::GameOfRounds> game;
+        if (chosenGame()) {
+            game = journal::GameOfRounds{*chosenGame(), journal::firstGameOf(*store) == chosenGame()};
+        }
+        for (const auto& round : journal::recallRounds(*store, static_cast<int>(last), station, game)) {
             rounds.push_back(journal::recalledRoundJson(round));
         }
     }

@@ -139,6 +139,22 @@ class MultiGame(unittest.TestCase):
         audit = subprocess.run([CTL, "audit", "verify", "--journal", self.daemon.db], capture_output=True, text=True)
         self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
 
+        # The inspector's views, recall and export by game (schema/README.md "Inspector views").
+        self.assertEqual(self.daemon.rows("SELECT round_id, game FROM round_summary ORDER BY round_id"),
+                         [(1, "live-1"), (2, "live-2")])
+        self.assertEqual(self.daemon.rows("SELECT DISTINCT round_id, game FROM round_recall ORDER BY round_id"),
+                         [(1, "live-1"), (2, "live-2")])
+        journal = lambda *args: subprocess.run([CTL, *args, "--journal", self.daemon.db], capture_output=True, text=True)
+        recalled = journal("recall", "--game", "live-2", "--json")
+        self.assertEqual([r["round"] for r in json.loads(recalled.stdout)], [2], recalled.stderr)
+        exported = journal("audit", "export", "--game", "live-1", "--format", "csv")
+        self.assertEqual(exported.returncode, 0, exported.stderr)
+        lines = exported.stdout.splitlines()
+        self.assertEqual(lines[0].split(",")[-1], "game")
+        self.assertTrue(all(line.endswith(',"live-1"') for line in lines[1:]), lines[:3])
+        self.assertEqual(len(lines) - 1, self.daemon.rows(
+            "SELECT count(*) FROM record WHERE json_extract(body, '$.game') = 'live-1'")[0][0])
+
     def test_each_game_resumes_its_own_shoe_after_sigkill(self):
         self.daemon.start()
         dealer1 = EngineClient(self.daemon.socket)

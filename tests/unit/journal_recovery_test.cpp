@@ -165,6 +165,38 @@ TEST(Recall, StationRecallHasOnlyTheRoundsItPlayed) {
     EXPECT_NE(recalled[0].round.roundId, b);
 }
 
+// A journal of one game names no game: its rounds are the first game's (whatever its name),
+// none is another's, and a game's export leaves the wallet's records out.
+TEST(Recall, AOneGameJournalsRoundsAreTheFirstGames) {
+    JournalFixture f;
+    fund(f, 1, 10000);
+    const auto a = f.playRound({{1, BetType::Banker, 100}}, kBankerWins);
+    const auto b = f.playRound({{1, BetType::Player, 100}}, kBankerWins);
+    const auto first = recallRounds(*test::whole(f), 10, std::nullopt, GameOfRounds{"table-1", true});
+    ASSERT_EQ(first.size(), 2U);
+    EXPECT_EQ(first[0].round.roundId, b);
+    EXPECT_EQ(first[1].round.roundId, a);
+    EXPECT_TRUE(recallRounds(*test::whole(f), 10, 1, GameOfRounds{"table-2", false}).empty());
+    std::ostringstream lines;
+    const auto written = exportJournal(*test::whole(f), ExportRange{{}, {}, {}, {}, GameOfRounds{"table-1", true}},
+                                       ExportFormat::JsonLines, lines);
+    std::istringstream in(lines.str());
+    std::string line;
+    std::int64_t ofRounds = 0;
+    while (std::getline(in, line)) {
+        const json record = json::parse(line);
+        EXPECT_TRUE(record.at("game").is_null());
+        if (record.at("round_id").is_null()) {
+            EXPECT_NE(record.at("kind"), "credit");  // the ticket's credit is the wallet's: no game's
+        } else {
+            ++ofRounds;
+        }
+    }
+    EXPECT_EQ(ofRounds,
+              static_cast<std::int64_t>(f.store->recordsOfRound(a).size() + f.store->recordsOfRound(b).size()));
+    EXPECT_GE(written, ofRounds);
+}
+
 TEST(Resettlement, MovesCreditsByTheDifferenceKeepsTheOriginalAndCanBeRepeated) {
     JournalFixture f;
     fund(f, 1, 5000);
@@ -278,7 +310,7 @@ TEST(Export, JsonLinesCarryTheChainAndCsvQuotesBodies) {
     const auto second = f.playRound({{1, BetType::Tie, 100}}, kPlayerWins);
     std::ostringstream lines;
     const auto written =
-        exportJournal(*test::whole(f), ExportRange{second, second, {}, {}}, ExportFormat::JsonLines, lines);
+        exportJournal(*test::whole(f), ExportRange{second, second, {}, {}, {}}, ExportFormat::JsonLines, lines);
     std::istringstream in(lines.str());
     std::string line;
     std::string previousHash;
@@ -295,8 +327,8 @@ TEST(Export, JsonLinesCarryTheChainAndCsvQuotesBodies) {
     EXPECT_EQ(n, written);
     EXPECT_EQ(written, static_cast<std::int64_t>(f.store->recordsOfRound(second).size()));
     std::ostringstream csv;
-    exportJournal(*test::whole(f), ExportRange{second, second, {}, {}}, ExportFormat::Csv, csv);
-    EXPECT_EQ(csv.str().rfind("seq,at_utc,kind,round_id,station,body,hash,prev_hash\n", 0), 0U);
+    exportJournal(*test::whole(f), ExportRange{second, second, {}, {}, {}}, ExportFormat::Csv, csv);
+    EXPECT_EQ(csv.str().rfind("seq,at_utc,kind,round_id,station,body,hash,prev_hash,game\n", 0), 0U);
     EXPECT_NE(csv.str().find(R"("{""paytable"":""standard"")"), std::string::npos) << csv.str().substr(0, 400);
     EXPECT_EQ(formatUtc(1'795'000'000'123), "2026-11-18T11:06:40.123Z");
 }

@@ -390,7 +390,7 @@ TEST(SegmentedJournal, EveryReaderAnswersAcrossSegmentsAsOnOneFile) {
     EXPECT_EQ(journal::roundsOfShoe(segmented, 11), journal::roundsOfShoe(single, 11));
     std::ostringstream a;
     std::ostringstream b;
-    const journal::ExportRange range{rounds[2], rounds[9], {}, {}};
+    const journal::ExportRange range{rounds[2], rounds[9], {}, {}, {}};
     // The segmented export holds the segments' opening records besides: compared without them.
     EXPECT_GT(journal::exportJournal(segmented, range, journal::ExportFormat::JsonLines, a),
               journal::exportJournal(single, range, journal::ExportFormat::JsonLines, b));

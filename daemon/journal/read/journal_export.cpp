@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/store/chain_verifier.h"
 
 namespace pitlink::journal {
@@ -52,6 +53,25 @@ std::pair<std::int64_t, std::int64_t> seqRangeOfRounds(JournalStore& store, cons
     return {bounds.integer(0), bounds.integer(1)};
 }
 
+// The game a record's body names ("" where none, or where the body is not an object).
+std::string gameNamedBy(const json& body) {
+    if (!body.is_object()) {
+        return "";
+    }
+    const auto game = body.find("game");
+    return game != body.end() && game->is_string() ? game->get<std::string>() : "";
+}
+
+bool ofGame(const JournalRecord& record, const std::string& named, const std::optional<GameOfRounds>& game) {
+    if (!game) {
+        return true;
+    }
+    if (!named.empty()) {
+        return named == game->name;
+    }
+    return game->first && kind::namesItsGame(record.kind, record.roundId.has_value());
+}
+
 // Records from..to (those of this segment), each with the link before it.
 std::int64_t exportSegment(JournalStore& store, std::int64_t from, std::int64_t to, const ExportRange& range,
                            ExportFormat format, std::ostream& out) {
@@ -68,7 +88,9 @@ std::int64_t exportSegment(JournalStore& store, std::int64_t from, std::int64_t 
     store.forEach(from, to, [&](const JournalRecord& record) {
         const bool inTime =
             (!range.fromMs || record.atMs >= *range.fromMs) && (!range.toMs || record.atMs < *range.toMs);
-        if (inTime) {
+        const json body = inTime ? json::parse(record.body, nullptr, false) : json();
+        const std::string game = gameNamedBy(body);
+        if (inTime && ofGame(record, game, range.game)) {
             if (format == ExportFormat::JsonLines) {
                 json line{{"seq", record.seq},
                           {"at_ms", record.atMs},
@@ -76,14 +98,16 @@ std::int64_t exportSegment(JournalStore& store, std::int64_t from, std::int64_t 
                           {"kind", record.kind},
                           {"round_id", record.roundId ? json(*record.roundId) : json(nullptr)},
                           {"station", record.station ? json(*record.station) : json(nullptr)},
-                          {"body", json::parse(record.body, nullptr, false)},
+                          {"body", body},
                           {"hash", toHex(record.hash)},
-                          {"prev_hash", toHex(previous)}};
+                          {"prev_hash", toHex(previous)},
+                          {"game", game.empty() ? json(nullptr) : json(game)}};
                 out << line.dump(-1, ' ', false, json::error_handler_t::replace) << '\n';
             } else {
                 out << record.seq << ',' << formatUtc(record.atMs) << ',' << record.kind << ','
                     << optionalText(record.roundId) << ',' << optionalText(record.station) << ','
-                    << csvField(record.body) << ',' << toHex(record.hash) << ',' << toHex(previous) << '\n';
+                    << csvField(record.body) << ',' << toHex(record.hash) << ',' << toHex(previous) << ','
+                    << (game.empty() ? "" : csvField(game)) << '\n';
             }
             ++written;
         }
@@ -98,7 +122,7 @@ std::int64_t exportSegment(JournalStore& store, std::int64_t from, std::int64_t 
 std::int64_t exportJournal(SegmentedJournal& journal, const ExportRange& range, ExportFormat format,
                            std::ostream& out) {
     if (format == ExportFormat::Csv) {
-        out << "seq,at_utc,kind,round_id,station,body,hash,prev_hash\n";
+        out << "seq,at_utc,kind,round_id,station,body,hash,prev_hash,game\n";
     }
     // Rounds asked for: from the first record of the first to the last of the last, in whichever
     // segments they lie (a re-settlement may be segments after its round).

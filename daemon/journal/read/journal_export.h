@@ -1,12 +1,14 @@
 #pragma once
 // Export of a round range or a time range of the journal for inspectors: JSON lines (one record
 // per line, body as an object, chain link and the link before it, so any line can be checked on
-// its own) or CSV (body as its canonical JSON text).
+// its own) or CSV (body as its canonical JSON text). Each record says the game it names (`game`,
+// empty where it names none); a game's export holds the records of that game only.
 #include <cstdint>
 #include <optional>
 #include <ostream>
 #include <string>
 
+#include "daemon/journal/read/recall.h"
 #include "daemon/journal/segments/segmented_journal.h"
 
 namespace pitlink::journal {
@@ -21,6 +23,9 @@ struct ExportRange {
     // Time: records with from <= at_ms < to.
     std::optional<std::int64_t> fromMs;
     std::optional<std::int64_t> toMs;
+    // One game's records: those naming it, and, for the first game, the records of a game
+    // (kind::namesItsGame) naming none (written while the controller had one game).
+    std::optional<GameOfRounds> game;
 };
 
 // Returns the number of records written.

@@ -29,26 +29,38 @@ RecalledRound recallRound(SegmentedJournal& journal, std::int64_t roundId) {
     return recalled;
 }
 
-std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, std::optional<std::int64_t> station) {
+std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, std::optional<std::int64_t> station,
+                                        const std::optional<GameOfRounds>& game) {
     // The newest segment first; both queries walk an index backwards: the cost does not grow with
     // the journal. A round's bets are all in the segment it was played in.
+    static constexpr const char* kOfGame =
+        " AND (?3 IS NULL OR json_extract(o.body, '$.game') = ?3 OR (?4 AND json_extract(o.body, '$.game') IS NULL))";
+    const std::string ofStation =
+        std::string(
+            "SELECT DISTINCT b.round_id FROM record b JOIN record o ON o.round_id = b.round_id AND o.kind = "
+            "'round.opened' WHERE b.station = ?1 AND b.kind = 'bet.accepted'") +
+        kOfGame + " ORDER BY b.round_id DESC LIMIT ?2";
+    const std::string ofTable =
+        std::string("SELECT o.round_id FROM record o WHERE o.kind = 'round.opened' AND ?1 IS NULL") + kOfGame +
+        " ORDER BY o.seq DESC LIMIT ?2";
     std::vector<std::int64_t> ids;
     for (std::size_t i = journal.size(); i-- > 0 && static_cast<int>(ids.size()) < count;) {
         if (station && !journal.holdsBetsOf(i, *station)) {
             continue;
         }
         JournalStore& store = journal.segment(i);
-        SqliteStatement rounds = station ? store.connection().prepare(
-                                               "SELECT DISTINCT round_id FROM record WHERE station = ? AND kind = "
-                                               "'bet.accepted' ORDER BY round_id DESC LIMIT ?")
-                                         : store.connection().prepare(
-                                               "SELECT round_id FROM record WHERE kind = 'round.opened' ORDER BY seq "
-                                               "DESC LIMIT ?");
+        SqliteStatement rounds = store.connection().prepare(station ? ofStation : ofTable);
         const auto wanted = static_cast<std::int64_t>(count - static_cast<int>(ids.size()));
         if (station) {
-            rounds.bind(1, *station).bind(2, wanted);
+            rounds.bind(1, *station);
         } else {
-            rounds.bind(1, wanted);
+            rounds.bind(1, std::nullopt);
+        }
+        rounds.bind(2, wanted);
+        if (game) {
+            rounds.bind(3, std::string_view(game->name)).bind(4, static_cast<std::int64_t>(game->first ? 1 : 0));
+        } else {
+            rounds.bind(3, std::nullopt).bind(4, static_cast<std::int64_t>(0));
         }
         while (rounds.step()) {
             ids.push_back(rounds.integer(0));
@@ -60,6 +72,18 @@ std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count, st
         out.push_back(recallRound(journal, id));
     }
     return out;
+}
+
+std::optional<std::string> firstGameOf(SegmentedJournal& journal) {
+    for (std::size_t i = journal.size(); i-- > 0;) {
+        SqliteStatement started = journal.segment(i).connection().prepare(
+            "SELECT coalesce(json_extract(body, '$.games[0]'), json_extract(body, '$.table')) FROM record "
+            "WHERE kind = 'daemon.started' ORDER BY seq DESC LIMIT 1");
+        if (started.step() && !started.isNull(0)) {
+            return std::string(started.text(0));
+        }
+    }
+    return std::nullopt;
 }
 
 json recalledRoundJson(const RecalledRound& recalled) {

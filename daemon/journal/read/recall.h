@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "daemon/journal/read/round_history.h"
@@ -23,9 +24,22 @@ struct RecalledRound {
     std::map<std::int64_t, StationCredits> credits;  // stations whose credits the round moved
 };
 
-// Newest first. `station`: only the rounds in which that station had a bet accepted.
+// The rounds of one game of a controller of several (schema/README.md "Games"): those whose
+// round.opened names it, and, when it is the first game, those naming none (written while the
+// controller had one game).
+struct GameOfRounds {
+    std::string name;
+    bool first = false;
+};
+
+// Newest first. `station`: only the rounds in which that station had a bet accepted; `game`: only
+// that game's rounds.
 [[nodiscard]] std::vector<RecalledRound> recallRounds(SegmentedJournal& journal, int count,
-                                                      std::optional<std::int64_t> station = std::nullopt);
+                                                      std::optional<std::int64_t> station = std::nullopt,
+                                                      const std::optional<GameOfRounds>& game = std::nullopt);
+// The controller's first game as the newest daemon.started says (its `games`' first, or, before
+// games existed, its `table`); nullopt when the journal holds no daemon.started.
+[[nodiscard]] std::optional<std::string> firstGameOf(SegmentedJournal& journal);
 [[nodiscard]] RecalledRound recallRound(SegmentedJournal& journal, std::int64_t roundId);
 
 [[nodiscard]] nlohmann::json recalledRoundJson(const RecalledRound& recalled);
