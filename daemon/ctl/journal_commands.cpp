@@ -46,6 +46,11 @@ int printAudit(const json& report, std::ostream& out) {
         << "meter snapshots:    " << report["snapshots_compared"]
         << " compared with the meters recomputed from the records\n"
         << "rounds checked:     " << report["rounds_checked"] << "\n";
+    if (report.contains("rounds_checked_by_game")) {
+        for (const auto& [game, rounds] : report["rounds_checked_by_game"].items()) {
+            out << "  of game " << game << ": " << rounds << "\n";
+        }
+    }
     for (const auto& problem : report["round_problems"]) {
         out << "round problem:      " << problem.get<std::string>() << "\n";
     }
@@ -78,6 +83,15 @@ int verify(const Arguments& a, std::ostream& out) {
     return show(journal::auditReportJson(journal::auditJournal(*store)));
 }
 
+// The game `--game` named, as the journal file's readers select it (its first game, as the newest
+// daemon.started says, also takes the records naming none).
+std::optional<journal::GameOfRounds> gameChosenIn(journal::SegmentedJournal& journal) {
+    if (!chosenGame()) {
+        return std::nullopt;
+    }
+    return journal::GameOfRounds{*chosenGame(), journal::firstGameOf(journal) == chosenGame()};
+}
+
 int exportRecords(const Arguments& a, std::ostream& out) {
     auto store = openJournal(a);
     journal::ExportRange range;
@@ -96,9 +110,7 @@ int exportRecords(const Arguments& a, std::ostream& out) {
     if (a.value("--to-ms")) {
         range.toMs = a.integer("--to-ms", 0, 0, INT64_MAX);
     }
-    if (chosenGame()) {
-        range.game = journal::GameOfRounds{*chosenGame(), journal::firstGameOf(*store) == chosenGame()};
-    }
+    range.game = gameChosenIn(*store);
     const std::string format = a.value("--format").value_or("jsonl");
     if (format != "jsonl" && format != "csv") {
         throw UsageError("--format is jsonl or csv");
@@ -238,11 +250,7 @@ int runRecall(const std::vector<std::string>& args, std::ostream& out) {
     if (roundId) {
         rounds.push_back(journal::recalledRoundJson(journal::recallRound(*store, *roundId)));
     } else {
-        std::optional<journal::GameOfRounds> game;
-        if (chosenGame()) {
-            game = journal::GameOfRounds{*chosenGame(), journal::firstGameOf(*store) == chosenGame()};
-        }
-        for (const auto& round : journal::recallRounds(*store, static_cast<int>(last), station, game)) {
+        for (const auto& round : journal::recallRounds(*store, static_cast<int>(last), station, gameChosenIn(*store))) {
             rounds.push_back(journal::recalledRoundJson(round));
         }
     }
@@ -334,7 +342,7 @@ int runTips(const std::vector<std::string>& args, std::ostream& out) {
     const std::int64_t from = a.value("--from") ? utcDayMs(*a.value("--from")) : 0;
     const std::int64_t to = a.value("--to") ? utcDayMs(*a.value("--to")) + kDayMs : INT64_MAX;  // --to's day included
     auto store = openJournal(a);
-    const std::vector<journal::TipPeriod> report = journal::tipReport(*store, from, to, periodMs);
+    const std::vector<journal::TipPeriod> report = journal::tipReport(*store, from, to, periodMs, gameChosenIn(*store));
     if (a.flag("--json")) {
         json periods = json::array();
         for (const journal::TipPeriod& p : report) {

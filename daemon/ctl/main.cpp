@@ -39,7 +39,7 @@ constexpr std::string_view kUsage =
     "               [--key FILE]\n"
     "      the records of a round range or time range, with their chain links and game (--game G: G's only)\n"
     "  tips --journal FILE [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--period day|hour] [--json]\n"
-    "                                                 dealer tips by period (UTC) and station\n"
+    "                                                 dealer tips by period (UTC) and station (--game G: G's dealer)\n"
     "\n"
     "  against the running pitlinkd (--socket PATH, default /run/pitlink/control.sock; --json;\n"
     "  --game NAME: that game of a controller of several, default the first):\n"

@@ -30,12 +30,12 @@ bool isDealerOp(Op op) {
 }
 
 // The station's wallet (one credit meter for every game it plays) and the controller's doors:
-// decided by the first game whatever game the request names.
+// decided by the first game whatever game the request names. (A tip is the wallet's money too,
+// but it goes to a dealer: the game's it names, which its record names.)
 bool isWalletOp(Op op) {
     switch (op) {
         case Op::CashOut:
         case Op::TicketIn:
-        case Op::Tip:
         case Op::CallAttendant:
         case Op::Reserve:
         case Op::Denomination:

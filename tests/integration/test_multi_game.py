@@ -118,6 +118,8 @@ class MultiGame(unittest.TestCase):
         self.assertEqual((status["table"], status["paytable"]), ("live-2", "standard"))
         self.assertEqual(ok(self, stations.request("status", game="live-1"))["paytable"], "no_commission")
         self.assertEqual(status["stations"][0]["credits"], 390)
+        # A tip goes to the dealer of the game it names, from the one credit meter.
+        self.assertEqual(ok(self, stations.request("tip", station=1, amount=40, game="live-2"))["credits"], 350)
 
         # The client that never said hello: live-1's events, none of live-2's (a positive check
         # first: live-1's result reached it).
@@ -136,8 +138,10 @@ class MultiGame(unittest.TestCase):
             [(1, "live-1"), (2, "live-2")])
         code, out = self.daemon.terminate()
         self.assertEqual(code, 0, out)
-        audit = subprocess.run([CTL, "audit", "verify", "--journal", self.daemon.db], capture_output=True, text=True)
+        audit = subprocess.run([CTL, "audit", "verify", "--journal", self.daemon.db, "--json"], capture_output=True,
+                               text=True)
         self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+        self.assertEqual(json.loads(audit.stdout)["rounds_checked_by_game"], {"live-1": 1, "live-2": 1})
 
         # The inspector's views, recall and export by game (schema/README.md "Inspector views").
         self.assertEqual(self.daemon.rows("SELECT round_id, game FROM round_summary ORDER BY round_id"),
@@ -147,6 +151,9 @@ class MultiGame(unittest.TestCase):
         journal = lambda *args: subprocess.run([CTL, *args, "--journal", self.daemon.db], capture_output=True, text=True)
         recalled = journal("recall", "--game", "live-2", "--json")
         self.assertEqual([r["round"] for r in json.loads(recalled.stdout)], [2], recalled.stderr)
+        tips = journal("tips", "--game", "live-2", "--json")
+        self.assertEqual([(p["count"], p["amount"]) for p in json.loads(tips.stdout)["periods"]], [(1, 40)], tips.stderr)
+        self.assertEqual(json.loads(journal("tips", "--game", "live-1", "--json").stdout)["periods"], [])
         exported = journal("audit", "export", "--game", "live-1", "--format", "csv")
         self.assertEqual(exported.returncode, 0, exported.stderr)
         lines = exported.stdout.splitlines()

@@ -4,6 +4,7 @@
 // Player 100 wins 1:1 on a Player natural (200 back), beta's Banker 200 loses on the same coup.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -11,6 +12,8 @@
 
 #include "daemon/journal/read/journal_export.h"
 #include "daemon/journal/read/recall.h"
+#include "daemon/journal/read/tip_report.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "tests/unit/controller_fixture.h"
 
 namespace pitlink::table {
@@ -102,6 +105,23 @@ TEST(MultiGameViews, RecallAndExportSelectOneGame) {
         ++lines;
     }
     EXPECT_EQ(lines, written);
+}
+
+TEST(MultiGameViews, ATipGoesToTheDealerOfTheGameItNames) {
+    PlayedInBoth c;
+    const Reply tipped = c.call([&](Respond r) { c.game(1).tip(kStation, 50, r); });
+    ASSERT_TRUE(tipped.ok) << tipped.message;
+    EXPECT_EQ(c.committedCredits(), 900 - 50);
+    const auto tips = c.bodies(journal::kind::kTip);
+    ASSERT_EQ(tips.size(), 1U);
+    EXPECT_EQ(tips[0].at("game"), "beta");
+    journal::SegmentedJournal whole(c.store());
+    const auto ofBeta = journal::tipReport(whole, 0, INT64_MAX, 86'400'000, journal::GameOfRounds{"beta", false});
+    ASSERT_EQ(ofBeta.size(), 1U);
+    EXPECT_EQ(ofBeta[0].total.amount, 50);
+    EXPECT_EQ(ofBeta[0].byStation.at(kStation).count, 1);
+    EXPECT_TRUE(journal::tipReport(whole, 0, INT64_MAX, 86'400'000, journal::GameOfRounds{"alpha", true}).empty());
+    EXPECT_EQ(journal::tipReport(whole, 0, INT64_MAX, 86'400'000).size(), 1U);
 }
 
 }  // namespace

@@ -67,6 +67,9 @@ public:
             t.id = *record.roundId;
             t.rule = settleRuleField(body);
             ++rounds_;
+            if (!game.empty()) {
+                ++roundsByGame_[game];
+            }
             return;
         }
         const auto open = std::find_if(open_.begin(), open_.end(),
@@ -110,6 +113,7 @@ public:
     }
 
     [[nodiscard]] std::int64_t rounds() const { return rounds_; }
+    [[nodiscard]] const std::map<std::string, std::int64_t>& roundsByGame() const { return roundsByGame_; }
     std::vector<std::string> problems;
 
 private:
@@ -184,6 +188,7 @@ private:
     }
     std::map<std::string, Track> open_;  // by game ("": a round that names none)
     std::int64_t rounds_ = 0;
+    std::map<std::string, std::int64_t> roundsByGame_;  // the rounds naming a game, by game
 };
 
 }  // namespace
@@ -277,6 +282,7 @@ AuditReport auditJournal(SegmentedJournal& journal) {
     rounds.finish();
     report.snapshotsCompared = replay.snapshotsCompared();
     report.roundsChecked = rounds.rounds();
+    report.roundsByGame = rounds.roundsByGame();
     report.roundProblems = std::move(rounds.problems);
     report.ledger = replay.take();
     return report;
@@ -290,6 +296,9 @@ json auditReportJson(const AuditReport& report) {
              {"rounds_checked", report.roundsChecked},
              {"round_problems", report.roundProblems},
              {"meters", report.ledger.toJson()}};
+    if (!report.roundsByGame.empty()) {
+        out["rounds_checked_by_game"] = report.roundsByGame;
+    }
     if (!report.chain.ok) {
         out["first_bad_record"] = report.chain.firstBadSeq.value_or(0);
         out["problem"] = report.chain.problem;

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct AuditReport {
     ChainCheck chain;
     int snapshotsCompared = 0;
     std::int64_t roundsChecked = 0;
+    // A controller of several games: the rounds checked of each game (those naming none are the
+    // first game's and counted in roundsChecked only).
+    std::map<std::string, std::int64_t> roundsByGame;
     std::vector<std::string> roundProblems;
     Ledger ledger;  // recomputed from every record
     [[nodiscard]] bool ok() const { return chain.ok && roundProblems.empty(); }

@@ -10,12 +10,18 @@ namespace pitlink::journal {
 namespace {
 
 void addTips(JournalStore& store, std::int64_t fromMs, std::int64_t toMs, std::int64_t periodMs,
-             std::map<std::int64_t, TipPeriod>& periods) {
+             const std::optional<GameOfRounds>& game, std::map<std::int64_t, TipPeriod>& periods) {
     auto tips = store.connection().prepare(
-        "SELECT at_ms, station, body FROM record WHERE kind = ? AND at_ms >= ? AND at_ms < ? ORDER BY seq");
+        "SELECT at_ms, station, body FROM record WHERE kind = ?1 AND at_ms >= ?2 AND at_ms < ?3 AND (?4 IS NULL OR "
+        "json_extract(body, '$.game') = ?4 OR (?5 AND json_extract(body, '$.game') IS NULL)) ORDER BY seq");
     tips.bind(1, kind::kTip);
     tips.bind(2, fromMs);
     tips.bind(3, toMs);
+    if (game) {
+        tips.bind(4, std::string_view(game->name)).bind(5, static_cast<std::int64_t>(game->first ? 1 : 0));
+    } else {
+        tips.bind(4, std::nullopt).bind(5, static_cast<std::int64_t>(0));
+    }
     while (tips.step()) {
         const std::int64_t at = tips.integer(0);
         const std::int64_t start = at - (((at % periodMs) + periodMs) % periodMs);  // floor, also before 1970
@@ -39,7 +45,7 @@ void addTips(JournalStore& store, std::int64_t fromMs, std::int64_t toMs, std::i
 }  // namespace
 
 std::vector<TipPeriod> tipReport(SegmentedJournal& journal, std::int64_t fromMs, std::int64_t toMs,
-                                 std::int64_t periodMs) {
+                                 std::int64_t periodMs, const std::optional<GameOfRounds>& game) {
     if (periodMs <= 0) {
         throw std::invalid_argument("a report period is a positive number of milliseconds");
     }
@@ -49,7 +55,7 @@ std::vector<TipPeriod> tipReport(SegmentedJournal& journal, std::int64_t fromMs,
         if (last < fromMs || first >= toMs) {
             continue;  // a segment wholly outside the period is not read
         }
-        addTips(journal.segment(i), fromMs, toMs, periodMs, periods);
+        addTips(journal.segment(i), fromMs, toMs, periodMs, game, periods);
     }
     std::vector<TipPeriod> out;
     out.reserve(periods.size());

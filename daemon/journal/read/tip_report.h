@@ -5,9 +5,11 @@
 // from a meter, so that it covers exactly the period asked for.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "daemon/game/settlement.h"
+#include "daemon/journal/read/recall.h"
 #include "daemon/journal/segments/segmented_journal.h"
 
 namespace pitlink::journal {
@@ -26,7 +28,10 @@ struct TipPeriod {
 
 // The periods of `periodMs` (a divisor of a day: an hour or a day) from `fromMs` to `toMs`
 // (journal clock, UTC ms, half-open) that have a tip, in order.
+// `game`: the tips to that game's dealer only (a controller of several games; the first game's
+// also take the tips naming none).
 [[nodiscard]] std::vector<TipPeriod> tipReport(SegmentedJournal& journal, std::int64_t fromMs, std::int64_t toMs,
-                                               std::int64_t periodMs);
+                                               std::int64_t periodMs,
+                                               const std::optional<GameOfRounds>& game = std::nullopt);
 
 }  // namespace pitlink::journal

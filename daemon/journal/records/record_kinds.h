@@ -76,7 +76,7 @@ inline constexpr std::string_view kModbusLampTest = "modbus.lamp_test";  // a te
     return ofARound || kind == kShoeStarted || kind == kShoeEnded || kind == kShoeCut || kind == kShoeBurned ||
            kind == kRoundOpened || kind == kStationState || kind == kDisputeRaised || kind == kDisputeResolved ||
            kind == kTiltRaised || kind == kTiltCleared || kind == kBetRefused || kind == kBetsConfirmed ||
-           kind == kButtonPressed || kind == kModbusLampTest;
+           kind == kButtonPressed || kind == kModbusLampTest || kind == kTip;
 }
 
 }  // namespace pitlink::journal::kind
