@@ -57,6 +57,7 @@ table::TableStart gameStart(const JournalStartup& startup, const std::string& na
     start.stationStates = game.stations;
     start.disputes = game.disputes;
     start.nextShoeNumber = game.lastShoe.value_or(0) + 1;  // the game's own: whether it had a shoe
+    start.lastRound = game.lastRound;
     // The stations' wallets (denomination, personal limits) are the controller's, built from
     // startup.resume: the first game's station states, which the wallet's requests journal.
     return start;

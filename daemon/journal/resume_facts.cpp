@@ -1,5 +1,6 @@
 #include "daemon/journal/resume_facts.h"
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 
@@ -33,7 +34,7 @@ struct LastRecord {
     std::optional<std::int64_t> round;
 };
 GameFacts firstGameFacts(const ResumeFacts& facts) {
-    return GameFacts{facts.lastShoe, facts.stations, facts.disputes, facts.shoe};
+    return GameFacts{facts.lastShoe, facts.stations, facts.disputes, facts.shoe, facts.gameLastRound};
 }
 
 void setFirstGameFacts(ResumeFacts& facts, GameFacts game) {
@@ -41,11 +42,13 @@ void setFirstGameFacts(ResumeFacts& facts, GameFacts game) {
     facts.stations = std::move(game.stations);
     facts.disputes = std::move(game.disputes);
     facts.shoe = std::move(game.shoe);
+    facts.gameLastRound = game.lastRound;
 }
 
 // A game's own: "" for the first game's (also records naming no game), else the game's name.
 struct GameLast {
     std::optional<std::int64_t> shoe;
+    std::optional<std::int64_t> round;           // the round id of its last round.opened
     std::map<std::int64_t, LastRecord> state;    // station.state
     std::map<std::int64_t, LastRecord> dispute;  // dispute.raised or dispute.resolved
 };
@@ -78,11 +81,11 @@ LastRecords lastRecords(JournalStore& store, const std::string& firstGame) {
         kind::kShoeStarted,    kind::kTicketIssued,  kind::kClockSet,        kind::kPaytableLoaded,
         kind::kHandpayPending, kind::kHandpayReset,  kind::kAttendantCalled, kind::kAttendantCleared,
         kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved,
-        kind::kStationGames};
+        kind::kStationGames,   kind::kRoundOpened};
     // The game a record names is read only for the kinds that name one (a game's own facts).
     auto scan = store.connection().prepare(
         "SELECT seq, kind, station, round_id, CASE WHEN kind IN ('shoe.started', 'station.state', 'dispute.raised', "
-        "'dispute.resolved') THEN json_extract(body, '$.game') END FROM record WHERE kind IN (" +
+        "'dispute.resolved', 'round.opened') THEN json_extract(body, '$.game') END FROM record WHERE kind IN (" +
         placeholders(std::size(kKinds)) + ") ORDER BY seq");
     for (std::size_t i = 0; i < std::size(kKinds); ++i) {
         scan.bind(static_cast<int>(i) + 1, kKinds[i]);
@@ -98,6 +101,10 @@ LastRecords lastRecords(JournalStore& store, const std::string& firstGame) {
         };
         if (k == kind::kShoeStarted) {
             last.games[game].shoe = seq;
+        } else if (k == kind::kRoundOpened) {
+            if (!scan.isNull(3)) {
+                last.games[game].round = scan.integer(3);
+            }
         } else if (k == kind::kStationState && !scan.isNull(2)) {
             last.games[game].state[scan.integer(2)] = lastOf();
         } else if ((k == kind::kDisputeRaised || k == kind::kDisputeResolved) && !scan.isNull(2)) {
@@ -162,6 +169,12 @@ constexpr std::int64_t kMaxOffsetMs = 100LL * 366 * 24 * 3600 * 1000;
 ResumeFacts resumeFactsFromJson(const json& table) {
     ResumeFacts facts;
     facts.lastRoundId = optionalIntegerField(table, "last_round", 0, kMaxInt64);
+    // A game's own last round where it is not the journal's (a controller of several games);
+    // absent, one game's is the journal's.
+    facts.gameLastRound = table.contains("game_last_round")
+                              ? optionalIntegerField(table, "game_last_round", 1, kMaxInt64)
+                          : table.contains("other_games") ? std::nullopt
+                                                          : facts.lastRoundId;
     if (const auto shoe = optionalIntegerField(table, "last_shoe", 0, kMaxShoeNumber)) {
         facts.lastShoe = static_cast<std::uint32_t>(*shoe);
     }
@@ -240,6 +253,9 @@ json resumeFactsJson(const ResumeFacts& facts) {
     }
     if (facts.lastShoe) {
         table["last_shoe"] = *facts.lastShoe;
+    }
+    if (facts.gameLastRound && (facts.gameLastRound != facts.lastRoundId || !facts.otherGames.empty())) {
+        table["game_last_round"] = *facts.gameLastRound;
     }
     if (facts.paytable) {
         table["paytable"] = *facts.paytable;
@@ -343,6 +359,9 @@ ResumeFacts carriedFacts(const std::optional<json>& carried) {
 
 // A game's own facts: what the segment carried for it, then its records in the segment.
 void readGameFacts(JournalStore& store, const GameLast& last, GameFacts& facts) {
+    if (last.round) {
+        facts.lastRound = last.round;
+    }
     if (last.shoe) {
         facts.lastShoe = readBodyOf(store, *last.shoe, kind::kShoeStarted, [](const json& body) {
             return static_cast<std::uint32_t>(integerField(body, "shoe", 0, kMaxShoeNumber));
@@ -412,8 +431,10 @@ ResumeFacts resumeFacts(JournalStore& store, const std::string& firstGame) {
 ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame) {
     ResumeFacts facts = carriedFacts(carried);
     const std::string first = firstGameOf(firstGame, facts);
+    // The newest round number: the segment's may be an older round's (a re-settlement of a round
+    // of a segment before it is the only round record of the segment).
     if (const auto round = store.lastRoundId()) {
-        facts.lastRoundId = round;
+        facts.lastRoundId = std::max(facts.lastRoundId.value_or(0), *round);
     }
     const LastRecords last = lastRecords(store, first);
     facts.ticketsIssued += last.ticketsIssued;

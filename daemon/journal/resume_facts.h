@@ -31,6 +31,7 @@ struct GameFacts {
     std::map<std::int64_t, StationState> stations;  // each station's last station.state in the game
     std::map<std::int64_t, DisputeFact> disputes;
     std::optional<ShoeInPlay> shoe;
+    std::optional<std::int64_t> lastRound;  // its last round opened: the "last deal" a dispute may name
 };
 
 // What the daemon resumes at start that is not in the ledger's snapshots. A segment after the
@@ -59,6 +60,9 @@ struct ResumeFacts {
     // A reader's shoe in play (shoe_in_play.h); none when the last shoe started is an RNG shoe, or
     // when it started in a segment sealed before issue 33 (whose carried state holds no shoe).
     std::optional<ShoeInPlay> shoe;
+    // The first game's last round opened (segment.carried `game_last_round` where it is not
+    // `last_round`, and always on a controller of several games).
+    std::optional<std::int64_t> gameLastRound;
     // A controller of several games (schema/README.md "Games"): the fields above are the first
     // game's (records naming it or no game: journals from before games, or from when the
     // controller had one); each other game's own are here, by name.

@@ -183,8 +183,9 @@ void Table::openRound(Respond respond) {
     }
     const std::int64_t opened = controller_.takeRoundId();
     // This game's round before it: on a controller of several games the journal's previous round
-    // may be another game's; a game alone has every round (across restarts too).
-    previousRoundId_ = controller_.severalGames() ? roundId_ : opened - 1;
+    // may be another game's (the game's first round after a restart follows the one the journal
+    // says it dealt last); a game alone has every round (across restarts too).
+    previousRoundId_ = !controller_.severalGames() ? opened - 1 : roundId_ != 0 ? roundId_ : roundBeforeStart_;
     roundId_ = opened;
     ++roundInShoe_;
     nextBetIndex_ = 1;

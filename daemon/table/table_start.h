@@ -28,6 +28,9 @@ struct TableStart {
     std::optional<journal::ShoeInPlay> shoe{};
     // The games each station has joined (station.games); a station absent plays the first game.
     std::map<std::int64_t, std::vector<std::string>> joinedGames{};
+    // This game's last round before the restart (a controller of several games: the journal's
+    // last round may be another game's): the "last deal" a dispute may name until it deals again.
+    std::optional<std::int64_t> lastRound{};
 };
 
 }  // namespace pitlink::table

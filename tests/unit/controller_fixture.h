@@ -27,16 +27,19 @@ constexpr std::int64_t kStation = 3;
 
 struct Controller4 {
     using json = nlohmann::json;
-    explicit Controller4(std::vector<std::string> names) : deferred(store()) {
+    // `starts`: each game's (as a restart builds them; the first's also builds the controller).
+    explicit Controller4(std::vector<std::string> names, std::vector<TableStart> starts = {}) : deferred(store()) {
+        starts.resize(names.size());
         journal = std::make_unique<journal::Journal>(
             deferred, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
         TableSettings settings;
         settings.source = CardSource::Reader;
-        controller = std::make_unique<Controller>(settings.stations, settings.denominations, TableStart{}, names);
-        for (const std::string& name : names) {
+        controller = std::make_unique<Controller>(settings.stations, settings.denominations, starts.front(), names);
+        for (std::size_t i = 0; i < names.size(); ++i) {
+            const std::string& name = names[i];
             settings.name = name;
             games.push_back(std::make_unique<Table>(*journal, *controller, paytable, settings, timers, random,
-                                                    TableStart{}, [this, name](const TableEvent& e) {
+                                                    starts[i], [this, name](const TableEvent& e) {
                                                         json line = io::eventJson(e);
                                                         line["game"] = name;
                                                         events.push_back(line);

@@ -171,6 +171,37 @@ TEST(MultiGame, ThePreviousDealADisputeMayNameIsTheGamesOwn) {
     EXPECT_TRUE(c.call([&](Respond r) { c.game(0).dispute(kStation, 1, "misread", r); }).ok);
 }
 
+TEST(MultiGame, AfterARestartAGamesLastDealIsTheOneItDealtBefore) {
+    Controller4 c({"alpha", "beta"});
+    for (std::size_t game = 0; game < 2; ++game) {  // alpha's round 1, beta's round 2
+        c.open(game);
+        ASSERT_TRUE(c.call([&](Respond r) { c.game(game).closeBets(r); }).ok);
+        c.deal(game, kPlayerNatural);
+        c.deferred.flush();
+    }
+    const journal::ResumeFacts facts = journal::resumeFacts(c.store(), std::string("alpha"));
+    EXPECT_EQ(facts.lastRoundId, 2);
+    EXPECT_EQ(facts.game("alpha").lastRound, 1);
+    EXPECT_EQ(facts.game("beta").lastRound, 2);
+    // Carried across a segment as it was read (the first game's too: not the journal's last).
+    const journal::ResumeFacts carried = journal::resumeFactsFromJson(journal::resumeFactsJson(facts));
+    EXPECT_EQ(carried.game("alpha").lastRound, 1);
+    EXPECT_EQ(carried.game("beta").lastRound, 2);
+
+    std::vector<TableStart> starts(2);
+    for (std::size_t game = 0; game < 2; ++game) {
+        starts[game].nextRoundId = *facts.lastRoundId + 1;
+        starts[game].lastRound = facts.game(game == 0 ? "alpha" : "beta").lastRound;
+    }
+    Controller4 restarted({"alpha", "beta"}, starts);
+    restarted.open(0);  // alpha's first round after the restart: round 3
+    ASSERT_EQ(restarted.game(0).roundId(), 3);
+    // Its last deal is its round 1 (dealt before the restart), not beta's round 2.
+    EXPECT_TRUE(restarted.call([&](Respond r) { restarted.game(0).dispute(kStation, 1, "misread", r); }).ok);
+    EXPECT_EQ(restarted.call([&](Respond r) { restarted.game(0).dispute(kStation + 1, 2, "misread", r); }).error,
+              "not_current_or_last");
+}
+
 TEST(MultiGame, ARotationDueHoldsTheNextOpeningUntilNoGameIsInARound) {
     Controller4 c({"alpha", "beta"});
     c.open(0);  // alpha's round 1

@@ -449,6 +449,21 @@ TEST(SegmentedJournal, ARoundReSettledInALaterSegmentIsReadWhole) {
     EXPECT_EQ(segmented.segmentOfRound(round + 1), std::nullopt);
 }
 
+// A segment whose only round records re-settle a round of a segment before it: the journal's last
+// round is still the newest one (a restart must not number a new round as an old one).
+TEST(SegmentRotation, AReSettlementOfAnOlderRoundDoesNotLowerTheLastRound) {
+    Segmented f;
+    const std::int64_t old = f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    const std::int64_t newest = f.playRound({{1, game::BetType::Player, 100}}, "9S 2H KD 4C");
+    ASSERT_GT(newest, old);
+    f.rotate();
+    f.store->append(std::vector<journal::PendingRecord>{{f.clockMs, std::string(journal::kind::kRoundResettled), old,
+                                                         std::nullopt, R"({"reason":"misread","step":1})"}});
+    const journal::ResumeFacts facts = journal::resumeFacts(*f.store);
+    EXPECT_EQ(facts.lastRoundId, newest);
+    EXPECT_EQ(facts.gameLastRound, newest);  // one game: the game's last round is the journal's
+}
+
 TEST(SegmentedJournal, TheAuditFindsASealThatDoesNotNameTheSegmentBeforeIt) {
     // The seal's last link, then the carried state (each re-linked by whoever forged it would not
     // help: the links are checked from the seal on, and the seal against the segment before).
