@@ -32,8 +32,8 @@ Table::Table(journal::Journal& journal, std::unique_ptr<Controller> own, Control
       timers_(timers),
       random_(random),
       publish_(std::move(publish)),
-      hadShoe_(start.nextShoeNumber > 1),
-      roundBeforeStart_(start.lastRound.value_or(0)) {
+      hadShoe_(start.nextShoeNumber > 1) {
+    roundBeforeStart_ = start.lastRound.value_or(0);
     seat(start);
 }
 

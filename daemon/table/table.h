@@ -329,10 +329,10 @@ private:
 
     RoundPhase phase_ = RoundPhase::Idle;
     std::int64_t roundId_ = 0;
-    std::int64_t previousRoundId_ = 0;  // this game's round before roundId_ (0: none known)
-    std::int64_t nextBetIndex_ = 1;
-    bool hadShoe_;                       // this game started a shoe before this start
+    std::int64_t previousRoundId_ = 0;   // this game's round before roundId_ (0: none known)
     std::int64_t roundBeforeStart_ = 0;  // this game's last round before the restart (0: none known)
+    std::int64_t nextBetIndex_ = 1;
+    bool hadShoe_;  // this game started a shoe before this start
     std::uint32_t shoeNumber_ = 0;
     int roundInShoe_ = 0;
     bool shoeNeeded_ = true;            // no shoe yet, or its cut card came out
