@@ -288,7 +288,9 @@ class EngineRace(unittest.TestCase):
             result = "win" if back > stake else "push" if back == stake else "loss"
             body = dict(unit["body"], bets=[bet], stake=stake, returned=back, result=result,
                         win=back - stake if result == "win" else 0)
-            pieces.append(dict(unit, seq=unit["seq"] + k / 10, body=body))
+            # Between the record and the next whatever the number of additions (a slow machine's race
+            # can build a spot of ten or more, and k / 10 then reached the next record's seq).
+            pieces.append(dict(unit, seq=unit["seq"] + (k + 1) / (len(additions) + 1), body=body))
         at = journal.records.index(unit)
         journal.records[at:at + 1] = pieces
         credited = False
