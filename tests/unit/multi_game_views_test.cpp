@@ -124,5 +124,23 @@ TEST(MultiGameViews, ATipGoesToTheDealerOfTheGameItNames) {
     EXPECT_EQ(journal::tipReport(whole, 0, INT64_MAX, 86'400'000).size(), 1U);
 }
 
+// A tip to beta's dealer racing a bet in alpha, neither committed: the tip is decided on credits
+// that already hold the bet (1,000 - 800 leaves 200: a tip of 300 is refused, one of 200 goes).
+TEST(MultiGameViews, ATipToOneGamesDealerCannotSpendCreditsAnotherGameStaked) {
+    Controller4 c({"alpha", "beta"});
+    c.openBoth(1'000);
+    c.game(0).placeBet(kStation, BetType::Player, 800, c.ask("bet"));
+    c.game(1).tip(kStation, 300, c.ask("tip 300"));
+    c.game(1).tip(kStation, 200, c.ask("tip 200"));
+    c.deferred.flush();
+    EXPECT_TRUE(c.reply("bet").ok);
+    EXPECT_EQ(c.reply("tip 300").error, "insufficient_credits");
+    EXPECT_TRUE(c.reply("tip 200").ok);
+    EXPECT_EQ(c.committedCredits(), 1'000 - 800 - 200);
+    const auto tips = c.bodies(journal::kind::kTip);
+    ASSERT_EQ(tips.size(), 1U);
+    EXPECT_EQ(tips[0].at("game"), "beta");
+}
+
 }  // namespace
 }  // namespace pitlink::table
