@@ -253,8 +253,8 @@ void Daemon::startSas(sas::SasResume resume) {
     if (config_.sas.links.empty()) {
         return;
     }
-    sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_), *table(), *journal_, world_.executor, clock_,
-                 std::move(resume), world_.io, world_.sasOutputs, world_.worker);
+    sas_.emplace(config_.sas, sas::machineInfo(config_, paytable_, gamePaytables_), *table(), *journal_,
+                 world_.executor, clock_, std::move(resume), world_.io, world_.sasOutputs, world_.worker);
     controller_->setTicketSystem(&*sas_);
     controller_->setCommitObserver(&*sas_);
     try {

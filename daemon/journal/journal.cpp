@@ -21,6 +21,11 @@ void applyFact(Ledger& ledger, const Fact& fact) {
 
 }  // namespace
 
+std::string gameNamedIn(const Fact& fact) {
+    const auto it = fact.body.find("game");
+    return it != fact.body.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 JournalTransaction& JournalTransaction::add(std::string_view kind, std::optional<std::int64_t> roundId,
                                             std::optional<std::int64_t> station, nlohmann::json body) {
     facts_.push_back(Fact{std::string(kind), roundId, station, std::move(body)});
@@ -32,6 +37,9 @@ void JournalTransaction::nameGame(const std::string& game) {
         if (kind::namesItsGame(fact.kind, fact.roundId.has_value()) && fact.body.is_object() &&
             !fact.body.contains("game")) {
             fact.body["game"] = game;
+            if (auto* credit = std::any_cast<CreditRecord>(&fact.record)) {
+                credit->game = game;  // the ledger meters the game's play from the typed record
+            }
         }
     }
 }
@@ -57,7 +65,7 @@ JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amoun
                           " credits, cannot move " + std::to_string(amount));
     }
     return add(CreditRecord{amount, after, std::string(why), std::move(detail.ref), detail.wagered, detail.due,
-                            detail.shortfall},
+                            detail.shortfall, detail.denomination, std::nullopt},
                roundId, station);
 }
 

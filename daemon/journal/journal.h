@@ -48,6 +48,10 @@ template <ReadableRecord R>
     return readBody<R>(fact.body);
 }
 
+// The game a fact names (JournalTransaction::nameGame); empty: none (a controller of one game, or
+// a fact that belongs to no game).
+[[nodiscard]] std::string gameNamedIn(const Fact& fact);
+
 class Journal;
 
 // When the active segment is sealed and the next begun (schema/README.md "Segments").

@@ -1,5 +1,6 @@
 #include "daemon/journal/recovery.h"
 
+#include <array>
 #include <set>
 
 #include "daemon/journal/ledger/ledger_replay.h"
@@ -108,6 +109,32 @@ std::vector<std::int64_t> lastRounds(JournalStore& store, std::optional<std::int
     return {rounds.begin(), rounds.end()};
 }
 
+// The value of one credit each station played at when the table stopped: its last station.state's
+// (the carried ones first, then the segment's in order; absent: the table's first, written as none).
+std::map<std::int64_t, Money> stationDenominations(JournalStore& store) {
+    std::map<std::int64_t, Money> out;
+    const auto take = [&out](std::int64_t station, const StationState& state) {
+        if (state.denomination) {
+            out[station] = *state.denomination;
+        } else {
+            out.erase(station);
+        }
+    };
+    if (const auto carried = carriedState(store); carried && carried->contains("table")) {
+        const ResumeFacts facts = resumeFactsFromJson(carried->at("table"));
+        for (const auto& [station, state] : facts.stations) {
+            take(station, state);
+        }
+    }
+    static constexpr std::array<std::string_view, 1> kKinds{kind::kStationState};
+    forEachStationRecord(store, kKinds, [&](const StationRecord& record) {
+        if (record.body.is_object()) {
+            take(record.station, stationStateFact(record.body));
+        }
+    });
+    return out;
+}
+
 // Finishes a round if the table stopped in the middle of it. Adds what was done to `actions`.
 void finishUnfinishedRound(JournalStore& store, Ledger& ledger, const Journal::Clock& clock, std::int64_t roundId,
                            std::vector<std::string>& actions) {
@@ -141,7 +168,7 @@ void finishUnfinishedRound(JournalStore& store, Ledger& ledger, const Journal::C
             // The rule the round was opened with (a round from before an upgrade keeps its own).
             const game::RoundSettlement settled = settleBets(*coup, round.bets, *paytable, round.rule);
             addSettlement(tx, round.roundId, *coup, round.bets, settled, *paytable, round.paytableSha,
-                          SettlementDetail{.recovered = true});
+                          SettlementDetail{.recovered = true, .denominations = stationDenominations(store)});
         } else {
             addVoid(tx, round.roundId, round.bets, "recovered at start-up: " + problem, VoidDetail{.recovered = true});
         }

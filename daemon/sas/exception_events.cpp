@@ -1,5 +1,7 @@
 #include "daemon/sas/exception_events.h"
 
+#include <algorithm>
+
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/records/round_records.h"
@@ -16,15 +18,37 @@ std::uint64_t credits(game::Money minor, game::Money denomination) {
     return static_cast<std::uint64_t>(journal::reportedMeter(minor / denomination));
 }
 
-std::int64_t coinIn(const journal::Ledger& ledger, std::int64_t station) {
+// The coin in of game `number`'s plays at the station (every denomination).
+std::int64_t gameCoinIn(const journal::Ledger& ledger, std::int64_t station, std::uint16_t number,
+                        const GameSelection& selection) {
     const auto it = ledger.stations().find(station);
-    return it == ledger.stations().end() ? 0 : it->second.meters[journal::Meter::CoinIn];
+    if (it == ledger.stations().end()) {
+        return 0;
+    }
+    std::int64_t coinIn = 0;
+    for (const auto& [play, meters] : it->second.plays) {
+        if (selection.numberOf(play.game) == number) {
+            coinIn += meters[journal::Meter::CoinIn];
+        }
+    }
+    return coinIn;
 }
 
 }  // namespace
 
+std::uint16_t GameSelection::numberOf(const std::string& game) const {
+    const auto it = std::find(games.begin(), games.end(), game);
+    return it == games.end() ? 1 : static_cast<std::uint16_t>(it - games.begin() + 1);
+}
+
+std::uint16_t GameSelection::selectedAt(std::int64_t station) const {
+    const auto it = selected.find(station);
+    return it == selected.end() ? 1 : it->second;
+}
+
 std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& facts, const journal::Ledger& before,
-                                          game::Money denomination, const std::set<std::int64_t>& linked) {
+                                          game::Money denomination, const std::set<std::int64_t>& linked,
+                                          GameSelection& selection) {
     std::vector<RaisedException> out;
     const auto at = [&](std::optional<std::int64_t> station, std::uint8_t c, std::vector<std::uint8_t> data = {}) {
         if (station) {
@@ -37,7 +61,18 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             out.push_back(RaisedException{s, c, data});
         }
     };
-    const auto ended = [&](std::int64_t station, game::Money paid) {
+    // 8C before a 7E or 7F of a game the host was not last told of.
+    const auto select = [&](std::int64_t station, std::uint16_t number) {
+        if (!linked.contains(station) || selection.selectedAt(station) == number) {
+            return;
+        }
+        selection.selected[station] = number;
+        std::vector<std::uint8_t> data;
+        appendBcd(data, number, 2);
+        at(station, code::kGameSelected, std::move(data));
+    };
+    const auto ended = [&](std::int64_t station, game::Money paid, const std::string& game) {
+        select(station, selection.numberOf(game));
         std::vector<std::uint8_t> data;  // 7F: what the game paid back (4 BCD)
         appendBcd(data, credits(paid, denomination) % 100'000'000, 4);
         at(station, code::kGameEnded, std::move(data));
@@ -51,10 +86,14 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             // Bets closed: each station with a bet starts its game. 7E: credits wagered (2 BCD),
             // the coin-in meter once this wager is in it (4 BCD; it is metered when the round
             // settles), wager type, progressive group.
+            const std::uint16_t number = selection.numberOf(journal::gameNamedIn(f));
             for (const auto& [station, wagered] : closed->wagered) {
+                select(station, number);
                 std::vector<std::uint8_t> started;
                 appendBcd(started, credits(wagered, denomination) % 10'000, 2);
-                appendBcd(started, credits(coinIn(before, station) + wagered, denomination) % 100'000'000, 4);
+                appendBcd(started,
+                          credits(gameCoinIn(before, station, number, selection) + wagered, denomination) % 100'000'000,
+                          4);
                 started.push_back(0x00);
                 started.push_back(0x00);
                 at(station, code::kGameStarted, std::move(started));
@@ -62,9 +101,9 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
         } else if (const auto voided = journal::recordOf<journal::RoundVoidedRecord>(f)) {
             voidedAfterClose = voided->afterClose.value_or(false);
         } else if (credit && credit->reason == journal::reason::kSettlement) {
-            ended(*f.station, credit->amount);
+            ended(*f.station, credit->amount, credit->game.value_or(std::string()));
         } else if (credit && credit->reason == journal::reason::kBetReturn && voidedAfterClose) {
-            ended(*f.station, 0);  // voided: nothing won, the stakes come back
+            ended(*f.station, 0, credit->game.value_or(std::string()));  // voided: nothing won, the stakes come back
         } else if (const auto handpay = journal::recordOf<journal::HandpayPendingRecord>(f)) {
             if (handpay->kind == "cancelled_credit") {
                 at(f.station, code::kCashoutPressed);

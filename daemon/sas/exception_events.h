@@ -3,7 +3,9 @@
 // to docs/sas.md codes. Pure, so that the table's transaction can carry the exceptions it
 // causes (they survive a power loss with it) and tests can check the mapping alone.
 #include <cstdint>
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
@@ -38,12 +40,32 @@ inline constexpr std::uint8_t kChangeLampOn = 0x71;
 inline constexpr std::uint8_t kChangeLampOff = 0x72;
 inline constexpr std::uint8_t kGameStarted = 0x7E;
 inline constexpr std::uint8_t kGameEnded = 0x7F;
+inline constexpr std::uint8_t kGameSelected = 0x8C;
 }  // namespace code
 
-// `before`: the ledger the transaction applies to (its coin-in meter goes into 7E); `linked`:
-// the stations with a SAS link; `denomination`: minor units per credit (7E/7F count credits).
+// The controller's games as SAS numbers them (1..N, in the configuration's order), and the game
+// each linked station was last told of with 8C (absent: game 1). 7E and 7F carry no game number:
+// each belongs to the game of the 8C before it, so a 7E or 7F of another game raises 8C first.
+struct GameSelection {
+    std::vector<std::string> games;  // empty: a controller of one game
+    std::map<std::int64_t, std::uint16_t> selected;
+    // "" (a record naming no game: the first's) and a name not configured: 1.
+    [[nodiscard]] std::uint16_t numberOf(const std::string& game) const;
+    [[nodiscard]] std::uint16_t selectedAt(std::int64_t station) const;
+};
+
+// `before`: the ledger the transaction applies to (the game's coin-in meter goes into 7E);
+// `linked`: the stations with a SAS link; `denomination`: minor units per credit of the
+// accounting denomination (7E/7F count its credits); `selection` follows the 8Cs raised.
 [[nodiscard]] std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& facts,
                                                         const journal::Ledger& before, game::Money denomination,
-                                                        const std::set<std::int64_t>& linked);
+                                                        const std::set<std::int64_t>& linked, GameSelection& selection);
+// A controller of one game (no 8C ever).
+[[nodiscard]] inline std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& facts,
+                                                               const journal::Ledger& before, game::Money denomination,
+                                                               const std::set<std::int64_t>& linked) {
+    GameSelection one;
+    return exceptionsOf(facts, before, denomination, linked, one);
+}
 
 }  // namespace pitlink::sas

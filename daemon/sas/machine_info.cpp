@@ -19,6 +19,7 @@ constexpr std::uint8_t kTicketRedemption = 0x80;      // LPs 70/71: tickets rede
 // LP A0 feature byte 2.
 constexpr std::uint8_t kMeterModelWonWhenWon = 0x01;  // bits 0-1 = 01: coin out counted when the game is won
 constexpr std::uint8_t kExtendedMeters = 0x08;        // LPs 6F/AF
+constexpr std::uint8_t kMultiDenomExtensions = 0x80;  // LP B0 around 2F/53/56/6F/AF/B5 for each denomination, B1, B2
 
 }  // namespace
 
@@ -29,9 +30,10 @@ std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketR
         first |= kTicketRedemption;
     }
     // Not set: jackpot multiplier, AFT and legacy bonus awards, tournament (byte 1); tickets
-    // in total drop (a table has no drop), component authentication, AFT, multi-denomination
-    // extensions (byte 2); byte 3's polling rate and progressive reporting.
-    return {first, static_cast<std::uint8_t>(kMeterModelWonWhenWon | kExtendedMeters), 0x00};
+    // in total drop (a table has no drop), component authentication, the jackpot key-off
+    // exception 5A (a table never keys a jackpot off to the credit meter), AFT (byte 2); byte 3's
+    // polling rate and progressive reporting.
+    return {first, static_cast<std::uint8_t>(kMeterModelWonWhenWon | kExtendedMeters | kMultiDenomExtensions), 0x00};
 }
 
 std::string basePercentage(const game::Paytable& paytable, int decks) {
@@ -75,7 +77,8 @@ std::uint8_t denominationCodeOf(game::Money minorPerCredit) {
     return 0x00;  // none of them
 }
 
-MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable) {
+MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable,
+                        std::span<const game::Paytable* const> games) {
     MachineInfo info;
     info.paytableId = paytableIdOf(paytable);
     info.basePercentage = basePercentage(paytable, config.table.shoe.decks);
@@ -89,6 +92,22 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
     info.paytableName = paytable.name.substr(0, 20);
     // Tickets go through the host when the table does not redeem them itself.
     info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal);
+    if (config.games.size() > 1 && games.size() == config.games.size()) {
+        for (std::size_t i = 0; i < games.size(); ++i) {
+            const config::GameConfig& g = config.games[i];
+            const game::Money most = game::highestMaximum(g.bets.limits) / config.table.denomination;
+            std::string number = std::to_string(i + 1);
+            GameInfo game;
+            game.additionalId = std::string(3 - number.size(), '0') + number;  // the game's SAS number
+            game.maxBet = static_cast<std::uint8_t>(std::min<game::Money>(most, 0xFF));
+            game.paytableId = paytableIdOf(*games[i]);
+            game.basePercentage = basePercentage(*games[i], g.shoe.decks);
+            game.maxBetCredits = static_cast<std::uint32_t>(std::min<game::Money>(most, 9999));
+            game.gameName = g.name.substr(0, 20);
+            game.paytableName = games[i]->name.substr(0, 20);
+            info.games.push_back(std::move(game));
+        }
+    }
     return info;
 }
 

@@ -9,6 +9,7 @@
 // - the LP A0 feature bits say what the station really does.
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "daemon/config/config.h"
@@ -17,7 +18,10 @@
 
 namespace pitlink::sas {
 
-[[nodiscard]] MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable);
+// `paytable`: the first game's; `games`: each configured game's paytable, in the configuration's
+// order, when the controller has several (LPs 51, 53 and B5 describe each; 1F the first).
+[[nodiscard]] MachineInfo machineInfo(const config::Config& config, const game::Paytable& paytable,
+                                      std::span<const game::Paytable* const> games = {});
 // SAS Table C-4 code of a denomination in minor units (cents) per credit; 00 when it has none.
 [[nodiscard]] std::uint8_t denominationCodeOf(game::Money minorPerCredit);
 

@@ -32,6 +32,8 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
       journal_(journal),
       timers_(timers),
       clock_(clock),
+      games_{table.controller().severalGames() ? table.controller().games() : std::vector<std::string>{},
+             std::map<std::int64_t, std::uint16_t>(resume.selectedGame.begin(), resume.selectedGame.end())},
       context_{table,
                journal,
                timers,
@@ -44,7 +46,8 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                    std::visit([&](const auto& r) { tx.add(r, std::nullopt, station); }, record);
                    journal_.submit(std::move(tx));
                },
-               [this](std::uint16_t seed) { return romSignature(seed); }},
+               [this](std::uint16_t seed) { return romSignature(seed); },
+               games_},
       newWorker_(std::move(newWorker)) {
     for (std::size_t i = 0; i < settings_.links.size(); ++i) {
         const StationLinkSettings& link = settings_.links[i];
@@ -62,6 +65,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                 return e.code == code::kTicketTransferComplete;
             });
             port->tickets().restoreRedemption(last->second.first, last->second.second, unread);
+        }
+        if (const auto numbers = resume.machineNumbers.find(link.station); numbers != resume.machineNumbers.end()) {
+            port->restoreMachineNumbers(numbers->second);
         }
         if (const auto issued = resume.issued.find(link.station); issued != resume.issued.end()) {
             port->tickets().restoreRecords(issued->second, resume.unreadRecords[link.station]);
@@ -203,7 +209,7 @@ void SasFloor::submitRaises(const std::vector<RaisedException>& raises) {
 
 std::function<void()> SasFloor::submitting(journal::JournalTransaction& tx) {
     const std::vector<RaisedException> raises =
-        exceptionsOf(tx.facts(), journal_.projected(), table_.denomination(), linked_);
+        exceptionsOf(tx.facts(), journal_.projected(), table_.denomination(), linked_, games_);
     std::vector<std::pair<std::int64_t, journal::TicketIssuedRecord>> issued;  // by station
     for (const journal::Fact& f : tx.facts()) {
         if (!f.station || !linked_.contains(*f.station)) {

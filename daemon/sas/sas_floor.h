@@ -83,6 +83,7 @@ private:
     journal::Journal& journal_;
     platform::Executor& timers_;
     TableClock& clock_;
+    GameSelection games_;  // before context_, which holds a reference to it
     PortContext context_;
     std::vector<std::unique_ptr<StationPort>> ports_;
     std::set<std::int64_t> linked_;

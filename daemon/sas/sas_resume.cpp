@@ -11,6 +11,8 @@
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/sas/exception_events.h"
+#include "protocols/sas/bcd.h"
 
 namespace pitlink::sas {
 
@@ -60,6 +62,10 @@ journal::CarriedSasState carriedSasState(const SasResume& resume) {
     for (const auto& [station, last] : resume.lastRedemption) {
         carried.lastRedemption[station] = journal::CarriedSasState::Redemption{last.first, last.second};
     }
+    for (const auto& [station, game] : resume.selectedGame) {
+        carried.selectedGame[station] = game;
+    }
+    carried.machineNumbers = resume.machineNumbers;
     return carried;
 }
 
@@ -85,6 +91,10 @@ SasResume resumeOfCarried(const journal::CarriedSasState& carried) {
     for (const auto& [station, last] : carried.lastRedemption) {
         resume.lastRedemption[station] = {last.validation, last.amount};
     }
+    for (const auto& [station, game] : carried.selectedGame) {
+        resume.selectedGame[station] = static_cast<std::uint16_t>(game);
+    }
+    resume.machineNumbers = carried.machineNumbers;
     return resume;
 }
 
@@ -109,9 +119,10 @@ SasResume resumeSas(journal::JournalStore& store) {
     }
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
-    static constexpr std::array<std::string_view, 9> kKinds{
-        kind::kSasException,   kind::kSasAcked,       kind::kSasQueue,      kind::kSasValidationId, kind::kTicketIssued,
-        kind::kSasHostEnabled, kind::kSasTicketSetup, kind::kSasRecordRead, kind::kTicketRedeemed};
+    static constexpr std::array<std::string_view, 10> kKinds{
+        kind::kSasException,   kind::kSasAcked,         kind::kSasQueue,       kind::kSasValidationId,
+        kind::kTicketIssued,   kind::kSasHostEnabled,   kind::kSasTicketSetup, kind::kSasRecordRead,
+        kind::kTicketRedeemed, kind::kSasMachineNumbers};
     journal::forEachStationRecord(store, kKinds, [&](const journal::StationRecord& stored) {
         const std::string_view k = stored.kind;
         const std::int64_t station = stored.station;
@@ -131,6 +142,11 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasException) {
                 const SasException e = exceptionOf(journal::readBody<journal::SasExceptionRecord>(stored.body));
                 queues[station].raise(e.code, e.eventData, e.serial);
+                if (e.code == code::kGameSelected && e.eventData.size() == 2) {
+                    if (const auto game = fromBcd(e.eventData)) {
+                        resume.selectedGame[station] = static_cast<std::uint16_t>(*game % 10'000);
+                    }
+                }
             } else if (k == kind::kSasAcked) {
                 // The queue is made before the body is read, as it always was: a station with a
                 // refused sas.acked still has one, and a segment rotation its sas.queue.
@@ -152,6 +168,8 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasValidationId) {
                 const auto id = journal::readBody<journal::SasValidationIdRecord>(stored.body);
                 resume.validation[station] = ValidationId{id.machineId, id.sequence};
+            } else if (k == kind::kSasMachineNumbers) {
+                resume.machineNumbers[station] = journal::readBody<journal::SasMachineNumbersRecord>(stored.body);
             } else if (k == kind::kSasHostEnabled) {
                 resume.hostEnabled[station] = journal::readBody<journal::SasHostEnabledRecord>(stored.body).enabled;
             } else if (k == kind::kSasTicketSetup) {

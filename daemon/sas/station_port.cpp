@@ -1,5 +1,7 @@
 #include "daemon/sas/station_port.h"
 
+#include <algorithm>
+
 #include "daemon/journal/ledger/meters.h"
 #include "daemon/sas/machine_info.h"
 #include "daemon/sas/station_meters.h"
@@ -30,7 +32,25 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
       stack_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
-             output == nullptr ? *transport_ : *output, context.timers.nowMs()) {}
+             output == nullptr ? *transport_ : *output, context.timers.nowMs()),
+      numbers_{tickets_.assetNumber(), context.settings.location.substr(0, 40)},
+      gamesAtPowerUp_(account().meters[journal::Meter::GamesPlayed]) {}
+
+void StationPort::restoreMachineNumbers(const journal::SasMachineNumbersRecord& numbers) {
+    numbers_ = MachineNumbers{numbers.asset, numbers.location};
+    tickets_.setAssetNumber(numbers.asset);
+}
+
+const journal::StationAccount& StationPort::account() const {
+    static const journal::StationAccount kNone;
+    const journal::Ledger& ledger = context_.journal.committed();
+    const auto it = ledger.stations().find(link_.station);
+    return it == ledger.stations().end() ? kNone : it->second;
+}
+
+std::uint64_t StationPort::inCredits(game::Money minor) const {
+    return static_cast<std::uint64_t>(journal::reportedMeter(minor / context_.table.denomination()));
+}
 
 void StationPort::open() {
     if (transport_) {
@@ -55,14 +75,8 @@ void StationPort::tick() {
 std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
     using journal::Meter;
     const journal::Ledger& ledger = context_.journal.committed();
-    const auto it = ledger.stations().find(link_.station);
-    const journal::StationAccount none;
-    const journal::StationAccount& acc = it == ledger.stations().end() ? none : it->second;
+    const journal::StationAccount& acc = account();
     const StationSasMeters sas = stationSasMeters(acc);
-    const game::Money denomination = context_.table.denomination();
-    const auto inCredits = [&](std::int64_t minor) {
-        return static_cast<std::uint64_t>(journal::reportedMeter(minor / denomination));
-    };
     const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
     switch (code) {
         case meter::kCoinIn:
@@ -102,6 +116,10 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
             return count(acc.meters[Meter::DoorOpens] + ledger.tableOwn()[Meter::DoorOpens]);
         case meter::kPowerResets:
             return count(ledger.tableOwn()[Meter::PowerUps]);
+        case meter::kGamesSincePowerUp:
+            return count(acc.meters[Meter::GamesPlayed] - gamesAtPowerUp_);
+        case meter::kGamesSinceDoorClosed:
+            return count(acc.meters[Meter::GamesPlayed] - acc.gamesAtDoorClose);
         default:
             return std::nullopt;
     }
@@ -182,6 +200,113 @@ json StationPort::statusJson() const {
 std::optional<std::uint8_t> StationPort::playerDenomination() const {
     const table::Table& table = context_.table;
     return denominationCodeOf(table.denominationOf(link_.station));
+}
+
+std::vector<std::uint16_t> StationPort::enabledGames() const {
+    std::vector<std::uint16_t> games;
+    for (const std::string& game : context_.table.wallet(link_.station).games) {
+        games.push_back(context_.games.numberOf(game));
+    }
+    if (games.empty()) {
+        games.push_back(1);  // a station that never joined a game plays the first
+    }
+    std::sort(games.begin(), games.end());
+    games.erase(std::unique(games.begin(), games.end()), games.end());
+    return games;
+}
+
+std::uint32_t StationPort::cashoutLimitCredits() const {
+    return static_cast<std::uint32_t>(
+        std::min<game::Money>(context_.table.ticketLimit() / context_.table.denomination(), 9999));
+}
+
+HandpayMethodResult StationPort::enableHandpayResetMethod(std::uint8_t method) {
+    if (!context_.table.wallet(link_.station).handpay) {
+        return HandpayMethodResult::NotInHandpay;
+    }
+    // A table pays its hand-pays by hand (an attendant, or LP 94): the standard method is the one
+    // it has, and a jackpot is never keyed off to the credit meter (LP 1B's reset ID is 00).
+    return method == 0x00 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable;
+}
+
+MachineNumbers StationPort::setMachineNumbers(const MachineNumbers& requested) {
+    MachineNumbers next = numbers_;
+    if (requested.asset != 0) {
+        next.asset = requested.asset;
+    }
+    if (!requested.floorLocation.empty()) {
+        next.floorLocation = requested.floorLocation;
+    }
+    if (next.asset != numbers_.asset || next.floorLocation != numbers_.floorLocation) {
+        // Journaled (a transaction of its own) and in force at once: LP 7B and the tickets use it.
+        context_.journalRecord(link_.station, journal::SasMachineNumbersRecord{next.asset, next.floorLocation});
+        numbers_ = next;
+        tickets_.setAssetNumber(next.asset);
+    }
+    return numbers_;
+}
+
+std::optional<std::uint64_t> StationPort::playMeter(std::uint16_t code, const MeterScope& scope) const {
+    using journal::Meter;
+    if (!isGameMeter(code)) {
+        return std::nullopt;
+    }
+    const game::Money accounting = context_.table.denomination();
+    std::optional<game::Money> denomination;  // the play's minor units per credit
+    if (scope.denomination != 0) {
+        for (const game::Money d : context_.table.denominations()) {
+            if (denominationCodeOf(d) == scope.denomination) {
+                denomination = d;
+            }
+        }
+        if (!denomination) {
+            return std::nullopt;  // not offered: B0 answers 04 before asking
+        }
+    }
+    journal::MeterSet sum;
+    for (const auto& [play, meters] : account().plays) {
+        const bool inGame = scope.game == 0 || context_.games.numberOf(play.game) == scope.game;
+        // Rounds journaled before denominations were: the accounting denomination's.
+        const game::Money played = play.denomination == 0 ? accounting : play.denomination;
+        if (inGame && (!denomination || played == *denomination)) {
+            for (const Meter m : journal::kPlayMeters) {
+                sum.add(m, meters[m]);
+            }
+        }
+    }
+    const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
+    switch (code) {
+        case meter::kCoinIn:
+            return inCredits(sum[Meter::CoinIn]);
+        case meter::kCoinOut:  // what the game paid to the credit meter: a jackpot is hand-paid (0002)
+            return inCredits(sum[Meter::CoinOut] - sum[Meter::Jackpots]);
+        case meter::kJackpot:
+            return inCredits(sum[Meter::Jackpots]);
+        case meter::kGamesPlayed:
+            return count(sum[Meter::GamesPlayed]);
+        case meter::kGamesWon:
+            return count(sum[Meter::GamesWon]);
+        case meter::kGamesLost:
+            return count(sum[Meter::GamesLost]);
+        case meter::kTotalWonCredits:
+            return inCredits(sum[Meter::CoinOut]);
+        default:
+            return std::nullopt;
+    }
+}
+
+ValidationMeters StationPort::validationMeters(std::uint8_t type) const {
+    using journal::Meter;
+    const journal::StationAccount& acc = account();
+    const auto count = [](std::int64_t n) { return static_cast<std::uint64_t>(journal::reportedMeter(n)); };
+    switch (type) {
+        case 0x00:  // cashable tickets printed at a cash-out
+            return {count(acc.ticketsOut), count(acc.meters[Meter::TicketOutCashable])};
+        case 0x80:  // cashable tickets redeemed
+            return {count(acc.ticketsIn), count(acc.meters[Meter::TicketInCashable])};
+        default:  // no restricted or AFT tickets; hand-pays get no validation number here
+            return {};
+    }
 }
 
 }  // namespace pitlink::sas

@@ -13,6 +13,7 @@
 
 #include "daemon/config/sas_settings.h"
 #include "daemon/journal/journal.h"
+#include "daemon/sas/exception_events.h"
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
@@ -33,6 +34,7 @@ struct PortContext {
     std::function<void(std::int64_t station, const SasStationRecord& record)>
         journalRecord;  // in a transaction of its own
     std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
+    const GameSelection& games;  // the controller's games by SAS number, each station's selected one
 };
 
 class StationPort final : public StationHost, public MeterSource {
@@ -66,13 +68,27 @@ public:
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
     void delayGame(std::chrono::milliseconds delay) override { context_.table.delayStation(link_.station, delay); }
     [[nodiscard]] std::optional<std::uint8_t> playerDenomination() const override;
+    [[nodiscard]] std::uint16_t selectedGame() const override { return context_.games.selectedAt(link_.station); }
+    [[nodiscard]] std::vector<std::uint16_t> enabledGames() const override;
+    [[nodiscard]] std::uint32_t cashoutLimitCredits() const override;
+    HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override;
+    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override;
+    // MeterSource: a game's or a denomination's play, LP 50.
+    [[nodiscard]] std::optional<std::uint64_t> playMeter(std::uint16_t code, const MeterScope& scope) const override;
+    [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override;
+    // LP B7's numbers kept in the journal (sas.machine_numbers), at start.
+    void restoreMachineNumbers(const journal::SasMachineNumbersRecord& numbers);
 
 private:
+    [[nodiscard]] const journal::StationAccount& account() const;
+    [[nodiscard]] std::uint64_t inCredits(game::Money minor) const;
     StationLinkSettings link_;
     PortContext& context_;
     StationTickets tickets_;
     std::unique_ptr<SasTransport> transport_;
     StationStack stack_;
+    MachineNumbers numbers_;           // LP B7: the asset number LP 7B reports, the floor location
+    std::int64_t gamesAtPowerUp_ = 0;  // GamesPlayed when pitlinkd started (LP 18)
 };
 
 }  // namespace pitlink::sas

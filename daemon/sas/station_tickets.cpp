@@ -230,7 +230,7 @@ void StationTickets::recordAcknowledged() {
 }
 
 std::uint32_t StationTickets::assetNumber() const {
-    return settings_.assetBase + static_cast<std::uint32_t>(station_);
+    return hostAsset_.value_or(settings_.assetBase + static_cast<std::uint32_t>(station_));
 }
 
 // --- ticket in ---

@@ -37,7 +37,7 @@ using IssuedTickets = std::deque<std::pair<journal::TicketIssuedRecord, std::int
 // adds each to a transaction of its own, under the station's number.
 using SasStationRecord =
     std::variant<journal::SasValidationIdRecord, journal::SasTicketSetupRecord, journal::SasRecordReadRecord,
-                 journal::SasHostEnabledRecord, journal::ClockSetRecord>;
+                 journal::SasHostEnabledRecord, journal::ClockSetRecord, journal::SasMachineNumbersRecord>;
 
 struct ValidationId {
     std::uint32_t machineId = 0;  // 0: not configured
@@ -92,6 +92,8 @@ public:
     RedemptionStatus redeem(const RedeemRequest& request) override;
     RedemptionStatus redemptionStatus() override;  // the host has read it: 68 stops repeating
     [[nodiscard]] std::uint32_t assetNumber() const override;
+    // LP B7's asset number, which stands over sas.asset_base + station from then on.
+    void setAssetNumber(std::uint32_t asset) { hostAsset_ = asset; }
     [[nodiscard]] const TicketSetup& ticketSetup() const override { return setup_; }
     void setTicketSetup(const TicketSetup& setup) override;  // journaled when it changes
 
@@ -134,7 +136,8 @@ private:
     platform::Executor::TimerId transferRepeat_ = 0;
     std::deque<ValidationRecord> records_;  // newest last, at most kRecordsKept
     std::uint8_t nextIndex_ = 1;
-    std::size_t unread_ = 0;  // records not yet read with LP 4D 00 (the newest ones)
+    std::size_t unread_ = 0;                  // records not yet read with LP 4D 00 (the newest ones)
+    std::optional<std::uint32_t> hostAsset_;  // LP B7's
 };
 
 }  // namespace pitlink::sas

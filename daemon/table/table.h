@@ -199,6 +199,7 @@ public:
     [[nodiscard]] RoundPhase phase() const { return phase_; }
     [[nodiscard]] game::Money denomination() const { return settings_.denomination; }  // SAS accounting
     [[nodiscard]] const std::vector<game::Money>& denominations() const { return settings_.denominations; }
+    [[nodiscard]] game::Money ticketLimit() const { return settings_.ticketLimit; }  // a cash-out above: hand-pay
     // The station's value of one credit (its choice, or the table's first).
     [[nodiscard]] game::Money denominationOf(std::int64_t station) const {
         return controller_.wallet(station).denomination.value_or(settings_.denomination);

@@ -354,7 +354,11 @@ void Table::settleRound() {
     const game::RoundSettlement settled = journal::settleBets(coup, bets, paytable_, kSettleRule);
     const game::Outcome& outcome = settled.outcome;
     journal::JournalTransaction tx = journal_.begin();
-    journal::addSettlement(tx, roundId_, coup, bets, settled, paytable_, paytableSha_);
+    journal::SettlementDetail detail;
+    for (const auto& [number, r] : settled.stations) {
+        detail.denominations[number] = denominationOf(number);  // it changes only with no bets in any game
+    }
+    journal::addSettlement(tx, roundId_, coup, bets, settled, paytable_, paytableSha_, std::move(detail));
     RoundSettled result{roundId_,
                         shoeNumber_,
                         roundInShoe_,
@@ -373,7 +377,8 @@ void Table::settleRound() {
             // transaction (SAS meters a hand-paid jackpot in 0002, not in coin out).
             tx.add(journal::HandpayPendingRecord{r.win, "jackpot", std::nullopt, true}, roundId_, number);
             tx.credit(number, -r.win, journal::reason::kJackpot, roundId_,
-                      journal::CreditDetail{.ref = "round " + std::to_string(roundId_)});
+                      journal::CreditDetail{.ref = "round " + std::to_string(roundId_),
+                                            .denomination = denominationOf(number)});
             walletAt(number).handpay = PendingHandpay{r.win, "jackpot", true};
         }
     }

@@ -17,17 +17,18 @@ void appendAscii(std::vector<std::uint8_t>& out, const std::string& text, std::s
     }
 }
 
-// The identification shared by LP 1F and LP 53 (after the game number for 53).
-void appendIdentity(std::vector<std::uint8_t>& out, const MachineInfo& info) {
+// The identification of LP 1F, and of LP 53 after its game number: game N's own paytable, base %
+// and maximum bet, the accounting denomination's code (SAS's meters count its credits).
+void appendIdentity(std::vector<std::uint8_t>& out, const MachineInfo& info, const GameInfo& game) {
     appendAscii(out, info.gameId, 2);
-    appendAscii(out, info.additionalId, 3);
+    appendAscii(out, game.additionalId, 3);
     out.push_back(info.denominationCode);
-    out.push_back(info.maxBet);
+    out.push_back(game.maxBet);
     out.push_back(info.progressiveGroup);
     out.push_back(static_cast<std::uint8_t>(info.gameOptions >> 8U));
     out.push_back(static_cast<std::uint8_t>(info.gameOptions & 0xFFU));
-    appendAscii(out, info.paytableId, 6);
-    appendAscii(out, info.basePercentage, 4);
+    appendAscii(out, game.paytableId, 6);
+    appendAscii(out, game.basePercentage, 4);
 }
 
 std::vector<std::uint8_t> finish(std::vector<std::uint8_t> out) {
@@ -35,9 +36,36 @@ std::vector<std::uint8_t> finish(std::vector<std::uint8_t> out) {
     return out;
 }
 
-// The game number of LPs 53 and A0 (2 BCD bytes after the command).
-std::optional<std::uint64_t> gameOf(const Poll& poll) {
-    return poll.bytes.size() == 6 ? stationGame(std::span(poll.bytes).subspan(2, 2)) : std::nullopt;
+// The game number of LPs 53, A0, A4 and B5 (2 BCD bytes after the command).
+std::optional<std::uint16_t> gameOf(const Poll& poll, const MachineInfo& info) {
+    return poll.bytes.size() == 6 ? stationGame(std::span(poll.bytes).subspan(2, 2), gameCountOf(info)) : std::nullopt;
+}
+
+// LP B5: addr B5 len game max-bet(2 BCD) group levels(4) name-len name paytable-len paytable
+// categories(2 BCD) denominations(count, codes).
+std::vector<std::uint8_t> extendedGameInfo(const Poll& poll, const MachineInfo& info, std::uint16_t game,
+                                           std::uint8_t denomination) {
+    const GameInfo g = gameInfoOf(info, game);
+    std::vector<std::uint8_t> body;
+    appendBcd(body, game, 2);
+    appendBcd(body, std::min<std::uint32_t>(g.maxBetCredits, 9999), 2);
+    body.push_back(info.progressiveGroup);
+    body.insert(body.end(), {0, 0, 0, 0});  // progressive levels: none
+    const std::size_t gameName = std::min<std::size_t>(g.gameName.size(), 20);
+    body.push_back(static_cast<std::uint8_t>(gameName));
+    appendAscii(body, g.gameName, gameName);
+    const std::size_t paytableName = std::min<std::size_t>(g.paytableName.size(), 20);
+    body.push_back(static_cast<std::uint8_t>(paytableName));
+    appendAscii(body, g.paytableName, paytableName);
+    appendBcd(body, 0, 2);  // wager categories: none reported (LP B4 is not answered)
+    // Every game is played at every enabled denomination; under B0, the one it names.
+    const std::vector<std::uint8_t> enabled =
+        denomination != 0 ? std::vector<std::uint8_t>{denomination} : playerDenominationsOf(info);
+    body.push_back(static_cast<std::uint8_t>(enabled.size()));
+    body.insert(body.end(), enabled.begin(), enabled.end());
+    std::vector<std::uint8_t> out{poll.address, poll.command, static_cast<std::uint8_t>(body.size())};
+    out.insert(out.end(), body.begin(), body.end());
+    return finish(out);
 }
 
 }  // namespace
@@ -52,6 +80,7 @@ bool isMachinePoll(std::uint8_t command) {
         case 0x56:
         case 0x7E:
         case 0xA0:
+        case 0xA4:
         case 0xB1:
         case 0xB2:
         case 0xB5:
@@ -66,29 +95,46 @@ std::vector<std::uint8_t> playerDenominationsOf(const MachineInfo& info) {
                                             : info.playerDenominations;
 }
 
+std::uint16_t gameCountOf(const MachineInfo& info) {
+    return info.games.empty() ? 1 : static_cast<std::uint16_t>(info.games.size());
+}
+
+GameInfo gameInfoOf(const MachineInfo& info, std::uint16_t game) {
+    if (game >= 1 && game <= info.games.size()) {
+        return info.games[game - 1];
+    }
+    return GameInfo{info.additionalId,  info.maxBet,   info.paytableId,  info.basePercentage,
+                    info.maxBetCredits, info.gameName, info.paytableName};
+}
+
 std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
-                                                           const SasDateTime& now, std::uint8_t playerDenomination) {
+                                                           const StationNow& now, std::uint8_t denomination) {
     std::vector<std::uint8_t> out{poll.address, poll.command};
     switch (poll.command) {
         case 0x1F:
-            appendIdentity(out, info);
+            appendIdentity(out, info, gameInfoOf(info, 0));
             return finish(out);
         case 0x51:  // number of games implemented
+            appendBcd(out, gameCountOf(info), 2);
+            return finish(out);
         case 0x55:  // selected game
-            appendBcd(out, 1, 2);
+            appendBcd(out, now.selectedGame, 2);
             return finish(out);
-        case 0x56:  // enabled games: count, then each game number
-            out.push_back(3);
-            out.push_back(1);
-            appendBcd(out, 1, 2);
+        case 0x56: {  // enabled games: len, count, then each game number (under B0: at that denomination)
+            out.push_back(static_cast<std::uint8_t>(1 + 2 * now.enabledGames.size()));
+            out.push_back(static_cast<std::uint8_t>(now.enabledGames.size()));
+            for (const std::uint16_t game : now.enabledGames) {
+                appendBcd(out, game, 2);
+            }
             return finish(out);
+        }
         case 0x53: {
-            const auto game = gameOf(poll);
+            const auto game = gameOf(poll, info);
             if (!game) {
                 return std::nullopt;
             }
             appendBcd(out, *game, 2);
-            appendIdentity(out, info);
+            appendIdentity(out, info, gameInfoOf(info, *game));
             return finish(out);
         }
         case 0x54: {
@@ -99,10 +145,10 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             return finish(out);
         }
         case 0x7E:
-            appendDateTime(out, now);
+            appendDateTime(out, now.clock);
             return finish(out);
         case 0xA0: {
-            const auto game = gameOf(poll);
+            const auto game = gameOf(poll, info);
             if (!game) {
                 return std::nullopt;
             }
@@ -111,8 +157,17 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             out.insert(out.end(), {0, 0, 0});  // reserved
             return finish(out);
         }
+        case 0xA4: {  // cash-out limit: game(2 BCD) limit(2 BCD credits), the same for every game
+            const auto game = gameOf(poll, info);
+            if (!game) {
+                return std::nullopt;
+            }
+            appendBcd(out, *game, 2);
+            appendBcd(out, std::min<std::uint32_t>(now.cashoutLimitCredits, 9999), 2);
+            return finish(out);
+        }
         case 0xB1:  // current player denomination
-            out.push_back(playerDenomination);
+            out.push_back(now.playerDenomination);
             return finish(out);
         case 0xB2: {  // enabled player denominations: len, count, codes
             const std::vector<std::uint8_t> enabled = playerDenominationsOf(info);
@@ -122,28 +177,11 @@ std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, con
             return finish(out);
         }
         case 0xB5: {  // extended game N information
-            const auto game = gameOf(poll);
+            const auto game = gameOf(poll, info);
             if (!game) {
                 return std::nullopt;
             }
-            std::vector<std::uint8_t> body;
-            appendBcd(body, *game, 2);
-            appendBcd(body, std::min<std::uint32_t>(info.maxBetCredits, 9999), 2);
-            body.push_back(info.progressiveGroup);
-            body.insert(body.end(), {0, 0, 0, 0});  // progressive levels: none
-            const std::size_t gameName = std::min<std::size_t>(info.gameName.size(), 20);
-            body.push_back(static_cast<std::uint8_t>(gameName));
-            appendAscii(body, info.gameName, gameName);
-            const std::size_t paytableName = std::min<std::size_t>(info.paytableName.size(), 20);
-            body.push_back(static_cast<std::uint8_t>(paytableName));
-            appendAscii(body, info.paytableName, paytableName);
-            appendBcd(body, 0, 2);  // wager categories: none reported (LP B4 is not answered)
-            const std::vector<std::uint8_t> enabled = playerDenominationsOf(info);
-            body.push_back(static_cast<std::uint8_t>(enabled.size()));  // player denominations
-            body.insert(body.end(), enabled.begin(), enabled.end());
-            out.push_back(static_cast<std::uint8_t>(body.size()));
-            out.insert(out.end(), body.begin(), body.end());
-            return finish(out);
+            return extendedGameInfo(poll, info, *game, denomination);
         }
         default:
             return std::nullopt;

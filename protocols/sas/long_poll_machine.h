@@ -1,10 +1,12 @@
 #pragma once
 // Long polls that describe the station as a gaming machine: 1F (machine ID and information),
 // 51 (number of games), 53 (game N configuration), 54 (SAS version and serial number), 55
-// (selected game), 56 (enabled games), A0 (enabled features), 7E (date and time), B1 (current
-// player denomination), B2 (enabled player denominations), B5 (extended game N information).
-// The station is one game (number 1); its player picks one of the enabled denominations (seed
-// 000's Denomination button), which B1 reports. Answers only; nothing here changes state.
+// (selected game), 56 (enabled games), A0 (enabled features), A4 (cash-out limit), 7E (date and
+// time), B1 (current player denomination), B2 (enabled player denominations), B5 (extended game N
+// information). The station's games are the controller's (1..N, each a baccarat game with its
+// own paytable); its player joins up to four of them (LP 56) and picks one of the enabled
+// denominations for all of them (seed 000's Denomination button), which B1 reports. Answers
+// only; nothing here changes state.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -14,6 +16,17 @@
 #include "protocols/sas/poll_framer.h"
 
 namespace pitlink::sas {
+
+// What LPs 53 and B5 say of one game.
+struct GameInfo {
+    std::string additionalId = "000";     // 3 ASCII
+    std::uint8_t maxBet = 0xFF;           // in credits of the accounting denomination; FF: 255 or more
+    std::string paytableId = "000000";    // 6 ASCII
+    std::string basePercentage = "0000";  // 4 ASCII digits
+    std::uint32_t maxBetCredits = 0;      // LP B5 (2 BCD: 9999 or more reads 9999)
+    std::string gameName = "Baccarat";    // LP B5, at most 20 ASCII
+    std::string paytableName;             // LP B5, at most 20 ASCII
+};
 
 struct MachineInfo {
     std::string gameId = "BA";             // 2 ASCII characters
@@ -33,7 +46,13 @@ struct MachineInfo {
     std::uint32_t maxBetCredits = 0;         // LP B5 (2 BCD: 9999 or more reads 9999)
     std::string gameName = "Baccarat";       // LP B5, at most 20 ASCII
     std::string paytableName;                // LP B5, at most 20 ASCII
+    // Games 1..N (LP 51 counts them); empty: one game, described by the fields above.
+    std::vector<GameInfo> games;
 };
+
+// How many games the station has (LP 51), and game N's description (0: the machine's own).
+[[nodiscard]] std::uint16_t gameCountOf(const MachineInfo& info);
+[[nodiscard]] GameInfo gameInfoOf(const MachineInfo& info, std::uint16_t game);
 
 // Calendar time of the station's clock for LP 7E.
 struct SasDateTime {
@@ -45,11 +64,20 @@ struct SasDateTime {
     int second = 0;
 };
 
+// What the station is doing now, as these polls report it.
+struct StationNow {
+    SasDateTime clock;                           // LP 7E
+    std::uint8_t playerDenomination = 0x01;      // LP B1: the Table C-4 code played now
+    std::uint16_t selectedGame = 1;              // LP 55: the game of the last 8C (1 before any)
+    std::vector<std::uint16_t> enabledGames{1};  // LP 56: the games the station has joined
+    std::uint32_t cashoutLimitCredits = 0;       // LP A4, in credits of the accounting denomination
+};
+
 [[nodiscard]] bool isMachinePoll(std::uint8_t command);
-// `playerDenomination`: the code of the denomination the station's player plays now (LP B1).
+// `denomination`: LP B0's (a Table C-4 code of `playerDenominationsOf(info)`); 0: none.
 [[nodiscard]] std::optional<std::vector<std::uint8_t>> answerMachinePoll(const Poll& poll, const MachineInfo& info,
-                                                                         const SasDateTime& now,
-                                                                         std::uint8_t playerDenomination);
+                                                                         const StationNow& now,
+                                                                         std::uint8_t denomination = 0);
 // The enabled player denominations (the accounting one when none is listed).
 [[nodiscard]] std::vector<std::uint8_t> playerDenominationsOf(const MachineInfo& info);
 

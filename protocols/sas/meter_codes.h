@@ -24,10 +24,26 @@ inline constexpr std::uint16_t kTotalHandPaidCredits = 0x0023;
 inline constexpr std::uint16_t kDrop = 0x0024;
 inline constexpr std::uint16_t kKeyedOnCashable = 0x00FA;
 inline constexpr std::uint16_t kKeyedOffCashable = 0x00FD;
-// Not in Table C-7's numbered list but reported by LP 1C.
+// Not in Table C-7's numbered list but reported by LP 1C and LP 18.
 inline constexpr std::uint16_t kSlotDoorOpens = 0xF000;
 inline constexpr std::uint16_t kPowerResets = 0xF001;
+inline constexpr std::uint16_t kGamesSincePowerUp = 0xF002;
+inline constexpr std::uint16_t kGamesSinceDoorClosed = 0xF003;
 }  // namespace meter
+
+// The play a meter poll asks about: one game (LP 2F/6F/AF/52 with a game number), one
+// denomination (under LP B0), or both; game 0 and no denomination is the whole station.
+struct MeterScope {
+    std::uint16_t game = 0;         // 0: every game
+    std::uint8_t denomination = 0;  // Table C-4 code; 0: every denomination
+    [[nodiscard]] bool whole() const { return game == 0 && denomination == 0; }
+};
+
+// LP 50: the tickets (or hand-pays) of one validation type, how many and their cents.
+struct ValidationMeters {
+    std::uint64_t count = 0;
+    std::uint64_t cents = 0;
+};
 
 // Read access to a station's committed meters (the daemon implements it over its ledger).
 class MeterSource {
@@ -36,7 +52,24 @@ public:
     // nullopt: this station does not keep that meter (the long poll then leaves it out or
     // answers 0, as the poll requires).
     [[nodiscard]] virtual std::optional<std::uint64_t> meter(std::uint16_t code) const = 0;
+    // A game meter (isGameMeter) of the play in `scope` (not the whole station); nullopt for any
+    // other meter, which a game or a denomination does not keep.
+    [[nodiscard]] virtual std::optional<std::uint64_t> playMeter(std::uint16_t /*code*/,
+                                                                 const MeterScope& /*scope*/) const {
+        return std::nullopt;
+    }
+    // LP 50, `type` one of SAS's validation types (Table 15.13c).
+    [[nodiscard]] virtual ValidationMeters validationMeters(std::uint8_t /*type*/) const { return {}; }
 };
+
+// The meters a game and a denomination keep of their own: coin in and out, jackpot, games
+// played, won and lost, total won credits. The rest (credits, tickets, cancelled credits,
+// keyed on and off) belong to the station as a whole.
+[[nodiscard]] constexpr bool isGameMeter(std::uint16_t code) {
+    return code == meter::kCoinIn || code == meter::kCoinOut || code == meter::kJackpot ||
+           code == meter::kGamesPlayed || code == meter::kGamesWon || code == meter::kGamesLost ||
+           code == meter::kTotalWonCredits;
+}
 
 // The BCD width of a meter in LP 2F and LPs 6F/AF answers: cents meters are 5 bytes, the rest 4.
 [[nodiscard]] std::size_t meterBytes(std::uint16_t code);

@@ -1,5 +1,7 @@
 #include "protocols/sas/multi_denom_preamble.h"
 
+#include <algorithm>
+
 #include "protocols/sas/crc16_kermit.h"
 
 namespace pitlink::sas {
@@ -44,7 +46,8 @@ bool isMultiDenomAware(std::uint8_t command) {
     }
 }
 
-std::optional<std::vector<std::uint8_t>> answerMultiDenomPreamble(const Poll& poll, std::uint8_t denominationCode,
+std::optional<std::vector<std::uint8_t>> answerMultiDenomPreamble(const Poll& poll,
+                                                                  std::span<const std::uint8_t> offered,
                                                                   const LongPollAnswer& answer) {
     // addr B0 len denom base [data] CRC: at least a denomination and a base command.
     if (poll.bytes.size() < 7 || poll.bytes[2] != poll.bytes.size() - 5) {
@@ -55,7 +58,7 @@ std::optional<std::vector<std::uint8_t>> answerMultiDenomPreamble(const Poll& po
     if (denom > kMaxDenominationCode) {
         return refused(poll, denom, PreambleError::NotPlayerDenomination);
     }
-    if (denom != 0x00 && denom != denominationCode) {
+    if (denom != 0x00 && std::find(offered.begin(), offered.end(), denom) == offered.end()) {
         return refused(poll, denom, PreambleError::DenominationNotSupported);
     }
     if (!isMultiDenomAware(base)) {
@@ -69,7 +72,7 @@ std::optional<std::vector<std::uint8_t>> answerMultiDenomPreamble(const Poll& po
     inner.bytes = {poll.address, base};
     inner.bytes.insert(inner.bytes.end(), poll.bytes.begin() + 5, poll.bytes.end() - 2);
     appendCrc(inner.bytes);
-    const auto baseAnswer = answer(inner);
+    const auto baseAnswer = answer(inner, denom);
     if (!baseAnswer || baseAnswer->size() < 4) {
         return refused(poll, denom, baseAnswer ? PreambleError::NotSupported : PreambleError::ImproperlyFormatted);
     }

@@ -1,5 +1,7 @@
 #include "protocols/sas/sas_station.h"
 
+#include <algorithm>
+
 #include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 #include "protocols/sas/long_poll_meters.h"
@@ -61,27 +63,57 @@ void SasStation::acknowledged() {
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
-    const std::uint8_t playing = host_.playerDenomination().value_or(info_.denominationCode);
+    return answer(poll, 0);
+}
+
+std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, std::uint8_t denomination) {
     if (poll.command == 0xB0) {
-        // The station's meters are kept whole, not by denomination: a B0 may name the
-        // denomination played now (or 00); another one is answered "not supported" (04).
-        return answerMultiDenomPreamble(poll, playing, [this](const Poll& inner) {
-            return longPoll(inner);  // never a B0 again: B0 is not multi-denomination aware
-        });
+        // Any denomination the station offers: its play (every game's meters at it, the games
+        // enabled at it); never a B0 again (B0 is not multi-denomination aware: 03).
+        const std::vector<std::uint8_t> offered = playerDenominationsOf(info_);
+        return answerMultiDenomPreamble(poll, offered,
+                                        [this](const Poll& inner, std::uint8_t denom) { return answer(inner, denom); });
     }
     if (isMeterPoll(poll.command)) {
-        return answerMeterPoll(poll, meters_);
+        return answerMeterPoll(poll, meters_, MeterPollContext{gameCountOf(info_), denomination});
     }
     if (isMachinePoll(poll.command)) {
-        return answerMachinePoll(poll, info_, host_.clock(), playing);
+        const StationNow now{host_.clock(), host_.playerDenomination().value_or(info_.denominationCode),
+                             host_.selectedGame(), host_.enabledGames(), host_.cashoutLimitCredits()};
+        return answerMachinePoll(poll, info_, now, denomination);
     }
     if (isTicketPoll(poll.command)) {
-        auto answer = answerTicketPoll(poll, tickets_);
-        recordReported_ = answer && poll.command == 0x4D && poll.bytes.size() > 2 && poll.bytes[2] == 0x00 &&
+        auto answered = answerTicketPoll(poll, tickets_);
+        recordReported_ = answered && poll.command == 0x4D && poll.bytes.size() > 2 && poll.bytes[2] == 0x00 &&
                           tickets_.validationRecord(0xFF).has_value();
-        return answer;
+        return answered;
     }
     return controlPoll(poll);
+}
+
+// LP B7: addr B7 len asset(4, LSB first) location-len location -> addr B7 len control asset
+// location-len location; control bits 0 and 1: the host may set the asset number and the location.
+std::optional<std::vector<std::uint8_t>> SasStation::machineNumbers(const Poll& poll) {
+    const std::vector<std::uint8_t> data = poll.data();
+    if (data.size() < 5 || data[4] > 40 || data.size() != 5U + data[4]) {
+        return std::nullopt;
+    }
+    MachineNumbers requested;
+    requested.asset = static_cast<std::uint32_t>(data[0] | data[1] << 8U | data[2] << 16U) |
+                      static_cast<std::uint32_t>(data[3]) << 24U;
+    requested.floorLocation.assign(data.begin() + 5, data.end());
+    const MachineNumbers now = host_.setMachineNumbers(requested);
+    const std::size_t location = std::min<std::size_t>(now.floorLocation.size(), 40);
+    std::vector<std::uint8_t> out = frameOf(address_, 0xB7);
+    out.push_back(static_cast<std::uint8_t>(6 + location));
+    out.push_back(0x03);
+    for (unsigned shift = 0; shift < 32; shift += 8) {
+        out.push_back(static_cast<std::uint8_t>(now.asset >> shift));
+    }
+    out.push_back(static_cast<std::uint8_t>(location));
+    out.insert(out.end(), now.floorLocation.begin(), now.floorLocation.begin() + static_cast<std::ptrdiff_t>(location));
+    appendCrc(out);
+    return out;
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& poll) {
@@ -146,6 +178,17 @@ std::optional<std::vector<std::uint8_t>> SasStation::controlPoll(const Poll& pol
             host_.delayGame(std::chrono::milliseconds(*delay * 100));
             return ack();
         }
+        case 0xA8: {  // enable jackpot hand-pay reset method: 00 standard, 01 to the credit meter
+            if (poll.bytes.size() != 5) {
+                return std::nullopt;
+            }
+            std::vector<std::uint8_t> out = frameOf(address_, 0xA8);
+            out.push_back(static_cast<std::uint8_t>(host_.enableHandpayResetMethod(poll.bytes[2])));
+            appendCrc(out);
+            return out;
+        }
+        case 0xB7:
+            return machineNumbers(poll);
         case 0x48: {  // last accepted bill: a table takes no bills, so country, denomination and count are 0
             std::vector<std::uint8_t> out = frameOf(address_, 0x48);
             out.resize(out.size() + 6, 0x00);

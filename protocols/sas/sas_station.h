@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "protocols/sas/exception_queue.h"
@@ -27,6 +28,14 @@ struct HandpayInfo {
 };
 
 enum class HandpayResetResult : std::uint8_t { Reset = 0x00, Unable = 0x01, NotInHandpay = 0x02 };
+// LP A8's answer (the same codes: 00 enabled, 01 unable, 02 not in a hand-pay).
+using HandpayMethodResult = HandpayResetResult;
+
+// LP B7: the numbers the host gives the station.
+struct MachineNumbers {
+    std::uint32_t asset = 0;    // LP 7B's asset number
+    std::string floorLocation;  // at most 40 ASCII
+};
 
 // What the station's polls reach on the table side (the daemon implements it).
 class StationHost {
@@ -45,6 +54,17 @@ public:
     // LP B1 (and which denomination a B0 may name): the Table C-4 code of the denomination the
     // station's player plays now; nullopt: the accounting denomination.
     [[nodiscard]] virtual std::optional<std::uint8_t> playerDenomination() const { return std::nullopt; }
+    // LP 55: the game of the station's last 8C (1 before any); LP 56: the games it has joined.
+    [[nodiscard]] virtual std::uint16_t selectedGame() const { return 1; }
+    [[nodiscard]] virtual std::vector<std::uint16_t> enabledGames() const { return {1}; }
+    // LP A4: the largest cash-out a ticket pays (above it: a hand-pay), in credits.
+    [[nodiscard]] virtual std::uint32_t cashoutLimitCredits() const { return 0; }
+    // LP A8: 00 standard hand-pay, 01 reset to the credit meter.
+    virtual HandpayMethodResult enableHandpayResetMethod(std::uint8_t /*method*/) {
+        return HandpayMethodResult::Unable;
+    }
+    // LP B7: asset 0 and an empty location change nothing; the numbers as they stand after it.
+    virtual MachineNumbers setMachineNumbers(const MachineNumbers& requested) { return requested; }
 };
 
 struct StationStats {
@@ -72,7 +92,10 @@ public:
 
 private:
     [[nodiscard]] std::vector<std::uint8_t> ack() const { return {address_}; }
+    // `denomination`: the one LP B0 named around the poll (0: none).
+    std::optional<std::vector<std::uint8_t>> answer(const Poll& poll, std::uint8_t denomination);
     std::optional<std::vector<std::uint8_t>> controlPoll(const Poll& poll);
+    std::optional<std::vector<std::uint8_t>> machineNumbers(const Poll& poll);
 
     std::uint8_t address_;
     MachineInfo info_;

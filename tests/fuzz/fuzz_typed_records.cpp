@@ -61,6 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::SasQueueRecord>(body);
     readAndWriteAgain<j::SasValidationIdRecord>(body);
     readAndWriteAgain<j::SasHostEnabledRecord>(body);
+    readAndWriteAgain<j::SasMachineNumbersRecord>(body);
     readAndWriteAgain<j::SasTicketSetupRecord>(body);
     readAndWriteAgain<j::ClockSetRecord>(body);
     readAndWriteAgain<j::ConfigLoadedRecord>(body);

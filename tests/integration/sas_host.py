@@ -292,6 +292,28 @@ class Event(NamedTuple):
     rte: bool = False
 
 
+class GameBooks:
+    """A host's own books of a multi-game station from its real-time events: 7E and 7F carry no
+    game number, so each belongs to the game of the 8C before it (game 1 until one came). Per
+    game: credits wagered (7E), paid back (7F), games started and ended."""
+
+    def __init__(self):
+        self.selected = 1
+        self.wagered, self.paid, self.started, self.ended = {}, {}, {}, {}
+
+    def feed(self, event: Event) -> None:
+        if event.code == 0x8C:
+            self.selected = from_bcd(event.data[0:2])
+        elif event.code == 0x7E:
+            g = self.selected
+            self.wagered[g] = self.wagered.get(g, 0) + from_bcd(event.data[0:2])
+            self.started[g] = self.started.get(g, 0) + 1
+        elif event.code == 0x7F:
+            g = self.selected
+            self.paid[g] = self.paid.get(g, 0) + from_bcd(event.data[0:4])
+            self.ended[g] = self.ended.get(g, 0) + 1
+
+
 # Names for the exception codes the demo shows (full list: tests/fixtures/sas/exception_codes.csv).
 EXCEPTION_NAMES = {
     0x11: "slot door opened", 0x12: "slot door closed", 0x17: "AC power applied",
@@ -550,6 +572,86 @@ class SasHost:
     def lp_af(self, game: int, codes: list) -> dict:
         """LP AF extended meters for game N: {code: value or None (size 0)}."""
         return self._extended_meters(0xAF, game, codes)
+
+    def lp_52(self, game: int) -> dict:
+        """LP 52 game N meters: `addr 52 game(2 BCD) CRC`; answer `addr 52 game coin-in coin-out
+        jackpot games-played CRC`, 4 BCD each ([Platform] LP52 parser)."""
+        a = self.long_poll(0x52, to_bcd(game, 2), size=22)
+        if from_bcd(a[2:4]) != game:
+            raise SasError(f"LP 52: answer for game {a[2:4].hex()}, asked {game}")
+        return {name: from_bcd(a[4 + 4 * i:8 + 4 * i])
+                for i, name in enumerate(("coin_in", "coin_out", "jackpot", "games_played"))}
+
+    def lp_b0_2f(self, denom: int, game: int, codes: list) -> dict:
+        """LP 2F for game N at one denomination, under the B0 preamble: {code: value}. A B0 error
+        raises SasError with its code."""
+        echoed, base, data = self.lp_b0(denom, 0x2F, bytes([2 + len(codes)]) + to_bcd(game, 2) + bytes(codes))
+        if base != 0x2F:
+            raise SasError(f"LP B0 {denom:02X} 2F: error {data.hex()}")
+        if echoed != denom or data[0] != len(data) - 1 or from_bcd(data[1:3]) != game:
+            raise SasError(f"LP B0 {denom:02X} 2F: answer {data.hex(' ')}")
+        rest, meters = data[3:], {}
+        while rest:
+            size = lp_2f_meter_size(rest[0])
+            meters[rest[0]] = from_bcd(rest[1:1 + size])
+            rest = rest[1 + size:]
+        return meters
+
+    def lp_18(self) -> tuple:
+        """LP 18: (games since power-up, games since the slot door closed), 2 BCD each
+        ([Platform] LP18 parser)."""
+        a = self.long_poll(0x18, size=8)
+        return from_bcd(a[2:4]), from_bcd(a[4:6])
+
+    def lp_2d(self, game: int = 0) -> int:
+        """LP 2D total hand-paid cancelled credits of game N (4 BCD); a machine that keeps it for
+        the whole machine only does not answer game N != 0 ([Platform], SAS 7.6.3)."""
+        a = self.long_poll(0x2D, to_bcd(game, 2), size=10)
+        return from_bcd(a[4:8])
+
+    def lp_50(self, validation_type: int) -> tuple:
+        """LP 50 validation meters of one type: (count 4 BCD, amount 5 BCD cents)."""
+        a = self.long_poll(0x50, bytes((validation_type,)), size=14)
+        if a[2] != validation_type:
+            raise SasError(f"LP 50: answer for type {a[2]:02X}")
+        return from_bcd(a[3:7]), from_bcd(a[7:12])
+
+    def lp_a4(self, game: int = 0) -> int:
+        """LP A4 cash-out limit of game N: `addr A4 game(2 BCD) limit(2 BCD) CRC`."""
+        a = self.long_poll(0xA4, to_bcd(game, 2), size=8)
+        return from_bcd(a[4:6])
+
+    def lp_a8(self, method: int) -> int:
+        """LP A8 enable jackpot hand-pay reset method (00 standard, 01 to the credit meter): the
+        ACK code, 00 enabled, 01 unable, 02 not in a hand-pay."""
+        return self.long_poll(0xA8, bytes((method,)), size=5)[2]
+
+    def lp_b7(self, asset: int = 0, location: str = "") -> dict:
+        """LP B7 set machine numbers: `addr B7 len asset(4, binary LSB first) location-len location
+        CRC` (asset 0 and no location only read them); answer `addr B7 len control asset
+        location-len location CRC` ([Platform] LPB7 parser)."""
+        place = location.encode("ascii")
+        a = self._with_length(0xB7, asset.to_bytes(4, "little") + bytes((len(place),)) + place, length_byte=True)
+        if a[8] != len(a) - 11:
+            raise SasError(f"LP B7: location length {a[8]} in a {len(a)}-byte answer")
+        return {"control": a[3], "asset": int.from_bytes(a[4:8], "little"), "location": a[9:-2].decode("ascii")}
+
+    # -- games -------------------------------------------------------------------------------
+
+    def lp_51(self) -> int:
+        """LP 51 number of games implemented (2 BCD)."""
+        return from_bcd(self.long_poll(0x51, size=6)[2:4])
+
+    def lp_55(self) -> int:
+        """LP 55 selected game number (2 BCD)."""
+        return from_bcd(self.long_poll(0x55, size=6)[2:4])
+
+    def lp_56(self) -> list:
+        """LP 56 enabled game numbers: `addr 56 len count game(2 BCD)... CRC`."""
+        a = self.long_poll(0x56, length_byte=True)
+        if a[2] != 1 + 2 * a[3]:
+            raise SasError(f"LP 56: {a[3]} games in {a[2]} bytes")
+        return [from_bcd(a[4 + 2 * i:6 + 2 * i]) for i in range(a[3])]
 
     # -- control and machine information -----------------------------------------------------
 

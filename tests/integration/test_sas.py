@@ -496,7 +496,10 @@ class Sas(unittest.TestCase):
         ok(self, c.request("bet", station=1, spot="player", stake=125))
         self.assertEqual(c.request("denomination", station=1, value=100)["error"], "bets_on_layout")
         host.general_poll()
-        self.assertEqual(host.lp_b0(0x06, 0x56), (0x06, 0x00, b"\x04"))  # 1.00: not the one played now
+        # Every denomination offered is answered (its play), whichever the station plays now.
+        self.assertEqual(host.lp_b0(0x06, 0x56), (0x06, 0x56, bytes([3, 1]) + sh.to_bcd(1, 2)))
+        host.general_poll()
+        self.assertEqual(host.lp_b0(0x07, 0x56), (0x07, 0x00, b"\x04"))  # 5.00: not offered
         # Kept across a restart (station.state).
         t.daemon.kill()
         c = t.daemon.start()

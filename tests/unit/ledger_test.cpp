@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <thread>
 
@@ -83,6 +84,84 @@ TEST(Ledger, SnapshotRoundTripsAndDifferencesAreNamed) {
     EXPECT_EQ(other.differenceFrom(ledger), "station 4 credits 750 != 700");
     EXPECT_EQ(meterName(Meter::TicketInCashable), "ticket_in_cashable");
     EXPECT_EQ(reportedMeter(12'345'678'901'234), 5'678'901'234);
+}
+
+TEST(Ledger, EachGameAndDenominationsPlayIsMeteredApartAndAddsUpToTheStations) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 1, credit(9'000, 9'000, reason::kTicketIn));
+    // Game "a" at 0.05, game "b" at 0.05 and at 0.25, and a round from before denominations were
+    // journaled (no game, no denomination); the jackpot of b's round at 0.25 is b's at 0.25.
+    ledger.apply(kind::kCredit, 1,
+                 credit(200, 9'200, reason::kSettlement, {{"wagered", 100}, {"game", "a"}, {"denomination", 5}}));
+    ledger.apply(kind::kCredit, 1,
+                 credit(0, 9'200, reason::kSettlement, {{"wagered", 300}, {"game", "b"}, {"denomination", 5}}));
+    ledger.apply(kind::kCredit, 1,
+                 credit(2'500, 11'700, reason::kSettlement, {{"wagered", 500}, {"game", "b"}, {"denomination", 25}}));
+    ledger.apply(kind::kCredit, 1, credit(-2'000, 9'700, reason::kJackpot, {{"game", "b"}, {"denomination", 25}}));
+    ledger.apply(kind::kCredit, 1, credit(40, 9'740, reason::kSettlement, {{"wagered", 40}}));
+    const StationAccount& acc = ledger.stations().at(1);
+    ASSERT_EQ(acc.plays.size(), 4U);
+    const MeterSet& a5 = acc.plays.at(PlayKey{"a", 5});
+    const MeterSet& b5 = acc.plays.at(PlayKey{"b", 5});
+    const MeterSet& b25 = acc.plays.at(PlayKey{"b", 25});
+    const MeterSet& old = acc.plays.at(PlayKey{"", 0});
+    EXPECT_EQ((std::array{a5[Meter::CoinIn], a5[Meter::CoinOut], a5[Meter::GamesWon], a5[Meter::GamesLost]}),
+              (std::array<std::int64_t, 4>{100, 200, 1, 0}));
+    EXPECT_EQ((std::array{b5[Meter::CoinIn], b5[Meter::CoinOut], b5[Meter::GamesWon], b5[Meter::GamesLost]}),
+              (std::array<std::int64_t, 4>{300, 0, 0, 1}));
+    EXPECT_EQ((std::array{b25[Meter::CoinIn], b25[Meter::CoinOut], b25[Meter::Jackpots], b25[Meter::GamesPlayed]}),
+              (std::array<std::int64_t, 4>{500, 2'500, 2'000, 1}));
+    EXPECT_EQ((std::array{old[Meter::CoinIn], old[Meter::CoinOut], old[Meter::GamesPlayed], old[Meter::GamesWon]}),
+              (std::array<std::int64_t, 4>{40, 40, 1, 0}));  // a push: neither won nor lost
+    // 100 + 300 + 500 + 40 wagered; 200 + 0 + 2,500 + 40 paid; four games.
+    EXPECT_EQ((std::array{acc.meters[Meter::CoinIn], acc.meters[Meter::CoinOut], acc.meters[Meter::GamesPlayed],
+                          acc.meters[Meter::Jackpots]}),
+              (std::array<std::int64_t, 4>{940, 2'740, 4, 2'000}));
+    // The snapshot keeps them; one whose plays do not add up to the station's meters is refused.
+    const json snapshot = ledger.toJson();
+    EXPECT_EQ(Ledger::fromJson(snapshot).differenceFrom(ledger), "");
+    json forged = snapshot;
+    forged["stations"]["1"]["plays"][0]["meters"]["coin_in"] = 101;
+    EXPECT_THROW((void)Ledger::fromJson(forged), LedgerError);
+    Ledger moved = Ledger::fromJson(snapshot);
+    moved.apply(kind::kCredit, 1,
+                credit(0, 9'740, reason::kSettlement, {{"wagered", 0}, {"game", "a"}, {"denomination", 25}}));
+    EXPECT_NE(moved.differenceFrom(Ledger::fromJson(snapshot)), "");
+}
+
+TEST(Ledger, GamesSinceTheDoorClosedAndTicketCountsAreKept) {
+    Ledger ledger;
+    ledger.apply(kind::kCredit, 2, credit(900, 900, reason::kTicketIn));
+    ledger.apply(kind::kCredit, 2, credit(300, 1'200, reason::kTicketIn));
+    ledger.apply(kind::kCredit, 2, credit(0, 1'200, reason::kSettlement, {{"wagered", 100}}));
+    ledger.apply(kind::kDoorClosed, std::nullopt, json{{"door", "main"}});  // the table's: every station
+    ledger.apply(kind::kCredit, 2, credit(0, 1'200, reason::kSettlement, {{"wagered", 100}}));
+    ledger.apply(kind::kCredit, 2, credit(-1'200, 0, reason::kTicketOut));
+    const StationAccount& acc = ledger.stations().at(2);
+    EXPECT_EQ((std::array{acc.meters[Meter::GamesPlayed], acc.gamesAtDoorClose, acc.ticketsIn, acc.ticketsOut}),
+              (std::array<std::int64_t, 4>{2, 1, 2, 1}));
+    EXPECT_EQ(Ledger::fromJson(ledger.toJson()).stations().at(2), acc);
+}
+
+// A snapshot written before plays were kept: the start-up takes each station's play as one naming
+// nothing, and a replay of the whole journal adopts that there, so that it meets later snapshots.
+TEST(Ledger, ASnapshotFromBeforePlaysIsAdoptedByAReplay) {
+    Ledger replay;
+    replay.apply(kind::kCredit, 1, credit(500, 500, reason::kTicketIn));
+    replay.apply(kind::kCredit, 1, credit(60, 560, reason::kSettlement, {{"wagered", 50}, {"game", "a"}}));
+    replay.apply(kind::kDoorClosed, 1, json{{"door", "station"}});
+    json old = replay.toJson();
+    old["stations"]["1"].erase("plays");
+    old["stations"]["1"].erase("games_at_door_close");
+    old["stations"]["1"].erase("tickets");
+    const Ledger started = Ledger::fromJson(old);
+    EXPECT_FALSE(started.playsKnown());
+    EXPECT_EQ(started.stations().at(1).plays.count(PlayKey{}), 1U);
+    EXPECT_EQ(replay.differenceFrom(started), "");  // not compared
+    replay.adoptPlaysOf(started);
+    EXPECT_EQ(replay.stations().at(1).plays, started.stations().at(1).plays);
+    EXPECT_EQ((std::array{replay.stations().at(1).gamesAtDoorClose, replay.stations().at(1).ticketsIn}),
+              (std::array<std::int64_t, 2>{0, 0}));
 }
 
 TEST(JournalWriter, CommitsInOrderAndTheCommittedLedgerMovesOnlyWhenTheCommitIsReported) {

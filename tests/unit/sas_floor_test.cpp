@@ -44,6 +44,51 @@ TEST(SasExceptionEvents, BetsClosedStartEachStationsGameAndItsSettlementEndsIt) 
     EXPECT_EQ(raised[0], (RaisedException{2, code::kGameEnded, {0x00, 0x00, 0x01, 0x95}}));  // 195 credits back
 }
 
+// Two games: 7E and 7F carry no game number, so each follows the 8C naming its game whenever the
+// host was last told of another; 7E's coin in is that game's.
+TEST(SasExceptionEvents, AGameOtherThanTheSelectedOneRaises8CBeforeIts7EAnd7F) {
+    journal::Ledger before;  // station 1 has played 700 in game "b" (and 300 in "a") before
+    before.apply(kind::kCredit, 1, json{{"amount", 5'000}, {"balance", 5'000}, {"reason", "ticket_in"}});
+    before.apply(kind::kCredit, 1,
+                 json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 300}, {"game", "a"}});
+    before.apply(kind::kCredit, 1,
+                 json{{"amount", 0}, {"balance", 5'000}, {"reason", "settlement"}, {"wagered", 700}, {"game", "b"}});
+    GameSelection games{{"a", "b"}, {}};
+    const auto closedIn = [](const std::string& game, std::int64_t wagered) {
+        return std::vector<journal::Fact>{
+            fact(kind::kRoundClosed, std::nullopt, json{{"wagered", {{"1", wagered}}}, {"game", game}})};
+    };
+    // Game 2 ("b"): 8C 0002, then 7E with 100 wagered and b's coin in 800.
+    EXPECT_EQ(
+        exceptionsOf(closedIn("b", 100), before, 1, {1}, games),
+        (std::vector<RaisedException>{{1, code::kGameSelected, {0x00, 0x02}},
+                                      {1, code::kGameStarted, {0x01, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00}}}));
+    EXPECT_EQ(games.selectedAt(1), 2);
+    // Game 1 ("a") closes while b's round is still dealt: 8C 0001, 7E with a's coin in 300 + 50.
+    EXPECT_EQ(
+        exceptionsOf(closedIn("a", 50), before, 1, {1}, games),
+        (std::vector<RaisedException>{{1, code::kGameSelected, {0x00, 0x01}},
+                                      {1, code::kGameStarted, {0x00, 0x50, 0x00, 0x00, 0x03, 0x50, 0x00, 0x00}}}));
+    // b's round settles: 8C 0002 again before its 7F; a's then 8C 0001 before its own.
+    const auto settledIn = [](const std::string& game, std::int64_t paid, std::int64_t wagered) {
+        return std::vector<journal::Fact>{fact(kind::kCredit, 1,
+                                               json{{"amount", paid},
+                                                    {"balance", 5'000 + paid},
+                                                    {"reason", "settlement"},
+                                                    {"wagered", wagered},
+                                                    {"game", game}})};
+    };
+    EXPECT_EQ(exceptionsOf(settledIn("b", 200, 100), before, 1, {1}, games),
+              (std::vector<RaisedException>{{1, code::kGameSelected, {0x00, 0x02}},
+                                            {1, code::kGameEnded, {0x00, 0x00, 0x02, 0x00}}}));
+    EXPECT_EQ(exceptionsOf(settledIn("a", 0, 50), before, 1, {1}, games),
+              (std::vector<RaisedException>{{1, code::kGameSelected, {0x00, 0x01}},
+                                            {1, code::kGameEnded, {0x00, 0x00, 0x00, 0x00}}}));
+    // The same game again: no 8C. A station without a SAS link: nothing at all.
+    EXPECT_EQ(exceptionsOf(closedIn("a", 50), before, 1, {1}, games).size(), 1U);
+    EXPECT_TRUE(exceptionsOf(closedIn("b", 50), before, 1, {2}, games).empty());
+}
+
 TEST(SasExceptionEvents, TiltsOptionChangesAndTipsAreReported) {
     const std::vector<journal::Fact> facts{
         fact(kind::kTiltRaised, std::nullopt, json{{"cause", "modbus"}, {"message", "module silent"}}),

@@ -88,7 +88,10 @@ TEST(SasMeterPolls, SetsSelectedAndExtendedMeters) {
 
 std::string machine(const std::string& frame, const MachineInfo& info, const SasDateTime& now = {},
                     std::optional<std::uint8_t> playing = std::nullopt) {
-    const auto out = answerMachinePoll(pollOf(frame), info, now, playing.value_or(info.denominationCode));
+    StationNow state;
+    state.clock = now;
+    state.playerDenomination = playing.value_or(info.denominationCode);
+    const auto out = answerMachinePoll(pollOf(frame), info, state);
     return out ? hex(*out) : "(silent)";
 }
 
@@ -152,8 +155,10 @@ TEST(SasMachinePolls, PlayerDenominations) {
 std::string preamble(const std::string& frame) {
     MachineInfo info;
     info.denominationCode = 0x01;
-    const auto out = answerMultiDenomPreamble(pollOf(withCrc(frame)), info.denominationCode,
-                                              [&](const Poll& p) { return answerMachinePoll(p, info, {}, 0x01); });
+    const std::uint8_t offered[] = {info.denominationCode};
+    const auto out = answerMultiDenomPreamble(pollOf(withCrc(frame)), offered, [&](const Poll& p, std::uint8_t denom) {
+        return answerMachinePoll(p, info, StationNow{}, denom);
+    });
     return out ? hex(*out) : "(silent)";
 }
 
@@ -170,7 +175,9 @@ TEST(SasMultiDenomPreamble, AnswersItsOwnDenominationAndNamesTheErrorOtherwise) 
     wrong.address = 0x01;
     wrong.command = 0xB0;
     wrong.bytes = bytes(withCrc("01 B0 05 01 56"));
-    EXPECT_FALSE(answerMultiDenomPreamble(wrong, 0x01, [](const Poll&) { return std::nullopt; }).has_value());
+    const std::uint8_t offered[] = {0x01};
+    EXPECT_FALSE(
+        answerMultiDenomPreamble(wrong, offered, [](const Poll&, std::uint8_t) { return std::nullopt; }).has_value());
 }
 
 TEST(SasMachinePolls, TheHostSetsTheDateAndTimeAndReadsItBack) {

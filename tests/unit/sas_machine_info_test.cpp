@@ -41,9 +41,10 @@ TEST(SasMachineInfo, PaytableIdsTellThePaytablesApart) {
 
 TEST(SasMachineInfo, FeatureBitsSayWhatTheStationDoes) {
     // Byte 1: validation extensions 0x10, validation style bits 5-6 (01 system, 10 enhanced),
-    // ticket redemption 0x80. Byte 2: meter model 01 (won when won), extended meters 0x08.
-    EXPECT_EQ(featureBytes(ValidationMode::System, true), (std::array<std::uint8_t, 3>{0xB0, 0x09, 0x00}));
-    EXPECT_EQ(featureBytes(ValidationMode::SecureEnhanced, false), (std::array<std::uint8_t, 3>{0x50, 0x09, 0x00}));
+    // ticket redemption 0x80. Byte 2: meter model 01 (won when won), extended meters 0x08,
+    // multi-denomination extensions 0x80 (B0 answered for every denomination offered).
+    EXPECT_EQ(featureBytes(ValidationMode::System, true), (std::array<std::uint8_t, 3>{0xB0, 0x89, 0x00}));
+    EXPECT_EQ(featureBytes(ValidationMode::SecureEnhanced, false), (std::array<std::uint8_t, 3>{0x50, 0x89, 0x00}));
 }
 
 }  // namespace

@@ -59,6 +59,36 @@ struct Table : test::StationHostDouble, TicketHost {
                                 redeemed ? redeemed->validation : ""};
     }
     std::uint32_t assetNumber() const override { return 0x01020304; }
+    // Games: each (game, denomination code) scope's game meters, as the daemon sums them.
+    [[nodiscard]] std::optional<std::uint64_t> playMeter(std::uint16_t code, const MeterScope& scope) const override {
+        const auto play = plays.find({scope.game, scope.denomination});
+        if (!isGameMeter(code) || play == plays.end() || !play->second.contains(code)) {
+            return std::nullopt;
+        }
+        return play->second.at(code);
+    }
+    [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override {
+        return type == 0x00 ? ValidationMeters{3, 4'500} : ValidationMeters{};
+    }
+    [[nodiscard]] std::uint16_t selectedGame() const override { return selected; }
+    [[nodiscard]] std::vector<std::uint16_t> enabledGames() const override { return joined; }
+    [[nodiscard]] std::uint32_t cashoutLimitCredits() const override { return 12'345; }
+    HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override {
+        methods.push_back(method);
+        return !handpay ? HandpayMethodResult::NotInHandpay
+                        : (method == 0 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable);
+    }
+    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override {
+        numbers.asset = requested.asset != 0 ? requested.asset : numbers.asset;
+        numbers.floorLocation = requested.floorLocation.empty() ? numbers.floorLocation : requested.floorLocation;
+        return numbers;
+    }
+
+    std::map<std::pair<std::uint16_t, std::uint8_t>, std::map<std::uint16_t, std::uint64_t>> plays;
+    std::uint16_t selected = 1;
+    std::vector<std::uint16_t> joined{1};
+    std::vector<std::uint8_t> methods;  // LP A8's, as asked
+    MachineNumbers numbers{7, "PIT 1"};
     const TicketSetup& ticketSetup() const override { return setup; }
     void setTicketSetup(const TicketSetup& s) override { setup = s; }
 
@@ -72,8 +102,15 @@ struct Table : test::StationHostDouble, TicketHost {
     TicketSetup setup;
 };
 
+// A frame with its CRC, as hex.
+std::string withCrcHex(const std::string& frameHex) {
+    std::vector<std::uint8_t> frame = bytes(frameHex);
+    appendCrc(frame);
+    return hex(frame);
+}
+
 struct Host {
-    Host() : stack(1, MachineInfo{}, table, table, table, wire, 0) { poll("80"); }
+    explicit Host(MachineInfo info = {}) : stack(1, std::move(info), table, table, table, wire, 0) { poll("80"); }
     // Sends a poll (a CRC is added when `withCrc`) and returns the answer, or "(nothing)".
     std::string poll(const std::string& frameHex, bool withCrc = false) {
         std::vector<std::uint8_t> frame = bytes(frameHex);
@@ -247,6 +284,98 @@ TEST(SasTickets, TicketSetUpAndRomSignature) {
     std::snprintf(expected, sizeof expected, "01 21 %02X %02X", signature & 0xFF, signature >> 8);
     EXPECT_EQ(h.ask("01 21 EF BE", true), withCrc(expected));
     EXPECT_EQ(h.ask("01 48"), withCrc("01 48 00 00 00 00 00 00"));
+}
+
+// Three games, two denominations (0.01 and 0.05): the station has joined games 1 and 3.
+MachineInfo threeGames() {
+    MachineInfo info;
+    info.playerDenominations = {0x01, 0x02};
+    for (const std::string id : {"AAAAAA", "BBBBBB", "CCCCCC"}) {
+        GameInfo game;
+        game.additionalId = "00" + std::string(1, static_cast<char>('1' + (id[0] - 'A')));
+        game.paytableId = id;
+        game.basePercentage = "9876";
+        game.maxBet = 0x64;
+        game.gameName = "game-" + id.substr(0, 1);
+        info.games.push_back(game);
+    }
+    return info;
+}
+
+TEST(SasStationGames, EachGameItsNumberConfigurationAndTheGamesJoined) {
+    Host h(threeGames());
+    h.table.selected = 3;
+    h.table.joined = {1, 3};
+    EXPECT_EQ(h.poll("01 51"), withCrcHex("01 51 00 03"));  // three games implemented
+    EXPECT_EQ(h.poll("01 55"), withCrcHex("01 55 00 03"));  // the game of the last 8C
+    EXPECT_EQ(h.poll("01 56"), withCrcHex("01 56 05 02 00 01 00 03"));
+    // Game 2's configuration: "BA", its number as additional ID, accounting denomination 01, max
+    // bet 0x64, group 0, options 0000, its paytable ID and base %.
+    EXPECT_EQ(h.poll("01 53 00 02", true),
+              withCrcHex("01 53 00 02 42 41 30 30 32 01 64 00 00 00 42 42 42 42 42 42 39 38 37 36"));
+    EXPECT_EQ(h.ask("01 53 00 04", true), "(nothing)");  // no game 4
+    EXPECT_EQ(h.ask("01 A0 00 03", true).substr(0, 11), "01 A0 00 03");
+    EXPECT_EQ(h.ask("01 A0 00 04", true), "(nothing)");
+    // B5 of game 3: its name; under B0 0.05 the denomination it names alone.
+    const std::string b5 = h.ask("01 B5 00 03", true);
+    EXPECT_NE(b5.find("06 67 61 6D 65 2D 43"), std::string::npos) << b5;  // "game-C"
+    EXPECT_EQ(b5.substr(b5.size() - 14, 8), "02 01 02");                  // both denominations
+    const std::string b0b5 = h.ask("01 B0 04 02 B5 00 03", true);
+    EXPECT_EQ(b0b5.substr(b0b5.size() - 11, 5), "01 02");
+    // LP 56 under B0: every denomination offered plays every game joined; another is 04.
+    EXPECT_EQ(h.ask("01 B0 02 02 56", true), withCrcHex("01 B0 08 02 56 05 02 00 01 00 03"));
+    EXPECT_EQ(h.ask("01 B0 02 03 56", true), withCrcHex("01 B0 03 03 00 04"));
+}
+
+TEST(SasStationGames, GameMetersOfOneGameOneDenominationOrBoth) {
+    Host h(threeGames());
+    h.table.meters = {{meter::kCoinIn, 900}, {meter::kCurrentCredits, 2500}, {meter::kGamesPlayed, 30}};
+    h.table.plays[{2, 0}] = {
+        {meter::kCoinIn, 400}, {meter::kCoinOut, 380}, {meter::kJackpot, 0}, {meter::kGamesPlayed, 12}};
+    h.table.plays[{0, 2}] = {{meter::kCoinIn, 250}, {meter::kGamesPlayed, 5}};
+    h.table.plays[{2, 2}] = {{meter::kCoinIn, 50}, {meter::kGamesPlayed, 1}};
+    // 2F of game 2: coin in and games played; current credits (the station's) left out.
+    EXPECT_EQ(h.ask("01 2F 05 00 02 00 0C 05", true), withCrcHex("01 2F 0C 00 02 00 00 00 04 00 05 00 00 00 12"));
+    // Game 0 is the station: every code answered.
+    EXPECT_EQ(h.ask("01 2F 04 00 00 00 0C", true), withCrcHex("01 2F 0C 00 00 00 00 00 09 00 0C 00 00 25 00"));
+    // 6F leaves the station's meter out of game 2; AF gives it size 0.
+    EXPECT_EQ(h.ask("01 6F 06 00 02 00 00 0C 00", true), withCrcHex("01 6F 09 00 02 00 00 04 00 00 04 00"));
+    EXPECT_EQ(h.ask("01 AF 06 00 02 00 00 0C 00", true), withCrcHex("01 AF 0C 00 02 00 00 04 00 00 04 00 0C 00 00"));
+    // 52: coin in, coin out, jackpot, games played of game 2; game 4 does not exist.
+    EXPECT_EQ(h.ask("01 52 00 02", true), withCrcHex("01 52 00 02 00 00 04 00 00 00 03 80 00 00 00 00 00 00 00 12"));
+    EXPECT_EQ(h.ask("01 52 00 04", true), "(nothing)");
+    // Under B0 0.05: every game's play at 0.05 (game 0), or game 2's at 0.05.
+    EXPECT_EQ(h.ask("01 B0 07 02 2F 04 00 00 00 05", true),
+              withCrcHex("01 B0 0F 02 2F 0C 00 00 00 00 00 02 50 05 00 00 00 05"));
+    EXPECT_EQ(h.ask("01 B0 07 02 2F 04 00 02 00 05", true),
+              withCrcHex("01 B0 0F 02 2F 0C 00 02 00 00 00 00 50 05 00 00 00 01"));
+}
+
+TEST(SasStationGames, RoutinePollsAHostSendsEveryDay) {
+    Host h;
+    h.table.meters = {{meter::kGamesSincePowerUp, 12'345},
+                      {meter::kGamesSinceDoorClosed, 7},
+                      {meter::kHandPaidCancelledCredits, 1'500}};
+    EXPECT_EQ(h.poll("01 18"), withCrcHex("01 18 23 45 00 07"));  // 2 BCD each: 12,345 keeps 2345
+    EXPECT_EQ(h.poll("01 2D 00 00", true), withCrcHex("01 2D 00 00 00 00 15 00"));
+    EXPECT_EQ(h.ask("01 2D 00 01", true), "(nothing)");  // kept for the station only (SAS 7.6.3)
+    EXPECT_EQ(h.poll("01 50 00", true), withCrcHex("01 50 00 00 00 00 03 00 00 00 45 00"));
+    EXPECT_EQ(h.ask("01 50 80", true), withCrcHex("01 50 80 00 00 00 00 00 00 00 00 00"));
+    EXPECT_EQ(h.ask("01 50 05", true), "(nothing)");                          // not a validation type
+    EXPECT_EQ(h.poll("01 A4 00 00", true), withCrcHex("01 A4 00 00 99 99"));  // 12,345 credits: 9999 at most
+    EXPECT_EQ(h.ask("01 A4 00 02", true), "(nothing)");                       // one game here
+    EXPECT_EQ(h.poll("01 A8 01", true), withCrcHex("01 A8 02"));              // not in a hand-pay
+    h.table.handpay = HandpayInfo{0, 0, 150'000, 0, 0};
+    EXPECT_EQ(h.ask("01 A8 01", true), withCrcHex("01 A8 01"));  // to the credit meter: unable
+    EXPECT_EQ(h.ask("01 A8 00", true), withCrcHex("01 A8 00"));  // standard: the one it has
+    EXPECT_EQ(h.table.methods, (std::vector<std::uint8_t>{0x01, 0x01, 0x00}));
+    // B7: asset 12,345 (binary, LSB first) and "PIT 7"; the answer: control 03, then the numbers.
+    EXPECT_EQ(h.poll("01 B7 0A 39 30 00 00 05 50 49 54 20 37", true),
+              withCrcHex("01 B7 0B 03 39 30 00 00 05 50 49 54 20 37"));
+    EXPECT_EQ(h.table.numbers.asset, 12'345U);
+    // Asset 0 and no location only read them.
+    EXPECT_EQ(h.ask("01 B7 05 00 00 00 00 00", true), withCrcHex("01 B7 0B 03 39 30 00 00 05 50 49 54 20 37"));
+    EXPECT_EQ(h.ask("01 B7 06 00 00 00 00 05 50", true), "(nothing)");  // location length beyond the poll
 }
 
 }  // namespace

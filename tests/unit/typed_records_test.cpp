@@ -53,13 +53,13 @@ game::Hand hand(std::initializer_list<std::string_view> names) {
 constexpr std::string_view kStandardSha = "fd7cadf6d30ac0f1922ffe856e1e83002289b783c094ea6cd17f49bf3d0f1034";
 
 TEST(TypedRecords, CashierBodiesAreTheBodiesOfBefore) {
-    EXPECT_EQ(stored(CreditRecord{-500, 1500, "bet", "bet 3", {}, {}, {}}),
+    EXPECT_EQ(stored(CreditRecord{-500, 1500, "bet", "bet 3", {}, {}, {}, {}, {}}),
               R"({"amount":-500,"balance":1500,"reason":"bet","ref":"bet 3"})");
-    EXPECT_EQ(stored(CreditRecord{390, 1390, "settlement", {}, 300, {}, {}}),
+    EXPECT_EQ(stored(CreditRecord{390, 1390, "settlement", {}, 300, {}, {}, {}, {}}),
               R"({"amount":390,"balance":1390,"reason":"settlement","wagered":300})");
-    EXPECT_EQ(stored(CreditRecord{-40, 0, "resettlement", "round 7", {}, -50, 10}),
+    EXPECT_EQ(stored(CreditRecord{-40, 0, "resettlement", "round 7", {}, -50, 10, {}, {}}),
               R"({"amount":-40,"balance":0,"due":-50,"reason":"resettlement","ref":"round 7","shortfall":10})");
-    EXPECT_EQ(stored(CreditRecord{-2000, 0, "handpay", {}, {}, {}, {}}),
+    EXPECT_EQ(stored(CreditRecord{-2000, 0, "handpay", {}, {}, {}, {}, {}, {}}),
               R"({"amount":-2000,"balance":0,"reason":"handpay"})");
 
     EXPECT_EQ(stored(TicketIssuedRecord{"001234567890123456", 2500, {}}),
@@ -122,10 +122,15 @@ TEST(TypedRecords, StationBodiesAreTheBodiesOfBefore) {
 }
 
 TEST(TypedRecords, ReadBackWhatTheyWrite) {
-    const CreditRecord credit{390, 1390, "settlement", "round 4", 300, {}, {}};
+    const CreditRecord credit{390, 1390, "settlement", "round 4", 300, {}, {}, {}, {}};
     EXPECT_EQ(readBody<CreditRecord>(toBody(credit)), credit);
-    const CreditRecord resettled{-40, 0, "resettlement", {}, {}, -50, 10};
+    const CreditRecord resettled{-40, 0, "resettlement", {}, {}, -50, 10, {}, {}};
     EXPECT_EQ(readBody<CreditRecord>(toBody(resettled)), resettled);
+    // A round's settlement on a controller of several games: the denomination played and the game.
+    const CreditRecord played{390, 1390, "settlement", "round 4", 300, {}, {}, 5, "baccarat-2"};
+    EXPECT_EQ(stored(played), R"({"amount":390,"balance":1390,"denomination":5,"game":"baccarat-2",)"
+                              R"("reason":"settlement","ref":"round 4","wagered":300})");
+    EXPECT_EQ(readBody<CreditRecord>(toBody(played)), played);
     TicketPrint print;
     print.printedAt = "2026-11-26 23:50:01";
     print.systemId = 0;
@@ -471,7 +476,7 @@ TEST(TypedRecords, RoundAndSasRecordsReadBackWhatTheyWrite) {
 
 // A fact this process wrote is read from its struct; one read back from the journal, from its body.
 TEST(TypedRecords, RecordOfAFactIsItsStructOrItsBody) {
-    const CreditRecord written{-500, 1500, "bet", "bet 3", {}, {}, {}};
+    const CreditRecord written{-500, 1500, "bet", "bet 3", {}, {}, {}, {}, {}};
     Fact typed{std::string(kind::kCredit), 1, 2, toBody(written), written};
     typed.body = json::object();  // not read: the struct is
     EXPECT_EQ(recordOf<CreditRecord>(typed), written);

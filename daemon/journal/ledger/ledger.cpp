@@ -15,6 +15,67 @@ namespace pitlink::journal {
 
 using nlohmann::json;
 
+namespace {
+
+// The play meters of `meters` as one play naming no game or denomination (a snapshot from before
+// plays were kept, or a station that has not played since).
+std::map<PlayKey, MeterSet> wholePlay(const MeterSet& meters) {
+    MeterSet played;
+    bool any = false;
+    for (const Meter meter : kPlayMeters) {
+        played.add(meter, meters[meter]);
+        any = any || meters[meter] != 0;
+    }
+    return any ? std::map<PlayKey, MeterSet>{{PlayKey{}, played}} : std::map<PlayKey, MeterSet>{};
+}
+
+// A snapshot's plays: each game and denomination once, and their sum the station's meters.
+std::map<PlayKey, MeterSet> playsFromJson(const json& list, const MeterSet& whole, const std::string& station) {
+    std::map<PlayKey, MeterSet> plays;
+    MeterSet sum;
+    for (const json& entry : list) {
+        PlayKey key;
+        key.denomination = integerField(entry, "denomination", 0, kMaxBodyMoney);
+        if (entry.contains("game")) {
+            key.game = gameNameValue(entry.at("game"), "a play's \"game\"");
+        }
+        MeterSet played;
+        for (const auto& [name, value] : objectField(entry, "meters").items()) {
+            const auto meter = parseMeter(name);
+            if (!meter || std::find(kPlayMeters.begin(), kPlayMeters.end(), *meter) == kPlayMeters.end()) {
+                throw LedgerError("snapshot with a play meter " + name + " that plays do not keep");
+            }
+            const std::int64_t n = integerValue(value, "station " + station + " play meter " + name, 0, kMaxInt64);
+            played.add(*meter, n);
+            sum.add(*meter, n);
+        }
+        if (!plays.emplace(std::move(key), played).second) {
+            throw LedgerError("snapshot with one play twice for station " + station);
+        }
+    }
+    for (const Meter meter : kPlayMeters) {
+        if (sum[meter] != whole[meter]) {
+            throw LedgerError("snapshot whose plays of station " + station + " do not add up to its " +
+                              std::string(meterName(meter)));
+        }
+    }
+    return plays;
+}
+
+std::string playsText(const std::map<PlayKey, MeterSet>& plays) {
+    std::string text = "{";
+    for (const auto& [key, played] : plays) {
+        text += (text.size() > 1 ? "; " : "") + (key.game.empty() ? std::string("-") : key.game) + "@" +
+                std::to_string(key.denomination) + ":";
+        for (const Meter meter : kPlayMeters) {
+            text += " " + std::to_string(played[meter]);
+        }
+    }
+    return text + "}";
+}
+
+}  // namespace
+
 game::Fraction addFractions(game::Fraction a, game::Fraction b) {
     const game::Int128 num = static_cast<game::Int128>(a.num) * b.den + static_cast<game::Int128>(b.num) * a.den;
     const game::Int128 den = static_cast<game::Int128>(a.den) * b.den;
@@ -133,6 +194,34 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
     } else if (why == reason::kBetReturn) {
         meters.add(Meter::BetsReturned, amount);
     }
+    const auto counted = [&](std::int64_t n) {
+        if (n == std::numeric_limits<std::int64_t>::max()) {
+            throw LedgerError("station " + std::to_string(station) + " ticket count would overflow");
+        }
+        return n + 1;
+    };
+    const std::int64_t ticketsIn = why == reason::kTicketIn ? counted(acc.ticketsIn) : acc.ticketsIn;
+    const std::int64_t ticketsOut = why == reason::kTicketOut ? counted(acc.ticketsOut) : acc.ticketsOut;
+    // A round's play, metered by its game and denomination as well.
+    std::optional<std::pair<PlayKey, MeterSet>> play;
+    if (why == reason::kSettlement || why == reason::kJackpot) {
+        PlayKey key{credit.game.value_or(std::string()), credit.denomination.value_or(0)};
+        const auto it = acc.plays.find(key);
+        MeterSet played = it == acc.plays.end() ? MeterSet{} : it->second;
+        if (why == reason::kSettlement) {
+            played.add(Meter::CoinIn, wagered);
+            played.add(Meter::CoinOut, amount);
+            played.add(Meter::GamesPlayed, 1);
+            if (amount > wagered) {
+                played.add(Meter::GamesWon, 1);
+            } else if (amount < wagered) {
+                played.add(Meter::GamesLost, 1);
+            }
+        } else {
+            played.add(Meter::Jackpots, -amount);
+        }
+        play.emplace(std::move(key), played);
+    }
     // Stakes in play: a bet's stake until its round settles (the settlement's wagered) or it comes
     // back (withdrawn, voided). Never below 0: a ledger rebuilt from a snapshot of a pitlinkd
     // that did not keep them starts at 0 in the middle of a round.
@@ -145,6 +234,11 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
     }
     acc.credits = balance;
     acc.meters = meters;
+    acc.ticketsIn = ticketsIn;
+    acc.ticketsOut = ticketsOut;
+    if (play) {
+        acc.plays.insert_or_assign(std::move(play->first), play->second);
+    }
 }
 
 void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
@@ -173,6 +267,16 @@ void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> st
         table_.add(Meter::RoundsResettled, 1);
     } else if (kindName == kind::kDaemonStarted) {
         table_.add(Meter::PowerUps, 1);
+    } else if (kindName == kind::kDoorClosed) {
+        // LP 18 counts games since the station's door, or the table's (every station's), closed.
+        if (station) {
+            StationAccount& acc = stations_[*station];
+            acc.gamesAtDoorClose = acc.meters[Meter::GamesPlayed];
+        } else {
+            for (auto& [number, acc] : stations_) {
+                acc.gamesAtDoorClose = acc.meters[Meter::GamesPlayed];
+            }
+        }
     } else if (kindName == kind::kDoorOpened) {
         if (station) {
             stations_[*station].meters.add(Meter::DoorOpens, 1);
@@ -211,11 +315,26 @@ json Ledger::toJson() const {
         for (const Meter meter : kStationMeters) {
             meters[std::string(meterName(meter))] = acc.meters[meter];
         }
+        json plays = json::array();
+        for (const auto& [key, played] : acc.plays) {
+            json playMeters = json::object();
+            for (const Meter meter : kPlayMeters) {
+                playMeters[std::string(meterName(meter))] = played[meter];
+            }
+            json entry{{"denomination", key.denomination}, {"meters", std::move(playMeters)}};
+            if (!key.game.empty()) {
+                entry["game"] = key.game;
+            }
+            plays.push_back(std::move(entry));
+        }
         stations[std::to_string(number)] = {
             {"credits", acc.credits},
             {"in_play", acc.inPlay},
             {"breakage", acc.breakage.toString()},
             {"meters", std::move(meters)},
+            {"plays", std::move(plays)},
+            {"games_at_door_close", acc.gamesAtDoorClose},
+            {"tickets", {{"in", acc.ticketsIn}, {"out", acc.ticketsOut}}},
         };
     }
     json table = json::object();
@@ -256,6 +375,16 @@ Ledger Ledger::fromJson(const json& snapshot) {
                 what.append(number).append(" meter ").append(name);
                 acc.meters.add(*meter, integerValue(value, what, 0, kMaxInt64));
             }
+            if (entry.contains("plays")) {
+                acc.plays = playsFromJson(arrayField(entry, "plays"), acc.meters, number);
+                acc.gamesAtDoorClose = integerField(entry, "games_at_door_close", 0, acc.meters[Meter::GamesPlayed]);
+                const json& tickets = objectField(entry, "tickets");
+                acc.ticketsIn = integerField(tickets, "in", 0, kMaxInt64);
+                acc.ticketsOut = integerField(tickets, "out", 0, kMaxInt64);
+            } else {
+                ledger.playsKnown_ = false;
+                acc.plays = wholePlay(acc.meters);
+            }
         }
         for (const auto& [name, value] : objectField(snapshot, "table").items()) {
             const auto meter = parseMeter(name);
@@ -268,6 +397,18 @@ Ledger Ledger::fromJson(const json& snapshot) {
         throw LedgerError(std::string("malformed meters snapshot: ") + error.what());
     }
     return ledger;
+}
+
+void Ledger::adoptPlaysOf(const Ledger& snapshot) {
+    for (auto& [number, acc] : stations_) {
+        const auto it = snapshot.stations_.find(number);
+        acc.plays = it == snapshot.stations_.end() ? wholePlay(acc.meters) : it->second.plays;
+        const StationAccount none;
+        const StationAccount& theirs = it == snapshot.stations_.end() ? none : it->second;
+        acc.gamesAtDoorClose = theirs.gamesAtDoorClose;
+        acc.ticketsIn = theirs.ticketsIn;
+        acc.ticketsOut = theirs.ticketsOut;
+    }
 }
 
 std::string Ledger::differenceFrom(const Ledger& other) const {
@@ -298,6 +439,21 @@ std::string Ledger::differenceFrom(const Ledger& other) const {
                 return describe(who, meterName(meter), std::to_string(mine.meters[meter]),
                                 std::to_string(theirs.meters[meter]));
             }
+        }
+        if (!playsKnown_ || !other.playsKnown_) {
+            continue;
+        }
+        if (mine.gamesAtDoorClose != theirs.gamesAtDoorClose) {
+            return describe(who, "games_at_door_close", std::to_string(mine.gamesAtDoorClose),
+                            std::to_string(theirs.gamesAtDoorClose));
+        }
+        if (mine.ticketsIn != theirs.ticketsIn || mine.ticketsOut != theirs.ticketsOut) {
+            return describe(who, "tickets in/out",
+                            std::to_string(mine.ticketsIn) + "/" + std::to_string(mine.ticketsOut),
+                            std::to_string(theirs.ticketsIn) + "/" + std::to_string(theirs.ticketsOut));
+        }
+        if (mine.plays != theirs.plays) {
+            return who + " plays by game and denomination " + playsText(mine.plays) + " != " + playsText(theirs.plays);
         }
     }
     for (const Meter meter : kTableMeters) {

@@ -4,6 +4,7 @@
 // the journal through the same apply(), so the two can never disagree about what a record means.
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -27,6 +28,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// One game at one denomination: the play SAS reports as game N (LP 52, 2F/6F/AF with a game) and
+// under LP B0's denomination (protocols/sas/README.md "Games and denominations").
+struct PlayKey {
+    std::string game;        // empty: rounds of records naming no game (the first game's)
+    Money denomination = 0;  // minor units per credit; 0: journaled before it was (the accounting one)
+    friend auto operator<=>(const PlayKey&, const PlayKey&) = default;
+};
+
+// The meters kept per play: a round's stakes and what it paid, its count and result, its jackpot.
+inline constexpr std::array<Meter, 6> kPlayMeters{Meter::CoinIn,   Meter::CoinOut,   Meter::GamesPlayed,
+                                                  Meter::GamesWon, Meter::GamesLost, Meter::Jackpots};
+
 struct StationAccount {
     Money credits = 0;
     // Stakes taken off the credits for bets of a round not yet settled (placed, not withdrawn or
@@ -34,9 +47,19 @@ struct StationAccount {
     // coin in (protocols/sas/README.md "Meters").
     Money inPlay = 0;
     MeterSet meters;
+    // kPlayMeters of `meters` split by game and denomination: for each of them the sum over plays
+    // is the station's meter.
+    std::map<PlayKey, MeterSet> plays;
+    // GamesPlayed when the station's door (or the table's) last closed: LP 18's games since then.
+    std::int64_t gamesAtDoorClose = 0;
+    // How many tickets the station redeemed and printed (LP 50; the amounts are meters).
+    std::int64_t ticketsIn = 0;
+    std::int64_t ticketsOut = 0;
     game::Fraction breakage{0, 1};  // exact: sum of the fractions of a minor unit dropped by rounding
     friend bool operator==(const StationAccount& a, const StationAccount& b) {
-        return a.credits == b.credits && a.inPlay == b.inPlay && a.meters == b.meters && a.breakage == b.breakage;
+        return a.credits == b.credits && a.inPlay == b.inPlay && a.meters == b.meters && a.plays == b.plays &&
+               a.gamesAtDoorClose == b.gamesAtDoorClose && a.ticketsIn == b.ticketsIn && a.ticketsOut == b.ticketsOut &&
+               a.breakage == b.breakage;
     }
 };
 
@@ -62,12 +85,20 @@ public:
     // Empty when equal (a station absent counts as all zero), else the first difference found
     // ("station 3 coin_in 1500 != 1000").
     [[nodiscard]] std::string differenceFrom(const Ledger& other) const;
+    // False for a ledger read from a snapshot written before plays, door closes and ticket counts
+    // were kept: each station's play meters are then taken as one play naming no game or
+    // denomination, its games at the last door close and its ticket counts as 0 (not compared).
+    [[nodiscard]] bool playsKnown() const { return playsKnown_; }
+    // What a start-up from `snapshot` (one with !playsKnown()) took for the plays and door closes:
+    // a replay of the whole journal adopts it there, so that it meets the snapshots written after.
+    void adoptPlaysOf(const Ledger& snapshot);
 
 private:
     void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
     // False for a ledger read from a snapshot written before stakes in play were kept (they
     // are then taken as 0 and not compared).
     bool inPlayKnown_ = true;
+    bool playsKnown_ = true;
     StationAccount& account(std::optional<std::int64_t> station, std::string_view kind);
 
     std::map<std::int64_t, StationAccount> stations_;

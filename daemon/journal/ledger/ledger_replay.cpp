@@ -13,6 +13,9 @@ std::string LedgerReplay::visit(const JournalRecord& record) {
                 return "meters recomputed from the records differ from snapshot " + std::to_string(record.seq) + ": " +
                        difference + " (recomputed != stored)";
             }
+            if (!stored.playsKnown()) {
+                ledger_.adoptPlaysOf(stored);  // as the start-up from it did
+            }
             return {};
         }
         ledger_.apply(record);

@@ -22,6 +22,12 @@ json toBody(const CreditRecord& record) {
     if (record.shortfall) {
         body["shortfall"] = *record.shortfall;
     }
+    if (record.denomination) {
+        body["denomination"] = *record.denomination;
+    }
+    if (record.game) {
+        body["game"] = *record.game;
+    }
     return body;
 }
 
@@ -38,6 +44,10 @@ CreditRecord fromBody(const json& body, std::type_identity<CreditRecord>) {
     }
     r.due = optionalIntegerField(body, "due", -kMaxBodyMoney, kMaxBodyMoney);
     r.shortfall = optionalIntegerField(body, "shortfall", -kMaxBodyMoney, kMaxBodyMoney);
+    r.denomination = optionalIntegerField(body, "denomination", 1, kMaxBodyMoney);
+    if (body.contains("game")) {
+        r.game = gameNameValue(body.at("game"), "a credit's \"game\"");
+    }
     return r;
 }
 

@@ -27,6 +27,12 @@ struct CreditRecord {
     std::optional<std::int64_t> wagered;
     std::optional<std::int64_t> due;        // re-settlement: what the correction asked for
     std::optional<std::int64_t> shortfall;  // re-settlement: what the station could not give back
+    // Settlement and jackpot credits of a round: the value of one credit the station played it at
+    // (minor units; absent in journals from before it was written: the accounting denomination),
+    // and on a controller of several games the round's game (JournalTransaction::nameGame). The
+    // ledger meters each game and denomination's play apart (Ledger::plays).
+    std::optional<std::int64_t> denomination;
+    std::optional<std::string> game;
     friend bool operator==(const CreditRecord&, const CreditRecord&) = default;
 };
 // What JournalTransaction::credit adds to amount, balance and reason.
@@ -35,6 +41,7 @@ struct CreditDetail {
     std::optional<std::int64_t> wagered{};  // settlement credits
     std::optional<std::int64_t> due{};
     std::optional<std::int64_t> shortfall{};
+    std::optional<std::int64_t> denomination{};  // settlement and jackpot credits
 };
 [[nodiscard]] nlohmann::json toBody(const CreditRecord& record);
 [[nodiscard]] CreditRecord fromBody(const nlohmann::json& body, std::type_identity<CreditRecord>);

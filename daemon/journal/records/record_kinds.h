@@ -63,6 +63,7 @@ inline constexpr std::string_view kSasHostEnabled = "sas.host_enabled";    // LP
 inline constexpr std::string_view kClockSet = "clock.set";                 // LP 7F moved the table's clock
 inline constexpr std::string_view kSasTicketSetup = "sas.ticket_setup";    // LP 7B / 7C / 7D changed it
 inline constexpr std::string_view kSasRecordRead = "sas.record_read";      // LP 4D 00 read a ticket's record
+inline constexpr std::string_view kSasMachineNumbers = "sas.machine_numbers";  // LP B7 set the asset number, location
 // Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
 inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
 inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not

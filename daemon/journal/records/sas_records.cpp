@@ -107,6 +107,19 @@ SasHostEnabledRecord fromBody(const json& body, std::type_identity<SasHostEnable
     return SasHostEnabledRecord{booleanField(body, "enabled")};
 }
 
+json toBody(const SasMachineNumbersRecord& record) {
+    return json{{"asset", record.asset}, {"location", record.location}};
+}
+
+SasMachineNumbersRecord fromBody(const json& body, std::type_identity<SasMachineNumbersRecord>) {
+    SasMachineNumbersRecord r{static_cast<std::uint32_t>(integerField(body, "asset", 0, kMaxUint32)),
+                              stringField(body, "location")};
+    if (r.location.size() > 40) {
+        throw BodyError("\"location\" holds more than 40 characters");
+    }
+    return r;
+}
+
 json toBody(const SasTicketSetupRecord& record) {
     json body = json::object();
     putIfSet(body, "status_bits", record.statusBits);
@@ -182,12 +195,28 @@ json carriedSasJson(const CarriedSasState& state) {
     for (const auto& [station, last] : state.lastRedemption) {
         redemption[std::to_string(station)] = json{{"validation", last.validation}, {"amount", last.amount}};
     }
-    return json{{"validation", std::move(validation)},
-                {"host_enabled", std::move(hostEnabled)},
-                {"ticket_setup", std::move(ticketSetup)},
-                {"issued", std::move(issued)},
-                {"unread", std::move(unread)},
-                {"last_redemption", std::move(redemption)}};
+    json out{{"validation", std::move(validation)},
+             {"host_enabled", std::move(hostEnabled)},
+             {"ticket_setup", std::move(ticketSetup)},
+             {"issued", std::move(issued)},
+             {"unread", std::move(unread)},
+             {"last_redemption", std::move(redemption)}};
+    // Only once a station has them: a segment of a floor without games or B7 carries what it did.
+    if (!state.selectedGame.empty()) {
+        json selected = json::object();
+        for (const auto& [station, game] : state.selectedGame) {
+            selected[std::to_string(station)] = game;
+        }
+        out["selected_game"] = std::move(selected);
+    }
+    if (!state.machineNumbers.empty()) {
+        json numbers = json::object();
+        for (const auto& [station, record] : state.machineNumbers) {
+            numbers[std::to_string(station)] = toBody(record);
+        }
+        out["machine_numbers"] = std::move(numbers);
+    }
+    return out;
 }
 
 CarriedSasState carriedSasFromJson(const json& sas) {
@@ -218,6 +247,17 @@ CarriedSasState carriedSasFromJson(const json& sas) {
     for (const auto& [station, last] : objectField(sas, "last_redemption").items()) {
         state.lastRedemption[stationKey(station)] = {stringField(last, "validation"),
                                                      integerField(last, "amount", 0, kMaxInt64)};
+    }
+    if (sas.contains("selected_game")) {
+        for (const auto& [station, game] : objectField(sas, "selected_game").items()) {
+            state.selectedGame[stationKey(station)] =
+                integerValue(game, "\"selected_game\" of station " + station, 0, 9999);
+        }
+    }
+    if (sas.contains("machine_numbers")) {
+        for (const auto& [station, numbers] : objectField(sas, "machine_numbers").items()) {
+            state.machineNumbers[stationKey(station)] = readBody<SasMachineNumbersRecord>(numbers);
+        }
     }
     return state;
 }

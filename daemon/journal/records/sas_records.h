@@ -74,6 +74,17 @@ struct SasHostEnabledRecord {
 [[nodiscard]] nlohmann::json toBody(const SasHostEnabledRecord& record);
 [[nodiscard]] SasHostEnabledRecord fromBody(const nlohmann::json& body, std::type_identity<SasHostEnabledRecord>);
 
+// sas.machine_numbers: the host set the station's asset number (LP 7B's from then on) and floor
+// location with LP B7; each as it stands after the poll.
+struct SasMachineNumbersRecord {
+    static constexpr std::string_view kKind = kind::kSasMachineNumbers;
+    std::uint32_t asset = 0;
+    std::string location;  // at most 40 characters
+    friend bool operator==(const SasMachineNumbersRecord&, const SasMachineNumbersRecord&) = default;
+};
+[[nodiscard]] nlohmann::json toBody(const SasMachineNumbersRecord& record);
+[[nodiscard]] SasMachineNumbersRecord fromBody(const nlohmann::json& body, std::type_identity<SasMachineNumbersRecord>);
+
 // sas.ticket_setup: what LP 7B/7C/7D set for the station's tickets. Every field is written; each
 // may be absent in bodies of older versions, and stays absent when carried over to a new segment
 // (the station then keeps its own value).
@@ -131,6 +142,9 @@ struct CarriedSasState {
     std::map<std::int64_t, std::vector<IssuedTicket>> issued;  // LP 4D's last tickets, oldest first
     std::map<std::int64_t, std::int64_t> unread;               // of those, the newest not read yet
     std::map<std::int64_t, Redemption> lastRedemption;
+    // Each station's game of its last 8C (LP 55), and its LP B7 numbers: absent while none.
+    std::map<std::int64_t, std::int64_t> selectedGame;
+    std::map<std::int64_t, SasMachineNumbersRecord> machineNumbers;
     friend bool operator==(const CarriedSasState&, const CarriedSasState&) = default;
 };
 [[nodiscard]] nlohmann::json carriedSasJson(const CarriedSasState& state);

@@ -108,7 +108,12 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
                stakeSettlementJson(stakeSettlement(settled.rule, bets, stake, settled.bets[i])));
     }
     for (const auto& [station, total] : settled.stations) {
-        tx.credit(station, total.returned, reason::kSettlement, roundId, CreditDetail{.wagered = total.wagered});
+        const auto denomination = detail.denominations.find(station);
+        tx.credit(station, total.returned, reason::kSettlement, roundId,
+                  CreditDetail{.wagered = total.wagered,
+                               .denomination = denomination == detail.denominations.end()
+                                                   ? std::nullopt
+                                                   : std::optional<game::Money>(denomination->second)});
     }
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -73,6 +74,9 @@ struct RoundResettledRecord {
 // What addSettlement adds to round.settled's cards, outcome and paytable.
 struct SettlementDetail {
     bool recovered = false;  // settled at start-up from journaled cards
+    // The value of one credit each station played the round at (its credit's `denomination`);
+    // a station not in it: none written.
+    std::map<std::int64_t, game::Money> denominations{};
 };
 
 // The records of a round settled by settleBets(coup, bets, ...): round.settled (cards, outcome,
