@@ -455,6 +455,20 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         const std::string why = r.body->at("reason").get<std::string>();
         StationMeters& m = report.meters[s];
         m.credits = after;
+        if (why == "settlement" || why == "jackpot") {
+            const auto game = r.body->find("game");
+            const auto denomination = r.body->find("denomination");
+            auto& play = m.plays[{game == r.body->end() ? std::string() : game->get<std::string>(),
+                                  denomination == r.body->end() ? 1 : denomination->get<std::int64_t>()}];
+            if (why == "settlement") {
+                play[0] += r.body->at("wagered").get<std::int64_t>();
+                play[1] += amount;
+                ++play[3];
+            } else {
+                play[1] += amount;  // off coin out: hand-paid
+                play[2] -= amount;
+            }
+        }
         if (why == "settlement") {
             const std::int64_t wagered = r.body->at("wagered").get<std::int64_t>();
             m.coinIn += wagered;

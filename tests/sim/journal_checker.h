@@ -16,6 +16,7 @@
 //   station has no bet, ticket, cash-out or tip journaled until it is released;
 // - money is conserved per station: tickets in - tickets out - hand-pays - tips - stakes + what
 //   the bets returned (withdrawn, voided, settled, re-settled) = the credits held.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -50,6 +51,10 @@ struct StationMeters {
     std::int64_t settledPaid = 0;  // every settlement credit
     std::int64_t keyedOn = 0;      // credits re-settlements added
     std::int64_t keyedOff = 0;     // tips, and credits re-settlements took back
+    // The play of each game at each denomination, from the settlement and jackpot credits' `game`
+    // (none: the first game) and `denomination` (none: the accounting one, 1 here):
+    // {coin in, coin out as SAS counts it (jackpots hand-paid), jackpots, games played}.
+    std::map<std::pair<std::string, std::int64_t>, std::array<std::int64_t, 4>> plays;
 };
 
 struct TicketRecord {

@@ -186,6 +186,9 @@ void SimAccountingHost::onException(std::int64_t station, std::uint8_t code) {
         case 0x51:
             readHandpay(station);
             return;
+        case 0x8C:
+            readSelectedGame(station);
+            return;
         default:
             return;  // noted; the next poll acknowledges it
     }
@@ -419,6 +422,75 @@ std::optional<std::int64_t> SimAccountingHost::currentCredits(std::int64_t stati
         return std::nullopt;
     }
     return fromBcd(std::span(answer.data() + 2, 4));
+}
+
+// 8C: the station's game changed; without real-time events the host reads which with LP 55 (2 BCD),
+// a game between 1 and LP 51's count.
+void SimAccountingHost::readSelectedGame(std::int64_t station) {
+    const auto address = static_cast<std::uint8_t>(station);
+    const auto count = send(station, {address, 0x51});
+    const auto game = send(station, {address, 0x55});
+    if (!wellFormed(station, 0x51, count, 6) || !wellFormed(station, 0x55, game, 6)) {
+        return;
+    }
+    const std::int64_t games = fromBcd(std::span(count.data() + 2, 2));
+    const std::int64_t selected = fromBcd(std::span(game.data() + 2, 2));
+    if (selected < 1 || selected > games) {
+        fail_("station " + std::to_string(station) + ": 8C, and LP 55 names game " + std::to_string(selected) + " of " +
+              std::to_string(games));
+        return;
+    }
+    ++stats_.gamesSelected;
+    selected_[station] = static_cast<int>(selected);
+}
+
+int SimAccountingHost::selectedGame(std::int64_t station) const {
+    const auto it = selected_.find(station);
+    return it == selected_.end() ? 1 : it->second;
+}
+
+std::optional<std::array<std::int64_t, 4>> SimAccountingHost::gameMeters(std::int64_t station, int game) {
+    const auto address = static_cast<std::uint8_t>(station);
+    const auto bcd = [](int two) { return static_cast<std::uint8_t>((two / 10) << 4 | two % 10); };
+    // addr 52 game(2 BCD) CRC -> addr 52 game coin-in coin-out jackpot games-played (4 BCD each) CRC
+    const auto answer = send(station, withCrc({address, 0x52, bcd(game / 100 % 100), bcd(game % 100)}));
+    if (!wellFormed(station, 0x52, answer, 22)) {
+        return std::nullopt;
+    }
+    if (fromBcd(std::span(answer.data() + 2, 2)) != game) {
+        fail_("station " + std::to_string(station) + ": LP 52 answered for another game");
+        return std::nullopt;
+    }
+    ++stats_.gameReads;
+    std::array<std::int64_t, 4> out{};
+    for (std::size_t i = 0; i < 4; ++i) {
+        out[i] = fromBcd(std::span(answer.data() + 4 + 4 * i, 4));
+    }
+    return out;
+}
+
+std::optional<std::array<std::int64_t, 4>> SimAccountingHost::denominationMeters(std::int64_t station,
+                                                                                 std::uint8_t code) {
+    const auto address = static_cast<std::uint8_t>(station);
+    // addr B0 len denom 2F len game(2) codes CRC -> addr B0 len denom 2F len game (code value)... CRC
+    const auto answer = send(station, withCrc({address, 0xB0, 9, code, 0x2F, 6, 0x00, 0x00, 0x00, 0x01, 0x02, 0x05}));
+    const std::size_t size = 3 + 1 + 1 + 1 + 2 + 4 * 5 + 2;
+    if (!wellFormed(station, 0xB0, answer, size) || answer[2] != size - 5 || answer[3] != code || answer[4] != 0x2F ||
+        answer[5] != 2 + 4 * 5) {
+        return std::nullopt;
+    }
+    ++stats_.gameReads;
+    std::array<std::int64_t, 4> out{};
+    const std::uint8_t codes[] = {0x00, 0x01, 0x02, 0x05};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const std::size_t at = 8 + 5 * i;
+        if (answer[at] != codes[i]) {
+            fail_("station " + std::to_string(station) + ": LP B0 2F answered another meter");
+            return std::nullopt;
+        }
+        out[i] = fromBcd(std::span(answer.data() + at + 1, 4));
+    }
+    return out;
 }
 
 std::optional<std::map<std::uint8_t, std::int64_t>> SimAccountingHost::meters(std::int64_t station,

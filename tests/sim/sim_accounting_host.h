@@ -13,6 +13,7 @@
 // and on demand LP 94 resets, LP 7F clock sets (read back with LP 7E), LP 1A and LP 2F meters.
 // Now and then a poll goes out with a broken CRC (no answer allowed) or is sent again as if its
 // answer was lost (an implied NACK: the very same bytes must come back, nothing done twice).
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -38,8 +39,10 @@ struct HostStats {
     std::int64_t handpaysRead = 0;
     std::int64_t clockSets = 0;
     std::int64_t clockRefusals = 0;
-    std::int64_t resends = 0;  // implied NACKs, answered with the same bytes
-    std::int64_t badCrcs = 0;  // polls broken on purpose, left unanswered
+    std::int64_t resends = 0;        // implied NACKs, answered with the same bytes
+    std::int64_t badCrcs = 0;        // polls broken on purpose, left unanswered
+    std::int64_t gamesSelected = 0;  // 8C, each followed by LP 55
+    std::int64_t gameReads = 0;      // LP 52 and B0 2F reads of one game's or one denomination's play
 };
 
 class SimAccountingHost {
@@ -75,6 +78,13 @@ public:
     // LP 2F for game 0: meter code -> value (4 BCD, or 5 for the cents meters 0D and 0E).
     std::optional<std::map<std::uint8_t, std::int64_t>> meters(std::int64_t station,
                                                                const std::vector<std::uint8_t>& codes);
+    // LP 52 for game N: {coin in, coin out, jackpot, games played}.
+    std::optional<std::array<std::int64_t, 4>> gameMeters(std::int64_t station, int game);
+    // LP 2F for game 0 at one denomination (Table C-4 code), under the B0 preamble: the same four
+    // meters (00, 01, 02, 05).
+    std::optional<std::array<std::int64_t, 4>> denominationMeters(std::int64_t station, std::uint8_t code);
+    // The game of the station's last 8C, read with LP 55 (1 until one came).
+    [[nodiscard]] int selectedGame(std::int64_t station) const;
     // LP 7F with the casino's local time `hostUtcMs` (ms since the epoch), then LP 7E to see
     // whether the station took it: within `toleranceS` of the station's clock it must, beyond
     // it must not.
@@ -108,6 +118,7 @@ private:
     void redeemInserted(std::int64_t station);
     void finalStatus(std::int64_t station);
     void readHandpay(std::int64_t station);
+    void readSelectedGame(std::int64_t station);
     // Reads a redemption answer (LP 71): status and validation; nullopt when malformed.
     std::optional<std::pair<std::uint8_t, std::string>> redemptionAnswer(std::int64_t station,
                                                                          const std::vector<std::uint8_t>& answer);
@@ -120,6 +131,7 @@ private:
     Wire wire_;
     Fail fail_;
     std::map<std::int64_t, Link> links_;
+    std::map<std::int64_t, int> selected_;  // LP 55 after each 8C
     std::size_t next_ = 0;
     std::int64_t nextNumber_ = 1;  // the host's validation numbers
     // The ticket database.

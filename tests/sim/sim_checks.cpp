@@ -212,7 +212,80 @@ void Simulation::checkMeters(const std::string& where, const CheckReport& report
                  std::to_string(*credits) + " != " + std::to_string(in) + " in - " + std::to_string(out) + " out");
             return;
         }
+        if (!checkPlays(where, s, mine, {m.at(0x00), m.at(0x01), m.at(0x02), m.at(0x05)})) {
+            return;
+        }
     }
+}
+
+// Each game's meters (LP 52) and each denomination's (B0 around LP 2F, game 0) against the
+// checker's own sums of the settlement and jackpot credits naming them, and what a host checks
+// from its reads alone: the games add up to game 0, and so do the denominations.
+bool Simulation::checkPlays(const std::string& where, std::int64_t s, const StationMeters& mine,
+                            const std::array<std::int64_t, 4>& whole) {
+    const auto fails = [&](const std::string& what, const std::array<std::int64_t, 4>& read,
+                           const std::array<std::int64_t, 4>& want) {
+        if (read == want) {
+            return false;
+        }
+        fail(where + ": station " + std::to_string(s) + "'s " + what + " reads coin in, coin out, jackpot, games " +
+             std::to_string(read[0]) + ", " + std::to_string(read[1]) + ", " + std::to_string(read[2]) + ", " +
+             std::to_string(read[3]) + "; expected " + std::to_string(want[0]) + ", " + std::to_string(want[1]) + ", " +
+             std::to_string(want[2]) + ", " + std::to_string(want[3]));
+        return true;
+    };
+    const auto sumOf = [&](const auto& pick) {
+        std::array<std::int64_t, 4> sum{};
+        for (const auto& [key, play] : mine.plays) {
+            if (pick(key.first, key.second)) {
+                for (std::size_t i = 0; i < 4; ++i) {
+                    sum[i] += play[i];
+                }
+            }
+        }
+        for (std::int64_t& v : sum) {
+            v %= 100'000'000;
+        }
+        return sum;
+    };
+    std::array<std::int64_t, 4> games{};
+    for (std::size_t g = 0; g < games_.size(); ++g) {
+        const auto read = host_.gameMeters(s, static_cast<int>(g + 1));
+        if (!read) {
+            return false;
+        }
+        const auto want =
+            sumOf([&](const std::string& game, std::int64_t) { return game == games_[g] || (g == 0 && game.empty()); });
+        if (fails("game " + std::to_string(g + 1), *read, want)) {
+            return false;
+        }
+        for (std::size_t i = 0; i < 4; ++i) {
+            games[i] += (*read)[i];
+        }
+    }
+    // Table C-4 codes of the simulation's denominations (0.01 and 1.00).
+    static const std::map<std::int64_t, std::uint8_t> kCodes{{1, 0x01}, {100, 0x06}};
+    std::array<std::int64_t, 4> denominations{};
+    for (const game::Money d : config_.table.denominations) {
+        const auto read = host_.denominationMeters(s, kCodes.at(d));
+        if (!read) {
+            return false;
+        }
+        if (fails("denomination " + std::to_string(d), *read,
+                  sumOf([&](const std::string&, std::int64_t denomination) { return denomination == d; }))) {
+            return false;
+        }
+        for (std::size_t i = 0; i < 4; ++i) {
+            denominations[i] += (*read)[i];
+        }
+    }
+    for (std::int64_t& v : games) {
+        v %= 100'000'000;
+    }
+    for (std::int64_t& v : denominations) {
+        v %= 100'000'000;
+    }
+    return !fails("sum of the games", games, whole) && !fails("sum of the denominations", denominations, whole);
 }
 
 // Every ticket the journal credited through the host is one the host accepted, for its

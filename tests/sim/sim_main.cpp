@@ -72,6 +72,8 @@ int main(int argc, char** argv) {
     std::int64_t rounds = 0;
     std::int64_t simulatedMs = 0;
     std::int64_t hostExceptions = 0;
+    std::int64_t gamesSelected = 0;
+    std::int64_t gameReads = 0;
     std::int64_t cashouts = 0;
     std::int64_t tickets = 0;
     std::int64_t meterChecks = 0;
@@ -95,6 +97,8 @@ int main(int argc, char** argv) {
         rounds += r.roundsSettled + r.roundsVoided;
         simulatedMs += r.simulatedMs;
         hostExceptions += r.hostExceptions;
+        gamesSelected += r.gamesSelected;
+        gameReads += r.gameReads;
         cashouts += r.cashoutsValidated;
         tickets += r.ticketsRedeemed;
         meterChecks += r.meterChecks;
@@ -139,8 +143,9 @@ int main(int argc, char** argv) {
               << rotationsCut << " rotations cut by a power cut), " << shoesResumed << " shoes resumed mid-shoe ("
               << shoesAcross << " across a rotation); games: " << otherGameRounds << " rounds and " << otherGameBets
               << " bets in the RNG games, " << gameChanges << " joins and leaves (" << leavesRefused
-              << " leaves refused), " << openingsHeld << " openings held for a rotation; " << simulatedMs / 1000
-              << " s simulated in " << seconds << " s ("
+              << " leaves refused), " << openingsHeld << " openings held for a rotation; SAS games: " << gamesSelected
+              << " 8C read with LP 55, " << gameReads << " game and denomination meter reads reconciled; "
+              << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
               << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
@@ -160,6 +165,10 @@ int main(int argc, char** argv) {
     if (runs >= 10 && options.faults && (otherGameBets == 0 || gameChanges == 0 || leavesRefused == 0)) {
         std::cout << "FAIL no bet in a second game, no join or leave, or no leave raced a bet: the workload lost "
                      "the multi-game cases\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults && (gamesSelected == 0 || gameReads == 0)) {
+        std::cout << "FAIL no 8C was ever read, or no game's meters: the workload lost the SAS games\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

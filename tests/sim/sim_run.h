@@ -201,6 +201,8 @@ private:
     // reconciles from its reads alone: current credits = ticket in + coin out + keyed on - coin in
     // - cancelled credits - keyed off (protocols/sas/README.md "Meters"; the denomination is 1).
     void checkMeters(const std::string& where, const CheckReport& report);
+    bool checkPlays(const std::string& where, std::int64_t station, const StationMeters& mine,
+                    const std::array<std::int64_t, 4>& whole);
 
     // Every ticket the journal credited through the host is one the host accepted, for its
     // amount; every ticket printed at a linked station carries a number the host gave that

@@ -173,6 +173,8 @@ SimResult Simulation::run() {
     const HostStats& host = host_.stats();
     result_.hostExceptions = host.exceptions;
     result_.cashoutsValidated = host.cashoutsValidated;
+    result_.gamesSelected = host.gamesSelected;
+    result_.gameReads = host.gameReads;
     result_.ticketsRedeemed = host.ticketsRedeemed;
     result_.clockSets = host.clockSets;
     result_.resends = host.resends;

@@ -48,6 +48,8 @@ struct SimResult {
     std::int64_t meterChecks = 0;        // SAS meters (LP 1A, LP 2F) compared with the journal's own sums
     std::int64_t hostExceptions = 0;     // exceptions the host read and acted on
     std::int64_t cashoutsValidated = 0;  // LP 58 numbers taken
+    std::int64_t gamesSelected = 0;      // 8C read (LP 55 after it)
+    std::int64_t gameReads = 0;          // one game's (LP 52) or one denomination's (B0 2F) meters checked
     std::int64_t ticketsRedeemed = 0;    // LP 71 final status 00
     std::int64_t clockSets = 0;          // LP 7F taken (and read back with LP 7E)
     std::int64_t resends = 0;            // implied NACKs answered with the same bytes
