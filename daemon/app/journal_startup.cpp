@@ -23,6 +23,7 @@ void restoreStations(const journal::ResumeFacts& facts, table::TableStart& start
     }
     start.attendantCalls = facts.attendantCalls;
     start.stationStates = facts.stations;
+    start.walletStates = facts.wallets;
     start.disputes = facts.disputes;
     start.reservations = facts.reservations;
     start.joinedGames = facts.games;

@@ -61,6 +61,7 @@ struct LastRecords {
     std::map<std::int64_t, LastRecord> attendant;     // attendant.called or attendant.cleared
     std::map<std::int64_t, LastRecord> reserved;      // station.reserved
     std::map<std::int64_t, LastRecord> stationGames;  // station.games
+    std::map<std::int64_t, LastRecord> walletState;   // station.state of any game
 };
 
 // The key of a game's facts for a record naming `game` (or none): "" for the first game.
@@ -107,6 +108,7 @@ LastRecords lastRecords(JournalStore& store, const std::string& firstGame) {
             }
         } else if (k == kind::kStationState && !scan.isNull(2)) {
             last.games[game].state[scan.integer(2)] = lastOf();
+            last.walletState[scan.integer(2)] = lastOf();
         } else if ((k == kind::kDisputeRaised || k == kind::kDisputeResolved) && !scan.isNull(2)) {
             last.games[game].dispute[scan.integer(2)] = lastOf();
         } else if (k == kind::kTicketIssued) {
@@ -194,6 +196,11 @@ ResumeFacts resumeFactsFromJson(const json& table) {
             facts.stations[stationKey(station)] = stationStateFact(state);
         }
     }
+    if (table.contains("wallets")) {  // only once a record named another game
+        for (const auto& [station, state] : objectField(table, "wallets").items()) {
+            facts.wallets[stationKey(station)] = stationStateFact(state);
+        }
+    }
     if (table.contains("disputes")) {  // the same: absent when none is open
         for (const auto& [station, dispute] : objectField(table, "disputes").items()) {
             facts.disputes[stationKey(station)] =
@@ -268,6 +275,13 @@ json resumeFactsJson(const ResumeFacts& facts) {
             stations[std::to_string(station)] = stationStateJson(state);
         }
         table["stations"] = std::move(stations);
+    }
+    if (!facts.otherGames.empty() && !facts.wallets.empty()) {
+        json wallets = json::object();
+        for (const auto& [station, state] : facts.wallets) {
+            wallets[std::to_string(station)] = stationStateJson(state);
+        }
+        table["wallets"] = std::move(wallets);
     }
     if (!facts.disputes.empty()) {
         json disputes = json::object();
@@ -465,6 +479,9 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried,
         } else {
             facts.reservations.erase(station);
         }
+    }
+    for (const auto& [station, record] : last.walletState) {
+        facts.wallets[station] = readBodyOf(store, record.seq, kind::kStationState, stationStateFact);
     }
     for (const auto& [station, record] : last.stationGames) {
         facts.games[station] = readBodyOf(store, record.seq, kind::kStationGames, readBody<StationGamesRecord>).games;

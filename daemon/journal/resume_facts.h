@@ -48,6 +48,10 @@ struct ResumeFacts {
     std::set<std::int64_t> attendantCalls;
     // Each station's last station.state.
     std::map<std::int64_t, StationState> stations;
+    // Each station's last station.state in any game, whose denomination and personal limits are
+    // its wallet's (a change made through another game than the first is in that game's record).
+    // Carried as `wallets` once a record named another game; a station without one: `stations`.
+    std::map<std::int64_t, StationState> wallets;
     // Stations whose last dispute record is a dispute.raised not yet resolved.
     std::map<std::int64_t, DisputeFact> disputes;
     // Stations whose last station.reserved reserved them (until when, on the table clock).

@@ -27,10 +27,17 @@ Controller::Controller(int stations, const std::vector<game::Money>& denominatio
             w.handpay = it->second;
         }
         w.attendantCalled = start.attendantCalls.contains(n);
-        if (const auto it = start.stationStates.find(n); it != start.stationStates.end()) {
-            w.personal = it->second.personal;
+        // The wallet's last change, whichever game it was made through (before games: the first's).
+        const journal::StationState* kept = nullptr;
+        if (const auto it = start.walletStates.find(n); it != start.walletStates.end()) {
+            kept = &it->second;
+        } else if (const auto first = start.stationStates.find(n); first != start.stationStates.end()) {
+            kept = &first->second;
+        }
+        if (kept != nullptr) {
+            w.personal = kept->personal;
             // A denomination the controller no longer offers falls back to its first.
-            if (const auto chosen = it->second.denomination;
+            if (const auto chosen = kept->denomination;
                 chosen && std::find(denominations.begin(), denominations.end(), *chosen) != denominations.end()) {
                 w.denomination = chosen;
             }

@@ -31,6 +31,9 @@ struct TableStart {
     // This game's last round before the restart (a controller of several games: the journal's
     // last round may be another game's): the "last deal" a dispute may name until it deals again.
     std::optional<std::int64_t> lastRound{};
+    // Each station's last station.state in any game: the wallet's denomination and personal
+    // limits (a station absent: stationStates').
+    std::map<std::int64_t, journal::StationState> walletStates{};
 };
 
 }  // namespace pitlink::table

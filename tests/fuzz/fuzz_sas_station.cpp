@@ -52,8 +52,34 @@ struct Table : pitlink::test::StationHostDouble {
     [[nodiscard]] std::optional<std::uint64_t> meter(std::uint16_t code) const override {
         return code % 5 == 0 ? std::nullopt : std::optional<std::uint64_t>(credits + code);
     }
+    // Three games, two denominations: each scope's game meters differ.
+    [[nodiscard]] std::optional<std::uint64_t> playMeter(std::uint16_t code, const MeterScope& scope) const override {
+        return isGameMeter(code) ? std::optional<std::uint64_t>(credits + code + scope.game * 7U + scope.denomination)
+                                 : std::nullopt;
+    }
+    [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override { return {type, credits}; }
+    [[nodiscard]] std::uint16_t selectedGame() const override { return 2; }
+    [[nodiscard]] std::vector<std::uint16_t> enabledGames() const override { return {1, 3}; }
+    [[nodiscard]] std::uint32_t cashoutLimitCredits() const override { return 12'000; }
+    HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override {
+        return method == 0 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable;
+    }
+    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override {
+        numbers.asset = requested.asset != 0 ? requested.asset : numbers.asset;
+        numbers.floorLocation = requested.floorLocation.empty() ? numbers.floorLocation : requested.floorLocation;
+        return numbers;
+    }
     std::uint64_t credits = 0;
+    MachineNumbers numbers{1, "PIT 1"};
 };
+
+MachineInfo threeGames() {
+    MachineInfo info;
+    info.playerDenominations = {0x01, 0x02, 0x06};
+    info.games.resize(3);
+    info.games[1].gameName = "second";
+    return info;
+}
 
 bool wellFormed(const std::vector<std::uint8_t>& frame) {
     if (frame.size() <= 2) {
@@ -93,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     pitlink::test::RecordingLinkOutput out;
     out.keepHex = false;
     std::int64_t now = 0;
-    StationStack stack(kAddress, MachineInfo{}, table, table, tickets, out, now);
+    StationStack stack(kAddress, threeGames(), table, table, tickets, out, now);
     queue = &stack.exceptions();
     ParmrkDecoder decoder;
     bool command = false;

@@ -162,10 +162,14 @@ class SasGames(unittest.TestCase):
             "AND json_extract(body, '$.reason') = 'settlement' ORDER BY seq"),
             [("live-1", 1, 300), ("live-2", 5, 200), ("live-1", 5, 100), ("live-2", 5, 150)])
 
-        # After a restart the selected game, the games and every meter are what they were.
+        # After a restart the selected game, the games and every meter are what they were, and the
+        # denomination the player chose through live-2 (its station.state names live-2) too.
         t.restart()
         host.lp_0e(True)
-        self.assertEqual((host.lp_51(), host.lp_55(), host.lp_56()), (2, 2, [1, 2]))
+        self.assertEqual((host.lp_51(), host.lp_55(), host.lp_56(), host.lp_b1()), (2, 2, [1, 2], 0x02))
+        stations = EngineClient(t.daemon.socket)
+        self.clients.append(stations)
+        self.assertEqual(ok(self, stations.request("status"))["stations"][0]["denomination"], 5)
         self.assertEqual(host.lp_52(1)["coin_in"], 400)
         host.sync()
         self.assertEqual(host.lp_52(2)["coin_in"], 350)

@@ -27,13 +27,19 @@ constexpr std::int64_t kStation = 3;
 
 struct Controller4 {
     using json = nlohmann::json;
-    // `starts`: each game's (as a restart builds them; the first's also builds the controller).
-    explicit Controller4(std::vector<std::string> names, std::vector<TableStart> starts = {}) : deferred(store()) {
+    // `starts`: each game's (as a restart builds them; the first's also builds the controller);
+    // `denominations`: what a station may choose (none: the settings' default).
+    explicit Controller4(std::vector<std::string> names, std::vector<TableStart> starts = {},
+                         std::vector<game::Money> denominations = {})
+        : deferred(store()) {
         starts.resize(names.size());
         journal = std::make_unique<journal::Journal>(
             deferred, journal::Ledger{}, [] { return 1'795'000'000'000; }, 0);
         TableSettings settings;
         settings.source = CardSource::Reader;
+        if (!denominations.empty()) {
+            settings.denominations = std::move(denominations);
+        }
         controller = std::make_unique<Controller>(settings.stations, settings.denominations, starts.front(), names);
         for (std::size_t i = 0; i < names.size(); ++i) {
             const std::string& name = names[i];

@@ -294,6 +294,29 @@ TEST(MultiGame, TheGamesAStationPlaysSurviveARestart) {
     EXPECT_EQ(restarted.wallet(1).games, (std::vector<std::string>{"alpha"}));
 }
 
+// The wallet's denomination and personal limits, changed through a game other than the first, are
+// the ones a restart takes (its station.state names that game; the first game's is older).
+TEST(MultiGame, AWalletChangedThroughAnotherGameSurvivesARestart) {
+    Controller4 c({"alpha", "beta"}, {}, {1, 5});
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(0).setPersonalLimits(kStation, {std::nullopt, 900}, "op", r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).join(kStation, r); }).ok);
+    ASSERT_TRUE(c.call([&](Respond r) { c.game(1).selectDenomination(kStation, 5, r); }).ok);
+    const journal::ResumeFacts facts = journal::resumeFacts(c.store(), std::string("alpha"));
+    ASSERT_TRUE(facts.stations.contains(kStation));
+    EXPECT_EQ(facts.stations.at(kStation).denomination, std::nullopt);  // alpha's own record is older
+    ASSERT_TRUE(facts.wallets.contains(kStation));
+    EXPECT_EQ(facts.wallets.at(kStation).denomination, 5);
+    EXPECT_EQ(facts.wallets.at(kStation).personal.max, 900);
+    // Carried across a segment as it was read.
+    EXPECT_EQ(journal::resumeFactsFromJson(journal::resumeFactsJson(facts)).wallets.at(kStation).denomination, 5);
+    TableStart start;
+    start.stationStates = facts.stations;
+    start.walletStates = facts.wallets;
+    const Controller restarted(8, {1, 5}, start, {"alpha", "beta"});
+    EXPECT_EQ(restarted.wallet(kStation).denomination, 5);
+    EXPECT_EQ(restarted.wallet(kStation).personal.max, 900);
+}
+
 // Two live games dealing their own shoes: each record of a game names it, and a restart resumes
 // each game's own shoe (cards left, round in shoe) and each station's slip in each game.
 TEST(MultiGame, EachGameResumesItsOwnShoeAndStationState) {
