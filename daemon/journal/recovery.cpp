@@ -110,7 +110,8 @@ std::vector<std::int64_t> lastRounds(JournalStore& store, std::optional<std::int
 }
 
 // The value of one credit each station played at when the table stopped: its last station.state's
-// (the carried ones first, then the segment's in order; absent: the table's first, written as none).
+// in any game (the carried ones first, the wallets' over the first game's, then the segment's in
+// order; absent: the table's first, written as none).
 std::map<std::int64_t, Money> stationDenominations(JournalStore& store) {
     std::map<std::int64_t, Money> out;
     const auto take = [&out](std::int64_t station, const StationState& state) {
@@ -123,6 +124,9 @@ std::map<std::int64_t, Money> stationDenominations(JournalStore& store) {
     if (const auto carried = carriedState(store); carried && carried->contains("table")) {
         const ResumeFacts facts = resumeFactsFromJson(carried->at("table"));
         for (const auto& [station, state] : facts.stations) {
+            take(station, state);
+        }
+        for (const auto& [station, state] : facts.wallets) {  // a change made through another game
             take(station, state);
         }
     }

@@ -107,6 +107,14 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
             game.paytableName = games[i]->name.substr(0, 20);
             info.games.push_back(std::move(game));
         }
+        // Game 0 (LP 1F, and 53/B5 of game 0) is the first game, as the records naming no game are.
+        const GameInfo& first = info.games.front();
+        info.maxBet = first.maxBet;
+        info.maxBetCredits = first.maxBetCredits;
+        info.paytableId = first.paytableId;
+        info.basePercentage = first.basePercentage;
+        info.gameName = first.gameName;
+        info.paytableName = first.paytableName;
     }
     return info;
 }

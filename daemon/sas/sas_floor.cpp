@@ -11,6 +11,7 @@
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/sas/exception_events.h"
+#include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 
 namespace pitlink::sas {
@@ -56,6 +57,15 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             link, context_, validation == resume.validation.end() ? ValidationId{} : validation->second, io,
             i < outputs.size() ? outputs[i] : nullptr);
         port->exceptions().restore(resume.exceptions[link.station]);
+        // The game the next 7E/7F is measured against: that of the last 8C raised, still queued
+        // or acknowledged (LP 55 answers the acknowledged one until the station reports another).
+        for (const SasException& e : resume.exceptions[link.station]) {
+            if (e.code == kGameSelected && e.eventData.size() == 2) {
+                if (const auto game = fromBcd(e.eventData)) {
+                    games_.selected[link.station] = static_cast<std::uint16_t>(*game % 10'000);
+                }
+            }
+        }
         if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {
             port->tickets().restoreSetup(setup->second);
         }
@@ -65,6 +75,10 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                 return e.code == code::kTicketTransferComplete;
             });
             port->tickets().restoreRedemption(last->second.first, last->second.second, unread);
+        }
+        if (const auto acknowledged = resume.selectedGame.find(link.station);
+            acknowledged != resume.selectedGame.end()) {
+            port->restoreSelectedGame(acknowledged->second);
         }
         if (const auto numbers = resume.machineNumbers.find(link.station); numbers != resume.machineNumbers.end()) {
             port->restoreMachineNumbers(numbers->second);

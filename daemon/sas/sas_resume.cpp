@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 #include <string_view>
 
 #include "daemon/journal/records/body_fields.h"
@@ -119,6 +120,24 @@ SasResume resumeSas(journal::JournalStore& store) {
     }
     // Replayed through real queues, so that overflow and priority behave as they did live.
     std::map<std::int64_t, ExceptionQueue> queues;
+    // 8Cs raised and not yet known to be acknowledged: station -> serial -> game. Once one leaves
+    // its queue (an acknowledgement, or a sas.queue without it) its game is the host's.
+    std::map<std::int64_t, std::map<std::uint64_t, std::uint16_t>> selections;
+    const auto left = [&](std::int64_t station, const ExceptionQueue& q) {
+        auto& raised = selections[station];
+        std::set<std::uint64_t> queued;
+        for (const SasException& e : q.pending()) {
+            queued.insert(e.serial);
+        }
+        for (auto it = raised.begin(); it != raised.end();) {
+            if (queued.contains(it->first)) {
+                ++it;
+                continue;
+            }
+            resume.selectedGame[station] = it->second;  // serials in the order raised: the last wins
+            it = raised.erase(it);
+        }
+    };
     static constexpr std::array<std::string_view, 10> kKinds{
         kind::kSasException,   kind::kSasAcked,         kind::kSasQueue,       kind::kSasValidationId,
         kind::kTicketIssued,   kind::kSasHostEnabled,   kind::kSasTicketSetup, kind::kSasRecordRead,
@@ -138,13 +157,14 @@ SasResume resumeSas(journal::JournalStore& store) {
                     pending.push_back(exceptionOf(e));
                 }
                 fresh.restore(pending);
+                left(station, fresh);
                 queues.insert_or_assign(station, std::move(fresh));
             } else if (k == kind::kSasException) {
                 const SasException e = exceptionOf(journal::readBody<journal::SasExceptionRecord>(stored.body));
                 queues[station].raise(e.code, e.eventData, e.serial);
-                if (e.code == code::kGameSelected && e.eventData.size() == 2) {
+                if (e.code == kGameSelected && e.eventData.size() == 2) {
                     if (const auto game = fromBcd(e.eventData)) {
-                        resume.selectedGame[station] = static_cast<std::uint16_t>(*game % 10'000);
+                        selections[station][e.serial] = static_cast<std::uint16_t>(*game % 10'000);
                     }
                 }
             } else if (k == kind::kSasAcked) {
@@ -165,6 +185,7 @@ SasResume resumeSas(journal::JournalStore& store) {
                         }
                     }
                 }
+                left(station, q);
             } else if (k == kind::kSasValidationId) {
                 const auto id = journal::readBody<journal::SasValidationIdRecord>(stored.body);
                 resume.validation[station] = ValidationId{id.machineId, id.sequence};

@@ -28,7 +28,9 @@ struct SasResume {
     std::map<std::int64_t, journal::SasTicketSetupRecord> ticketSetup;  // the last sas.ticket_setup
     // The last ticket.redeemed with `host`: (validation, amount).
     std::map<std::int64_t, std::pair<std::string, game::Money>> lastRedemption;
-    // The game of each station's last 8C (LP 55), and its LP B7 numbers (sas.machine_numbers).
+    // The game of each station's last 8C the host acknowledged (LP 55 until the station reports
+    // another), and its LP B7 numbers (sas.machine_numbers). The 8Cs still queued are in
+    // `exceptions`.
     std::map<std::int64_t, std::uint16_t> selectedGame;
     std::map<std::int64_t, journal::SasMachineNumbersRecord> machineNumbers;
 };

@@ -33,12 +33,15 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
                                    : nullptr),
       stack_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
              output == nullptr ? *transport_ : *output, context.timers.nowMs()),
-      numbers_{tickets_.assetNumber(), context.settings.location.substr(0, 40)},
+      floorLocation_(context.settings.location.substr(0, 40)),
       gamesAtPowerUp_(account().meters[journal::Meter::GamesPlayed]) {}
 
 void StationPort::restoreMachineNumbers(const journal::SasMachineNumbersRecord& numbers) {
-    numbers_ = MachineNumbers{numbers.asset, numbers.location};
-    tickets_.setAssetNumber(numbers.asset);
+    if (numbers.asset != 0) {  // 0: the host set the location only
+        hostAsset_ = numbers.asset;
+        tickets_.setAssetNumber(numbers.asset);
+    }
+    floorLocation_ = numbers.location;
 }
 
 const journal::StationAccount& StationPort::account() const {
@@ -230,20 +233,19 @@ HandpayMethodResult StationPort::enableHandpayResetMethod(std::uint8_t method) {
 }
 
 MachineNumbers StationPort::setMachineNumbers(const MachineNumbers& requested) {
-    MachineNumbers next = numbers_;
-    if (requested.asset != 0) {
-        next.asset = requested.asset;
-    }
-    if (!requested.floorLocation.empty()) {
-        next.floorLocation = requested.floorLocation;
-    }
-    if (next.asset != numbers_.asset || next.floorLocation != numbers_.floorLocation) {
+    const std::optional<std::uint32_t> asset = requested.asset != 0 ? std::optional(requested.asset) : hostAsset_;
+    const std::string location = requested.floorLocation.empty() ? floorLocation_ : requested.floorLocation;
+    if (asset != hostAsset_ || location != floorLocation_) {
         // Journaled (a transaction of its own) and in force at once: LP 7B and the tickets use it.
-        context_.journalRecord(link_.station, journal::SasMachineNumbersRecord{next.asset, next.floorLocation});
-        numbers_ = next;
-        tickets_.setAssetNumber(next.asset);
+        // Asset 0 in the record: the host has set none (sas.asset_base + station stands).
+        context_.journalRecord(link_.station, journal::SasMachineNumbersRecord{asset.value_or(0), location});
+        hostAsset_ = asset;
+        floorLocation_ = location;
+        if (asset) {
+            tickets_.setAssetNumber(*asset);
+        }
     }
-    return numbers_;
+    return MachineNumbers{tickets_.assetNumber(), floorLocation_};
 }
 
 std::optional<std::uint64_t> StationPort::playMeter(std::uint16_t code, const MeterScope& scope) const {

@@ -68,7 +68,7 @@ public:
     std::optional<std::uint16_t> romSignature(std::uint16_t seed) override { return context_.romSignature(seed); }
     void delayGame(std::chrono::milliseconds delay) override { context_.table.delayStation(link_.station, delay); }
     [[nodiscard]] std::optional<std::uint8_t> playerDenomination() const override;
-    [[nodiscard]] std::uint16_t selectedGame() const override { return context_.games.selectedAt(link_.station); }
+    [[nodiscard]] std::uint16_t selectedGame() const override { return acknowledgedGame_; }
     [[nodiscard]] std::vector<std::uint16_t> enabledGames() const override;
     [[nodiscard]] std::uint32_t cashoutLimitCredits() const override;
     HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override;
@@ -78,6 +78,8 @@ public:
     [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override;
     // LP B7's numbers kept in the journal (sas.machine_numbers), at start.
     void restoreMachineNumbers(const journal::SasMachineNumbersRecord& numbers);
+    // The game of the last 8C the host acknowledged before the restart (LP 55 until another is reported).
+    void restoreSelectedGame(std::uint16_t game) { acknowledgedGame_ = game; }
 
 private:
     [[nodiscard]] const journal::StationAccount& account() const;
@@ -87,8 +89,10 @@ private:
     StationTickets tickets_;
     std::unique_ptr<SasTransport> transport_;
     StationStack stack_;
-    MachineNumbers numbers_;           // LP B7: the asset number LP 7B reports, the floor location
-    std::int64_t gamesAtPowerUp_ = 0;  // GamesPlayed when pitlinkd started (LP 18)
+    std::optional<std::uint32_t> hostAsset_;  // LP B7's asset number, once the host gave one
+    std::string floorLocation_;               // LP B7's, or sas.location
+    std::int64_t gamesAtPowerUp_ = 0;         // GamesPlayed when pitlinkd started (LP 18)
+    std::uint16_t acknowledgedGame_ = 1;
 };
 
 }  // namespace pitlink::sas

@@ -22,6 +22,7 @@ struct SasException {
 };
 
 inline constexpr std::uint8_t kBufferOverflow = 0x70;
+inline constexpr std::uint8_t kGameSelected = 0x8C;  // event data: the game number (2 BCD)
 
 class ExceptionQueue {
 public:

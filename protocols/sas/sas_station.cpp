@@ -39,6 +39,11 @@ std::vector<std::uint8_t> SasStation::generalPoll() {
         return {0x00};
     }
     ++stats_.exceptionsReported;
+    if (reported_->code == kGameSelected && reported_->eventData.size() == 2) {
+        if (const auto game = fromBcd(reported_->eventData)) {
+            reportedGame_ = static_cast<std::uint16_t>(*game % 10'000);
+        }
+    }
     if (!realTimeEvents_) {
         return {reported_->code};
     }
@@ -79,7 +84,8 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
     }
     if (isMachinePoll(poll.command)) {
         const StationNow now{host_.clock(), host_.playerDenomination().value_or(info_.denominationCode),
-                             host_.selectedGame(), host_.enabledGames(), host_.cashoutLimitCredits()};
+                             reportedGame_.value_or(host_.selectedGame()), host_.enabledGames(),
+                             host_.cashoutLimitCredits()};
         return answerMachinePoll(poll, info_, now, denomination);
     }
     if (isTicketPoll(poll.command)) {
@@ -95,8 +101,9 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
 // location-len location; control bits 0 and 1: the host may set the asset number and the location.
 std::optional<std::vector<std::uint8_t>> SasStation::machineNumbers(const Poll& poll) {
     const std::vector<std::uint8_t> data = poll.data();
-    if (data.size() < 5 || data[4] > 40 || data.size() != 5U + data[4]) {
-        return std::nullopt;
+    if (data.size() < 5 || data[4] > 40 || data.size() != 5U + data[4] ||
+        !std::all_of(data.begin() + 5, data.end(), [](std::uint8_t c) { return c >= 0x20 && c <= 0x7E; })) {
+        return std::nullopt;  // the location is printable ASCII (SAS: ASCII; the journal keeps it as text)
     }
     MachineNumbers requested;
     requested.asset = static_cast<std::uint32_t>(data[0] | data[1] << 8U | data[2] << 16U) |

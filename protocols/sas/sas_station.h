@@ -54,7 +54,8 @@ public:
     // LP B1 (and which denomination a B0 may name): the Table C-4 code of the denomination the
     // station's player plays now; nullopt: the accounting denomination.
     [[nodiscard]] virtual std::optional<std::uint8_t> playerDenomination() const { return std::nullopt; }
-    // LP 55: the game of the station's last 8C (1 before any); LP 56: the games it has joined.
+    // LP 55 before the station has reported an 8C since it started: the game of the last 8C the
+    // host acknowledged (1 before any). LP 56: the games it has joined.
     [[nodiscard]] virtual std::uint16_t selectedGame() const { return 1; }
     [[nodiscard]] virtual std::vector<std::uint16_t> enabledGames() const { return {1}; }
     // LP A4: the largest cash-out a ticket pays (above it: a hand-pay), in credits.
@@ -107,6 +108,9 @@ private:
     std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK
     bool recordReported_ = false;           // the answer awaiting its ACK is an LP 4D 00 record
     bool handpayRead_ = false;
+    // LP 55: the game of the last 8C reported (a host without real-time events reads LP 55 on an
+    // 8C byte: it must name that 8C's game, not one raised after it and still queued).
+    std::optional<std::uint16_t> reportedGame_;
     StationStats stats_;
 };
 

@@ -54,8 +54,10 @@ struct Table : pitlink::test::StationHostDouble {
     }
     // Three games, two denominations: each scope's game meters differ.
     [[nodiscard]] std::optional<std::uint64_t> playMeter(std::uint16_t code, const MeterScope& scope) const override {
-        return isGameMeter(code) ? std::optional<std::uint64_t>(credits + code + scope.game * 7U + scope.denomination)
-                                 : std::nullopt;
+        return isGameMeter(code)
+                   ? std::optional<std::uint64_t>(credits + code + static_cast<std::uint64_t>(scope.game) * 7U +
+                                                  scope.denomination)
+                   : std::nullopt;
     }
     [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override { return {type, credits}; }
     [[nodiscard]] std::uint16_t selectedGame() const override { return 2; }

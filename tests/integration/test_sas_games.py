@@ -177,6 +177,29 @@ class SasGames(unittest.TestCase):
         host.general_poll()
         self.assertEqual(host.lp_b0(0x03, 0x2F, bytes([3]) + sh.to_bcd(0, 2) + b"\x00"), (0x03, 0x00, b"\x04"))
 
+        # Without real-time events an 8C is a byte: the host reads LP 55 on it, and must get that
+        # 8C's game even when the next 8C is already queued behind it.
+        host.sync()
+        host.lp_0e(False)
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        dealer1, dealer2 = self.client(["live-1"], "dealer"), self.client(["live-2"], "dealer")
+        stations = self.client(["live-1", "live-2"], "stations")
+        for dealer, game in ((dealer1, "live-1"), (dealer2, "live-2")):
+            ok(self, dealer.request("open_round"))
+            ok(self, stations.request("bet", station=1, spot="banker", stake=100, game=game))
+            ok(self, dealer.request("close_bets"))
+        read = []
+        for _ in range(6):
+            event = host.general_poll()
+            if event.code == 0:
+                break
+            if event.code == 0x8C:
+                read.append((event.code, host.lp_55()))  # a poll of another head: also the 8C's implied ACK
+            else:
+                read.append((event.code, None))
+                host.acknowledge()
+        self.assertEqual(read, [(0x8C, 1), (0x7E, None), (0x8C, 2), (0x7E, None)])
+
     def test_the_routine_polls_a_host_sends_every_day(self):
         t = self.table = SasTable(self.dir.name, stations=(1,), validation="secure_enhanced",
                                   cashier="  ticket_limit: 5000\n")
@@ -225,6 +248,9 @@ class SasGames(unittest.TestCase):
         host.sync()
         self.assertEqual(host.lp_b7(4_242, "PIT 9 SEAT 1"), {"control": 3, "asset": 4_242, "location": "PIT 9 SEAT 1"})
         self.assertEqual(int.from_bytes(host.lp_7b(bytes(8))[3:7], "little"), 4_242)
+        deadline = time.time() + 5  # journaled in a transaction of its own, committed a moment later
+        while not t.daemon.rows("SELECT body FROM record WHERE kind = 'sas.machine_numbers'") and time.time() < deadline:
+            time.sleep(0.05)
         self.assertEqual(json.loads(t.daemon.rows("SELECT body FROM record WHERE kind = 'sas.machine_numbers'")[0][0]),
                          {"asset": 4_242, "location": "PIT 9 SEAT 1"})
         t.restart()

@@ -375,7 +375,9 @@ TEST(SasStationGames, RoutinePollsAHostSendsEveryDay) {
     EXPECT_EQ(h.table.numbers.asset, 12'345U);
     // Asset 0 and no location only read them.
     EXPECT_EQ(h.ask("01 B7 05 00 00 00 00 00", true), withCrcHex("01 B7 0B 03 39 30 00 00 05 50 49 54 20 37"));
-    EXPECT_EQ(h.ask("01 B7 06 00 00 00 00 05 50", true), "(nothing)");  // location length beyond the poll
+    EXPECT_EQ(h.ask("01 B7 06 00 00 00 00 05 50", true), "(nothing)");     // location length beyond the poll
+    EXPECT_EQ(h.ask("01 B7 07 00 00 00 00 02 50 B0", true), "(nothing)");  // not printable ASCII
+    EXPECT_EQ(h.table.numbers.floorLocation, "PIT 7");
 }
 
 }  // namespace

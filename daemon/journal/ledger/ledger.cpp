@@ -45,7 +45,9 @@ std::map<PlayKey, MeterSet> playsFromJson(const json& list, const MeterSet& whol
             if (!meter || std::find(kPlayMeters.begin(), kPlayMeters.end(), *meter) == kPlayMeters.end()) {
                 throw LedgerError("snapshot with a play meter " + name + " that plays do not keep");
             }
-            const std::int64_t n = integerValue(value, "station " + station + " play meter " + name, 0, kMaxInt64);
+            std::string what = "station ";
+            what.append(station).append(" play meter ").append(name);
+            const std::int64_t n = integerValue(value, what, 0, kMaxInt64);
             played.add(*meter, n);
             sum.add(*meter, n);
         }
@@ -384,6 +386,7 @@ Ledger Ledger::fromJson(const json& snapshot) {
             } else {
                 ledger.playsKnown_ = false;
                 acc.plays = wholePlay(acc.meters);
+                acc.gamesAtDoorClose = acc.meters[Meter::GamesPlayed];  // LP 18 counts from here
             }
         }
         for (const auto& [name, value] : objectField(snapshot, "table").items()) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include "daemon/game/fraction.h"
 #include "daemon/game/settlement.h"
@@ -33,7 +34,10 @@ public:
 struct PlayKey {
     std::string game;        // empty: rounds of records naming no game (the first game's)
     Money denomination = 0;  // minor units per credit; 0: journaled before it was (the accounting one)
-    friend auto operator<=>(const PlayKey&, const PlayKey&) = default;
+    friend bool operator==(const PlayKey&, const PlayKey&) = default;
+    friend bool operator<(const PlayKey& a, const PlayKey& b) {
+        return std::tie(a.game, a.denomination) < std::tie(b.game, b.denomination);
+    }
 };
 
 // The meters kept per play: a round's stakes and what it paid, its count and result, its jackpot.
@@ -87,7 +91,8 @@ public:
     [[nodiscard]] std::string differenceFrom(const Ledger& other) const;
     // False for a ledger read from a snapshot written before plays, door closes and ticket counts
     // were kept: each station's play meters are then taken as one play naming no game or
-    // denomination, its games at the last door close and its ticket counts as 0 (not compared).
+    // denomination, its games at the last door close as its games played then (LP 18 counts from
+    // there) and its ticket counts as 0 (not compared).
     [[nodiscard]] bool playsKnown() const { return playsKnown_; }
     // What a start-up from `snapshot` (one with !playsKnown()) took for the plays and door closes:
     // a replay of the whole journal adopts it there, so that it meets the snapshots written after.
