@@ -10,6 +10,7 @@
 
 #include "daemon/game/bet_rules.h"
 #include "daemon/journal/journal.h"
+#include "protocols/sas/exception_queue.h"
 
 namespace pitlink::sas {
 
@@ -40,7 +41,7 @@ inline constexpr std::uint8_t kChangeLampOn = 0x71;
 inline constexpr std::uint8_t kChangeLampOff = 0x72;
 inline constexpr std::uint8_t kGameStarted = 0x7E;
 inline constexpr std::uint8_t kGameEnded = 0x7F;
-inline constexpr std::uint8_t kGameSelected = 0x8C;
+inline constexpr std::uint8_t kGameSelected = sas::kGameSelected;  // protocols/sas/exception_queue.h
 }  // namespace code
 
 // The controller's games as SAS numbers them (1..N, in the configuration's order), and the game

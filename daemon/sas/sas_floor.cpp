@@ -11,7 +11,6 @@
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/sas/exception_events.h"
-#include "protocols/sas/bcd.h"
 #include "protocols/sas/crc16_kermit.h"
 
 namespace pitlink::sas {
@@ -60,10 +59,8 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
         // The game the next 7E/7F is measured against: that of the last 8C raised, still queued
         // or acknowledged (LP 55 answers the acknowledged one until the station reports another).
         for (const SasException& e : resume.exceptions[link.station]) {
-            if (e.code == kGameSelected && e.eventData.size() == 2) {
-                if (const auto game = fromBcd(e.eventData)) {
-                    games_.selected[link.station] = static_cast<std::uint16_t>(*game % 10'000);
-                }
+            if (const auto game = gameSelectedBy(e)) {
+                games_.selected[link.station] = *game;
             }
         }
         if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {

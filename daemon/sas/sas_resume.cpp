@@ -13,7 +13,6 @@
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/resume_facts.h"
 #include "daemon/sas/exception_events.h"
-#include "protocols/sas/bcd.h"
 
 namespace pitlink::sas {
 
@@ -162,10 +161,8 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasException) {
                 const SasException e = exceptionOf(journal::readBody<journal::SasExceptionRecord>(stored.body));
                 queues[station].raise(e.code, e.eventData, e.serial);
-                if (e.code == kGameSelected && e.eventData.size() == 2) {
-                    if (const auto game = fromBcd(e.eventData)) {
-                        selections[station][e.serial] = static_cast<std::uint16_t>(*game % 10'000);
-                    }
+                if (const auto game = gameSelectedBy(e)) {
+                    selections[station][e.serial] = *game;
                 }
             } else if (k == kind::kSasAcked) {
                 // The queue is made before the body is read, as it always was: a station with a

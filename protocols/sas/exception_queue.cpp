@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "protocols/sas/bcd.h"
+
 namespace pitlink::sas {
 
 namespace {
@@ -122,6 +124,14 @@ void ExceptionQueue::restore(const std::vector<SasException>& pending) {
             pushFifo(e);
         }
     }
+}
+
+std::optional<std::uint16_t> gameSelectedBy(const SasException& e) {
+    if (e.code != kGameSelected || e.eventData.size() != 2) {
+        return std::nullopt;
+    }
+    const auto game = fromBcd(e.eventData);
+    return game ? std::optional(static_cast<std::uint16_t>(*game)) : std::nullopt;  // 2 BCD: at most 9999
 }
 
 }  // namespace pitlink::sas

@@ -21,6 +21,9 @@ struct SasException {
     bool operator==(const SasException&) const = default;
 };
 
+// The game an 8C names (its event data, 2 BCD); nullopt for any other exception or malformed data.
+[[nodiscard]] std::optional<std::uint16_t> gameSelectedBy(const SasException& e);
+
 inline constexpr std::uint8_t kBufferOverflow = 0x70;
 inline constexpr std::uint8_t kGameSelected = 0x8C;  // event data: the game number (2 BCD)
 

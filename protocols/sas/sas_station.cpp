@@ -39,10 +39,8 @@ std::vector<std::uint8_t> SasStation::generalPoll() {
         return {0x00};
     }
     ++stats_.exceptionsReported;
-    if (reported_->code == kGameSelected && reported_->eventData.size() == 2) {
-        if (const auto game = fromBcd(reported_->eventData)) {
-            reportedGame_ = static_cast<std::uint16_t>(*game % 10'000);
-        }
+    if (const auto game = gameSelectedBy(*reported_)) {
+        reportedGame_ = *game;
     }
     if (!realTimeEvents_) {
         return {reported_->code};

@@ -64,6 +64,18 @@ std::map<PlayKey, MeterSet> playsFromJson(const json& list, const MeterSet& whol
     return plays;
 }
 
+// A settlement's meters: its stakes, what it paid back, one game won, lost or pushed.
+void meterSettlement(MeterSet& meters, Money wagered, Money paid) {
+    meters.add(Meter::CoinIn, wagered);
+    meters.add(Meter::CoinOut, paid);
+    meters.add(Meter::GamesPlayed, 1);
+    if (paid > wagered) {
+        meters.add(Meter::GamesWon, 1);
+    } else if (paid < wagered) {
+        meters.add(Meter::GamesLost, 1);
+    }
+}
+
 std::string playsText(const std::map<PlayKey, MeterSet>& plays) {
     std::string text = "{";
     for (const auto& [key, played] : plays) {
@@ -170,14 +182,7 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
     // The meters change on a copy: one that would overflow refuses the record with nothing changed.
     MeterSet meters = acc.meters;
     if (why == reason::kSettlement) {
-        meters.add(Meter::CoinIn, wagered);
-        meters.add(Meter::CoinOut, amount);
-        meters.add(Meter::GamesPlayed, 1);
-        if (amount > wagered) {
-            meters.add(Meter::GamesWon, 1);
-        } else if (amount < wagered) {
-            meters.add(Meter::GamesLost, 1);
-        }
+        meterSettlement(meters, wagered, amount);
     } else if (why == reason::kTicketIn) {
         meters.add(Meter::TicketInCashable, amount);
     } else if (why == reason::kTicketOut) {
@@ -211,14 +216,7 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
         const auto it = acc.plays.find(key);
         MeterSet played = it == acc.plays.end() ? MeterSet{} : it->second;
         if (why == reason::kSettlement) {
-            played.add(Meter::CoinIn, wagered);
-            played.add(Meter::CoinOut, amount);
-            played.add(Meter::GamesPlayed, 1);
-            if (amount > wagered) {
-                played.add(Meter::GamesWon, 1);
-            } else if (amount < wagered) {
-                played.add(Meter::GamesLost, 1);
-            }
+            meterSettlement(played, wagered, amount);
         } else {
             played.add(Meter::Jackpots, -amount);
         }
