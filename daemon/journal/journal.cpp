@@ -13,9 +13,9 @@ namespace {
 // read back from JSON. Facts of other kinds go through the body, as at a replay.
 void applyFact(Ledger& ledger, const Fact& fact) {
     if (const auto* credit = std::any_cast<CreditRecord>(&fact.record)) {
-        ledger.applyCredit(fact.station, *credit);
+        ledger.applyCredit(fact.station, *credit, fact.roundId);
     } else {
-        ledger.apply(fact.kind, fact.station, fact.body);
+        ledger.apply(fact.kind, fact.station, fact.body, fact.roundId);
     }
 }
 
@@ -56,6 +56,19 @@ Money JournalTransaction::balance(std::int64_t station) const {
     return credits;
 }
 
+PromoCredits JournalTransaction::promo(std::int64_t station) const {
+    StationAccount acc = journal_->projected().station(station);
+    for (const Fact& fact : facts_) {
+        if (fact.station == station) {
+            if (const auto credit = recordOf<CreditRecord>(fact)) {
+                acc.promo.apply(*credit, fact.roundId, acc.cashable());
+                acc.credits = credit->balance;
+            }
+        }
+    }
+    return acc.promo;
+}
+
 JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amount, std::string_view why,
                                                std::optional<std::int64_t> roundId, CreditDetail detail) {
     const Money before = balance(station);
@@ -64,8 +77,11 @@ JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amoun
         throw LedgerError("station " + std::to_string(station) + " has " + std::to_string(before) +
                           " credits, cannot move " + std::to_string(amount));
     }
+    const PromoCredits held = promo(station);
+    const PromoParts parts = detail.promo ? *detail.promo : held.partsOf(why, amount, roundId, detail.ref);
+    const PromoParts wageredPromo = why == reason::kSettlement ? held.stakedIn(roundId.value_or(0)) : PromoParts{};
     return add(CreditRecord{amount, after, std::string(why), std::move(detail.ref), detail.wagered, detail.due,
-                            detail.shortfall, detail.denomination, std::nullopt},
+                            detail.shortfall, detail.denomination, std::nullopt, parts, wageredPromo},
                roundId, station);
 }
 

@@ -93,6 +93,8 @@ public:
     void nameGame(const std::string& game);
     // Credits of the station after what this transaction has added so far.
     [[nodiscard]] Money balance(std::int64_t station) const;
+    // Its promotional credits and stakes after what this transaction has added so far.
+    [[nodiscard]] PromoCredits promo(std::int64_t station) const;
     [[nodiscard]] const std::vector<Fact>& facts() const { return facts_; }
     [[nodiscard]] bool empty() const { return facts_.empty(); }
 

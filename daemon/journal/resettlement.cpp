@@ -57,7 +57,8 @@ Resettlement addResettlement(JournalTransaction& tx, const RoundHistory& round, 
         if (due == 0) {
             continue;
         }
-        const game::Money available = tx.balance(station);
+        // Credits taken back are cashable (a re-settlement's adjustment is; credit_types.h).
+        const game::Money available = tx.balance(station) - tx.promo(station).held.total();
         const game::Money moved = due < 0 && -due > available ? -available : due;
         CreditDetail detail{.due = due};
         if (moved != due) {

@@ -23,6 +23,7 @@ StationSasMeters stationSasMeters(const journal::StationAccount& account) {
     // until then SAS still counts them as the station's credits (as a slot's credits stay on its
     // meter until the game is played). A withdrawn or returned bet never reaches a meter.
     s.current = account.credits + account.inPlay;
+    s.currentRestricted = account.promo.held.restricted + account.promo.staked().restricted;
     s.wonCredits = m[Meter::CoinOut];
     s.handpaidAll = m[Meter::HandpaidCancelledCredits] + m[Meter::Jackpots];
     return s;

@@ -14,18 +14,19 @@
 namespace pitlink::sas {
 
 struct StationSasMeters {
-    game::Money coinIn = 0;       // 0000: stakes of settled rounds
-    game::Money coinOut = 0;      // 0001: paid back to the credit meter by settled rounds (not jackpots)
-    game::Money jackpot = 0;      // 0002: wins at the jackpot limit, hand-paid (never on the credit meter)
-    game::Money handpaid = 0;     // 0003: cancelled credits paid by hand
-    game::Money cancelled = 0;    // 0004: cancelled credits: tickets out + hand-paid
-    game::Money ticketIn = 0;     // 000D (cents)
-    game::Money ticketOut = 0;    // 000E (cents)
-    game::Money keyedOn = 0;      // 00FA: credits a re-settlement added
-    game::Money keyedOff = 0;     // 00FD: tips, and credits a re-settlement took back
-    game::Money current = 0;      // 000C: the credits, with the stakes of a round not yet settled
-    game::Money wonCredits = 0;   // 0022: every win paid, by the machine or by hand (coin out + jackpot)
-    game::Money handpaidAll = 0;  // 0023: everything paid by hand (0003 + 0002)
+    game::Money coinIn = 0;             // 0000: stakes of settled rounds
+    game::Money coinOut = 0;            // 0001: paid back to the credit meter by settled rounds (not jackpots)
+    game::Money jackpot = 0;            // 0002: wins at the jackpot limit, hand-paid (never on the credit meter)
+    game::Money handpaid = 0;           // 0003: cancelled credits paid by hand
+    game::Money cancelled = 0;          // 0004: cancelled credits: tickets out + hand-paid
+    game::Money ticketIn = 0;           // 000D (cents)
+    game::Money ticketOut = 0;          // 000E (cents)
+    game::Money keyedOn = 0;            // 00FA: credits a re-settlement added
+    game::Money keyedOff = 0;           // 00FD: tips, and credits a re-settlement took back
+    game::Money current = 0;            // 000C: the credits, with the stakes of a round not yet settled
+    game::Money currentRestricted = 0;  // 001B: restricted credits, with restricted stakes not yet settled
+    game::Money wonCredits = 0;         // 0022: every win paid, by the machine or by hand (coin out + jackpot)
+    game::Money handpaidAll = 0;        // 0023: everything paid by hand (0003 + 0002)
 };
 
 [[nodiscard]] StationSasMeters stationSasMeters(const journal::StationAccount& account);

@@ -18,6 +18,18 @@ MachineInfo machineOf(MachineInfo info, const FloorSettings& settings, std::int6
     return info;
 }
 
+// The ledger's meter of each SAS AFT amount meter (its count is the meter after it in both).
+constexpr std::pair<std::uint16_t, journal::Meter> kAftMeters[] = {
+    {meter::kAftInHouseCashableIn, journal::Meter::TransferInCashable},
+    {meter::kAftInHouseRestrictedIn, journal::Meter::TransferInRestricted},
+    {meter::kAftInHouseNonrestrictedIn, journal::Meter::TransferInNonrestricted},
+    {meter::kAftBonusCashableIn, journal::Meter::BonusCashable},
+    {meter::kAftBonusNonrestrictedIn, journal::Meter::BonusNonrestricted},
+    {meter::kAftInHouseCashableOut, journal::Meter::TransferOutCashable},
+    {meter::kAftInHouseRestrictedOut, journal::Meter::TransferOutRestricted},
+    {meter::kAftInHouseNonrestrictedOut, journal::Meter::TransferOutNonrestricted},
+};
+
 }  // namespace
 
 StationPort::StationPort(const StationLinkSettings& link, PortContext& context, ValidationId validation,
@@ -113,6 +125,12 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
             return inCredits(sas.keyedOn);
         case meter::kKeyedOffCashable:
             return inCredits(sas.keyedOff);
+        case meter::kRestrictedPlayed:
+            return inCredits(acc.meters[Meter::RestrictedPlayed]);
+        case meter::kNonrestrictedPlayed:
+            return inCredits(acc.meters[Meter::NonrestrictedPlayed]);
+        case meter::kCurrentRestrictedCredits:
+            return inCredits(sas.currentRestricted);
         case meter::kDrop:
             return 0;  // a table takes no coins or bills
         case meter::kSlotDoorOpens:
@@ -124,8 +142,18 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
         case meter::kGamesSinceDoorClosed:
             return count(acc.meters[Meter::GamesPlayed] - acc.gamesAtDoorClose);
         default:
-            return std::nullopt;
+            break;
     }
+    // AFT: cents, and the count after each amount.
+    for (const auto& [amountCode, amountMeter] : kAftMeters) {
+        if (code == amountCode) {
+            return count(acc.meters[amountMeter]);
+        }
+        if (code == amountCode + 1) {
+            return count(acc.meters[static_cast<Meter>(static_cast<int>(amountMeter) + 1)]);
+        }
+    }
+    return std::nullopt;
 }
 
 void StationPort::setPlayEnabled(bool enabled) {

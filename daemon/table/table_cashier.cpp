@@ -25,14 +25,25 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         return;
     }
     // The credits after everything submitted: a settlement or ticket in still committing counts.
-    const game::Money credits = journal_.projected().credits(number);
+    // A cash-out pays cashable and non-restricted credits; restricted ones stay (docs: README
+    // "Credit types"), and a hand-pay pays cashable credits only.
+    const journal::StationAccount held = journal_.projected().station(number);
+    const game::Money credits = held.cashable() + held.promo.held.nonrestricted;
     if (credits <= 0) {
         refuse("cash_out", number, respond,
-               Reply::refused("no_credits", "station " + std::to_string(number) + " has no credits"));
+               Reply::refused("no_credits", "station " + std::to_string(number) + " has no credits to cash out" +
+                                                (held.credits > 0 ? " (restricted credits stay)" : "")));
         return;
     }
     if (credits > settings_.ticketLimit) {
-        lockForHandpay(number, credits, "above the ticket limit", std::move(respond));
+        if (held.cashable() <= 0) {
+            refuse("cash_out", number, respond,
+                   Reply::refused("no_credits",
+                                  "non-restricted promotional credits above the ticket limit: a "
+                                  "hand-pay pays cashable credits only"));
+            return;
+        }
+        lockForHandpay(number, held.cashable(), "above the ticket limit", std::move(respond));
         return;
     }
     TicketSystem* tickets = controller_.tickets();
@@ -50,7 +61,8 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         number, credits,
         [this, number, credits, respond = std::move(respond)](const std::optional<ValidatedTicket>& ticket) mutable {
             walletAt(number).cashingOut = false;
-            if (journal_.projected().credits(number) < credits) {
+            const journal::StationAccount now = journal_.projected().station(number);
+            if (now.cashable() + now.promo.held.nonrestricted < credits) {
                 // Only a re-settlement taking credits back can do this while the station is locked.
                 refuse("cash_out", number, respond,
                        Reply::refused("credits_changed", "the credits changed while the host validated the cash-out"));
@@ -67,7 +79,11 @@ void Table::cashOut(std::int64_t number, Respond respond) {
 void Table::issueTicket(std::int64_t number, game::Money amount, const ValidatedTicket& validated, Respond respond) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::TicketIssuedRecord{validated.validation, amount, validated.details}, std::nullopt, number);
-    tx.credit(number, -amount, reason::kTicketOut, std::nullopt, {.ref = validated.validation});
+    // Non-restricted promotional credits leave on the ticket first, as cashable (SAS prints them
+    // on a cashable ticket); the ledger meters the parts apart.
+    const game::Money nonrestricted = std::min(amount, tx.promo(number).held.nonrestricted);
+    tx.credit(number, -amount, reason::kTicketOut, std::nullopt,
+              {.ref = validated.validation, .promo = journal::PromoParts{0, -nonrestricted}});
     const TicketIssued issued{number, amount, validated.validation, settings_.name, validated.details};
     commit(std::move(tx), std::move(respond), Reply::accepted(TicketAnswer{issued}),
            [this, issued] { publish(issued); });
@@ -96,7 +112,9 @@ void Table::resetHandpay(std::int64_t number, const std::string& who, Respond re
     // have taken some back (found by tests/sim, seed 9): the attendant pays what the station
     // still holds, never more, and the journal says both.
     const game::Money paid =
-        handpay.offCredits ? handpay.amount : std::min(handpay.amount, journal_.projected().credits(number));
+        handpay.offCredits
+            ? handpay.amount
+            : std::clamp<game::Money>(journal_.projected().station(number).cashable(), 0, handpay.amount);
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::HandpayResetRecord{paid, handpay.kind, who,
                                        paid != handpay.amount ? std::optional(handpay.amount) : std::nullopt},
@@ -208,9 +226,9 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
                journal::RefusedRequest{.amount = amount});
         return;
     }
-    if (amount > journal_.projected().credits(number)) {
+    if (amount > journal_.projected().station(number).cashable()) {
         refuse("tip", number, respond,
-               Reply::refused("insufficient_credits", "the tip is more than the station's credits"),
+               Reply::refused("insufficient_credits", "the tip is more than the station's cashable credits"),
                journal::RefusedRequest{.amount = amount});
         return;
     }

@@ -199,7 +199,7 @@ std::optional<std::vector<std::uint8_t>> validationMeters(const Poll& poll, cons
 }  // namespace
 
 std::size_t meterBytes(std::uint16_t code) {
-    return code == kTicketInCashableCents || code == kTicketOutCashableCents ? 5 : 4;
+    return code == kTicketInCashableCents || code == kTicketOutCashableCents || isAftAmountMeter(code) ? 5 : 4;
 }
 
 bool isMeterPoll(std::uint8_t command) {

@@ -19,9 +19,21 @@ inline constexpr std::uint16_t kGamesLost = 0x0007;
 inline constexpr std::uint16_t kCurrentCredits = 0x000C;
 inline constexpr std::uint16_t kTicketInCashableCents = 0x000D;
 inline constexpr std::uint16_t kTicketOutCashableCents = 0x000E;
+inline constexpr std::uint16_t kRestrictedPlayed = 0x0019;
+inline constexpr std::uint16_t kNonrestrictedPlayed = 0x001A;
+inline constexpr std::uint16_t kCurrentRestrictedCredits = 0x001B;
 inline constexpr std::uint16_t kTotalWonCredits = 0x0022;
 inline constexpr std::uint16_t kTotalHandPaidCredits = 0x0023;
 inline constexpr std::uint16_t kDrop = 0x0024;
+// AFT (cents, each followed by its count: how many transfers moved that type).
+inline constexpr std::uint16_t kAftInHouseCashableIn = 0x00A0;
+inline constexpr std::uint16_t kAftInHouseRestrictedIn = 0x00A2;
+inline constexpr std::uint16_t kAftInHouseNonrestrictedIn = 0x00A4;
+inline constexpr std::uint16_t kAftBonusCashableIn = 0x00AE;
+inline constexpr std::uint16_t kAftBonusNonrestrictedIn = 0x00B0;
+inline constexpr std::uint16_t kAftInHouseCashableOut = 0x00B8;
+inline constexpr std::uint16_t kAftInHouseRestrictedOut = 0x00BA;
+inline constexpr std::uint16_t kAftInHouseNonrestrictedOut = 0x00BC;
 inline constexpr std::uint16_t kKeyedOnCashable = 0x00FA;
 inline constexpr std::uint16_t kKeyedOffCashable = 0x00FD;
 // Not in Table C-7's numbered list but reported by LP 1C and LP 18.
@@ -69,6 +81,14 @@ public:
     return code == meter::kCoinIn || code == meter::kCoinOut || code == meter::kJackpot ||
            code == meter::kGamesPlayed || code == meter::kGamesWon || code == meter::kGamesLost ||
            code == meter::kTotalWonCredits;
+}
+
+// An AFT amount meter (cents) of those above; its count is the code after it.
+[[nodiscard]] constexpr bool isAftAmountMeter(std::uint16_t code) {
+    return code == meter::kAftInHouseCashableIn || code == meter::kAftInHouseRestrictedIn ||
+           code == meter::kAftInHouseNonrestrictedIn || code == meter::kAftBonusCashableIn ||
+           code == meter::kAftBonusNonrestrictedIn || code == meter::kAftInHouseCashableOut ||
+           code == meter::kAftInHouseRestrictedOut || code == meter::kAftInHouseNonrestrictedOut;
 }
 
 // The BCD width of a meter in LP 2F and LPs 6F/AF answers: cents meters are 5 bytes, the rest 4.

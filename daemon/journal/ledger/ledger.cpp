@@ -76,6 +76,62 @@ void meterSettlement(MeterSet& meters, Money wagered, Money paid) {
     }
 }
 
+json promoToJson(const PromoCredits& promo) {
+    json stakes = json::array();
+    for (const auto& [key, parts] : promo.stakes) {
+        stakes.push_back({{"round", key.round},
+                          {"bet", key.bet},
+                          {"restricted", parts.restricted},
+                          {"nonrestricted", parts.nonrestricted}});
+    }
+    return {{"restricted", promo.held.restricted},
+            {"nonrestricted", promo.held.nonrestricted},
+            {"stakes", std::move(stakes)}};
+}
+
+// A snapshot's promotional credits: parts of the station's credits and of its stakes in play.
+PromoCredits promoFromJson(const json& entry, const StationAccount& acc, const std::string& station) {
+    PromoCredits promo;
+    promo.held.restricted = integerField(entry, "restricted", 0, acc.credits);
+    promo.held.nonrestricted = integerField(entry, "nonrestricted", 0, acc.credits - promo.held.restricted);
+    for (const json& stake : arrayField(entry, "stakes")) {
+        const StakeKey key{integerField(stake, "round", 0, kMaxInt64), integerField(stake, "bet", 0, kMaxInt64)};
+        const PromoParts parts{integerField(stake, "restricted", 0, kMaxBodyMoney),
+                               integerField(stake, "nonrestricted", 0, kMaxBodyMoney)};
+        if (parts.none() || !promo.stakes.emplace(key, parts).second) {
+            throw LedgerError("snapshot with a promotional stake of station " + station + " empty or twice");
+        }
+    }
+    if (promo.staked().total() > acc.inPlay) {
+        throw LedgerError("snapshot whose promotional stakes of station " + station + " exceed its stakes in play");
+    }
+    return promo;
+}
+
+// The meters of one direction of cashless transfers: each type's amount, and its count just
+// after it (meters.h), counted when the transfer moved credits of that type.
+struct TransferMeters {
+    Meter cashable{};
+    std::optional<Meter> restricted;
+    Meter nonrestricted{};
+};
+
+Meter countOf(Meter amount) {
+    return static_cast<Meter>(static_cast<int>(amount) + 1);
+}
+
+void meterTransfer(MeterSet& meters, const PromoParts& parts, Money amount, const TransferMeters& which) {
+    const auto add = [&meters](std::optional<Meter> meter, Money moved) {
+        if (meter && moved != 0) {
+            meters.add(*meter, moved);
+            meters.add(countOf(*meter), 1);
+        }
+    };
+    add(which.cashable, amount - parts.total());
+    add(which.restricted, parts.restricted);
+    add(which.nonrestricted, parts.nonrestricted);
+}
+
 std::string playsText(const std::map<PlayKey, MeterSet>& plays) {
     std::string text = "{";
     for (const auto& [key, played] : plays) {
@@ -150,7 +206,13 @@ Money Ledger::totalCredits() const {
     return total;
 }
 
-void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const CreditRecord& credit) {
+StationAccount Ledger::station(std::int64_t number) const {
+    const auto it = stations_.find(number);
+    return it == stations_.end() ? StationAccount{} : it->second;
+}
+
+void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const CreditRecord& credit,
+                         std::optional<std::int64_t> round) {
     StationAccount& acc = account(stationColumn, kind::kCredit);
     const std::int64_t station = *stationColumn;
     const Money amount = credit.amount;
@@ -165,24 +227,40 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
         throw LedgerError("station " + std::to_string(station) + " credits would go below zero");
     }
     // Everything that can refuse the record is checked before anything changes.
-    static constexpr std::string_view kKnown[] = {reason::kBet,      reason::kBetReturn, reason::kSettlement,
-                                                  reason::kTicketIn, reason::kTicketOut, reason::kHandpay,
-                                                  reason::kJackpot,  reason::kTip,       reason::kResettlement};
+    static constexpr std::string_view kKnown[] = {reason::kBet,
+                                                  reason::kBetReturn,
+                                                  reason::kSettlement,
+                                                  reason::kTicketIn,
+                                                  reason::kTicketOut,
+                                                  reason::kHandpay,
+                                                  reason::kJackpot,
+                                                  reason::kTip,
+                                                  reason::kResettlement,
+                                                  reason::kTransferIn,
+                                                  reason::kBonus,
+                                                  reason::kTransferOut,
+                                                  reason::kRestrictedExpired};
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
     const Money wagered = credit.wagered.value_or(0);
-    const bool paidOut =
-        why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot || why == reason::kTip;
-    if ((paidOut && amount > 0) || (why == reason::kTicketIn && amount < 0) || wagered < 0 ||
+    const bool paidOut = why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot ||
+                         why == reason::kTip || why == reason::kTransferOut || why == reason::kRestrictedExpired;
+    const bool paidIn = why == reason::kTicketIn || why == reason::kTransferIn || why == reason::kBonus;
+    if ((paidOut && amount > 0) || (paidIn && amount < 0) || wagered < 0 ||
         (why == reason::kSettlement && amount < 0) || (why == reason::kBetReturn && amount < 0) ||
         (why == reason::kBet && amount > 0)) {
         throw LedgerError("credit record with reason " + why + " moves credits the wrong way");
     }
-    // The meters change on a copy: one that would overflow refuses the record with nothing changed.
+    // The promotional parts and the meters change on copies: a record they refuse (or a meter that
+    // would overflow) changes nothing.
+    PromoCredits promo = acc.promo;
+    promo.apply(credit, round, acc.cashable());
     MeterSet meters = acc.meters;
     if (why == reason::kSettlement) {
         meterSettlement(meters, wagered, amount);
+        meters.add(Meter::RestrictedPlayed, credit.wageredPromo.restricted);
+        meters.add(Meter::NonrestrictedPlayed, credit.wageredPromo.nonrestricted);
     } else if (why == reason::kTicketIn) {
         meters.add(Meter::TicketInCashable, amount);
     } else if (why == reason::kTicketOut) {
@@ -200,6 +278,19 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
                    amount >= 0 ? amount : -amount);
     } else if (why == reason::kBetReturn) {
         meters.add(Meter::BetsReturned, amount);
+    } else if (why == reason::kTransferIn) {
+        meterTransfer(
+            meters, credit.promo, amount,
+            TransferMeters{Meter::TransferInCashable, Meter::TransferInRestricted, Meter::TransferInNonrestricted});
+    } else if (why == reason::kBonus) {
+        meterTransfer(meters, credit.promo, amount,
+                      TransferMeters{Meter::BonusCashable, std::nullopt, Meter::BonusNonrestricted});
+    } else if (why == reason::kTransferOut) {
+        meterTransfer(
+            meters, credit.promo.negated(), -amount,
+            TransferMeters{Meter::TransferOutCashable, Meter::TransferOutRestricted, Meter::TransferOutNonrestricted});
+    } else if (why == reason::kRestrictedExpired) {
+        meters.add(Meter::RestrictedExpired, -amount);
     }
     const auto counted = [&](std::int64_t n) {
         if (n == std::numeric_limits<std::int64_t>::max()) {
@@ -233,6 +324,7 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
         acc.inPlay = std::max<Money>(0, acc.inPlay - wagered);
     }
     acc.credits = balance;
+    acc.promo = std::move(promo);
     acc.meters = meters;
     acc.ticketsIn = ticketsIn;
     acc.ticketsOut = ticketsOut;
@@ -241,17 +333,19 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
     }
 }
 
-void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+void Ledger::apply(std::string_view kindName, std::optional<std::int64_t> station, const json& body,
+                   std::optional<std::int64_t> round) {
     try {
-        applyKind(kindName, station, body);
+        applyKind(kindName, station, body, round);
     } catch (const BodyError& error) {
         throw LedgerError(std::string(kindName) + " record: " + error.what());
     }
 }
 
-void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> station, const json& body) {
+void Ledger::applyKind(std::string_view kindName, std::optional<std::int64_t> station, const json& body,
+                       std::optional<std::int64_t> round) {
     if (kindName == kind::kCredit) {
-        applyCredit(station, readBody<CreditRecord>(body));
+        applyCredit(station, readBody<CreditRecord>(body), round);
     } else if (kindName == kind::kBetSettled) {
         StationAccount& acc = account(station, kindName);
         const auto breakage = parseFraction(stringField(body, "breakage"));
@@ -292,7 +386,7 @@ void Ledger::apply(const JournalRecord& record) {
         throw LedgerError("record " + std::to_string(record.seq) + " has a body that is not a JSON object");
     }
     try {
-        apply(record.kind, record.station, body);
+        apply(record.kind, record.station, body, record.roundId);
     } catch (const LedgerError& error) {
         throw LedgerError("record " + std::to_string(record.seq) + ": " + error.what());
     }
@@ -313,7 +407,9 @@ json Ledger::toJson() const {
     for (const auto& [number, acc] : stations_) {
         json meters = json::object();
         for (const Meter meter : kStationMeters) {
-            meters[std::string(meterName(meter))] = acc.meters[meter];
+            if (acc.meters[meter] != 0 || !isCashlessMeter(meter)) {
+                meters[std::string(meterName(meter))] = acc.meters[meter];
+            }
         }
         json plays = json::array();
         for (const auto& [key, played] : acc.plays) {
@@ -336,6 +432,9 @@ json Ledger::toJson() const {
             {"games_at_door_close", acc.gamesAtDoorClose},
             {"tickets", {{"in", acc.ticketsIn}, {"out", acc.ticketsOut}}},
         };
+        if (!acc.promo.empty()) {
+            stations[std::to_string(number)]["promo"] = promoToJson(acc.promo);
+        }
     }
     json table = json::object();
     for (const Meter meter : kTableMeters) {
@@ -374,6 +473,9 @@ Ledger Ledger::fromJson(const json& snapshot) {
                 std::string what = "station ";
                 what.append(number).append(" meter ").append(name);
                 acc.meters.add(*meter, integerValue(value, what, 0, kMaxInt64));
+            }
+            if (entry.contains("promo")) {
+                acc.promo = promoFromJson(objectField(entry, "promo"), acc, number);
             }
             if (entry.contains("plays")) {
                 acc.plays = playsFromJson(arrayField(entry, "plays"), acc.meters, number);
@@ -431,6 +533,15 @@ std::string Ledger::differenceFrom(const Ledger& other) const {
         }
         if (other.inPlayKnown_ && inPlayKnown_ && mine.inPlay != theirs.inPlay) {
             return describe(who, "in_play", std::to_string(mine.inPlay), std::to_string(theirs.inPlay));
+        }
+        if (mine.promo.held != theirs.promo.held) {
+            return describe(
+                who, "promotional credits (restricted/non-restricted)",
+                std::to_string(mine.promo.held.restricted) + "/" + std::to_string(mine.promo.held.nonrestricted),
+                std::to_string(theirs.promo.held.restricted) + "/" + std::to_string(theirs.promo.held.nonrestricted));
+        }
+        if (mine.promo.stakes != theirs.promo.stakes) {
+            return who + " promotional stakes in play differ";
         }
         if (!(mine.breakage == theirs.breakage)) {
             return describe(who, "breakage", mine.breakage.toString(), theirs.breakage.toString());

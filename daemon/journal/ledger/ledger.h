@@ -16,6 +16,7 @@
 #include "daemon/game/fraction.h"
 #include "daemon/game/settlement.h"
 #include "daemon/journal/ledger/meters.h"
+#include "daemon/journal/ledger/promo_credits.h"
 #include "daemon/journal/store/record.h"
 
 namespace pitlink::journal {
@@ -60,10 +61,13 @@ struct StationAccount {
     std::int64_t ticketsIn = 0;
     std::int64_t ticketsOut = 0;
     game::Fraction breakage{0, 1};  // exact: sum of the fractions of a minor unit dropped by rounding
+    // The promotional parts of `credits` and of the stakes in play; the rest is cashable.
+    PromoCredits promo;
+    [[nodiscard]] Money cashable() const { return credits - promo.held.total(); }
     friend bool operator==(const StationAccount& a, const StationAccount& b) {
         return a.credits == b.credits && a.inPlay == b.inPlay && a.meters == b.meters && a.plays == b.plays &&
                a.gamesAtDoorClose == b.gamesAtDoorClose && a.ticketsIn == b.ticketsIn && a.ticketsOut == b.ticketsOut &&
-               a.breakage == b.breakage;
+               a.breakage == b.breakage && a.promo == b.promo;
     }
 };
 
@@ -71,10 +75,15 @@ struct CreditRecord;  // records/cashier_records.h
 
 class Ledger {
 public:
-    void apply(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
+    // `round`: the record's round (a bet's stake is known by its round and number).
+    void apply(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body,
+               std::optional<std::int64_t> round = std::nullopt);
     void apply(const JournalRecord& record);
     // A credit as its writer filled it (a fact of this process: no body to read).
-    void applyCredit(std::optional<std::int64_t> station, const CreditRecord& credit);
+    void applyCredit(std::optional<std::int64_t> station, const CreditRecord& credit,
+                     std::optional<std::int64_t> round = std::nullopt);
+    // The station's account (an empty one for a station without records).
+    [[nodiscard]] StationAccount station(std::int64_t number) const;
 
     [[nodiscard]] Money credits(std::int64_t station) const;
     [[nodiscard]] const std::map<std::int64_t, StationAccount>& stations() const { return stations_; }
@@ -99,7 +108,8 @@ public:
     void adoptPlaysOf(const Ledger& snapshot);
 
 private:
-    void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body);
+    void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body,
+                   std::optional<std::int64_t> round);
     // False for a ledger read from a snapshot written before stakes in play were kept (they
     // are then taken as 0 and not compared).
     bool inPlayKnown_ = true;

@@ -26,14 +26,34 @@ enum class Meter : std::uint8_t {
     ResettlementRecovered,     // credits taken back by re-settlements
     BetsReturned,              // stakes returned by voided rounds and withdrawn bets
     DoorOpens,
-    PowerUps,         // table: daemon starts
-    RoundsSettled,    // table
-    RoundsVoided,     // table
-    RoundsResettled,  // table: re-settlement steps
+    RestrictedPlayed,     // the restricted promotional part of CoinIn (SAS 0019)
+    NonrestrictedPlayed,  // the non-restricted promotional part of CoinIn (SAS 001A)
+    // Cashless transfers (SAS AFT): amounts, and how many transfers moved credits of that type.
+    TransferInCashable,  // in-house to the station (SAS 00A0/00A1)
+    TransferInCashableCount,
+    TransferInRestricted,  // 00A2/00A3
+    TransferInRestrictedCount,
+    TransferInNonrestricted,  // 00A4/00A5
+    TransferInNonrestrictedCount,
+    BonusCashable,  // bonus awards to the station (00AE/00AF)
+    BonusCashableCount,
+    BonusNonrestricted,  // 00B0/00B1
+    BonusNonrestrictedCount,
+    TransferOutCashable,  // to the host
+    TransferOutCashableCount,
+    TransferOutRestricted,
+    TransferOutRestrictedCount,
+    TransferOutNonrestricted,
+    TransferOutNonrestrictedCount,
+    RestrictedExpired,  // restricted credits gone at their expiration
+    PowerUps,           // table: daemon starts
+    RoundsSettled,      // table
+    RoundsVoided,       // table
+    RoundsResettled,    // table: re-settlement steps
 };
-inline constexpr int kMeterCount = 19;
+inline constexpr int kMeterCount = 38;
 
-inline constexpr std::array<Meter, 15> kStationMeters{
+inline constexpr std::array<Meter, 34> kStationMeters{
     Meter::CoinIn,
     Meter::CoinOut,
     Meter::GamesPlayed,
@@ -49,7 +69,31 @@ inline constexpr std::array<Meter, 15> kStationMeters{
     Meter::ResettlementRecovered,
     Meter::BetsReturned,
     Meter::DoorOpens,
+    Meter::RestrictedPlayed,
+    Meter::NonrestrictedPlayed,
+    Meter::TransferInCashable,
+    Meter::TransferInCashableCount,
+    Meter::TransferInRestricted,
+    Meter::TransferInRestrictedCount,
+    Meter::TransferInNonrestricted,
+    Meter::TransferInNonrestrictedCount,
+    Meter::BonusCashable,
+    Meter::BonusCashableCount,
+    Meter::BonusNonrestricted,
+    Meter::BonusNonrestrictedCount,
+    Meter::TransferOutCashable,
+    Meter::TransferOutCashableCount,
+    Meter::TransferOutRestricted,
+    Meter::TransferOutRestrictedCount,
+    Meter::TransferOutNonrestricted,
+    Meter::TransferOutNonrestrictedCount,
+    Meter::RestrictedExpired,
 };
+// The meters of promotional credits and cashless transfers (credit_types.h): a snapshot leaves
+// them out while they are 0, so that a table without them writes the snapshots it wrote before.
+[[nodiscard]] constexpr bool isCashlessMeter(Meter meter) {
+    return meter >= Meter::RestrictedPlayed && meter <= Meter::RestrictedExpired;
+}
 inline constexpr std::array<Meter, 5> kTableMeters{
     Meter::DoorOpens, Meter::PowerUps, Meter::RoundsSettled, Meter::RoundsVoided, Meter::RoundsResettled,
 };

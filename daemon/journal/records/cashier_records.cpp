@@ -28,6 +28,15 @@ json toBody(const CreditRecord& record) {
     if (record.game) {
         body["game"] = *record.game;
     }
+    const auto putPart = [&body](const char* key, Money part) {
+        if (part != 0) {
+            body[key] = part;
+        }
+    };
+    putPart("restricted", record.promo.restricted);
+    putPart("nonrestricted", record.promo.nonrestricted);
+    putPart("wagered_restricted", record.wageredPromo.restricted);
+    putPart("wagered_nonrestricted", record.wageredPromo.nonrestricted);
     return body;
 }
 
@@ -48,6 +57,11 @@ CreditRecord fromBody(const json& body, std::type_identity<CreditRecord>) {
     if (body.contains("game")) {
         r.game = gameNameValue(body.at("game"), "a credit's \"game\"");
     }
+    const auto part = [&body](const char* key) {
+        return optionalIntegerField(body, key, -kMaxBodyMoney, kMaxBodyMoney).value_or(0);
+    };
+    r.promo = {part("restricted"), part("nonrestricted")};
+    r.wageredPromo = {part("wagered_restricted"), part("wagered_nonrestricted")};
     return r;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "daemon/journal/ledger/credit_types.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/records/typed_record.h"
 
@@ -33,6 +34,11 @@ struct CreditRecord {
     // ledger meters each game and denomination's play apart (Ledger::plays).
     std::optional<std::int64_t> denomination;
     std::optional<std::string> game;
+    // The promotional parts of `amount` (credit_types.h; "restricted" and "nonrestricted" in the
+    // body when not 0, absent in journals from before them: all cashable), and of a settlement's
+    // `wagered` ("wagered_restricted", "wagered_nonrestricted").
+    PromoParts promo{};
+    PromoParts wageredPromo{};
     friend bool operator==(const CreditRecord&, const CreditRecord&) = default;
 };
 // What JournalTransaction::credit adds to amount, balance and reason.
@@ -42,6 +48,10 @@ struct CreditDetail {
     std::optional<std::int64_t> due{};
     std::optional<std::int64_t> shortfall{};
     std::optional<std::int64_t> denomination{};  // settlement and jackpot credits
+    // The promotional parts of the amount when the writer decides them (a settlement's stakes
+    // coming back, a transfer); else JournalTransaction::credit takes them by the rules of
+    // credit_types.h (a bet's, a returned bet's), cashable for the rest.
+    std::optional<PromoParts> promo{};
 };
 [[nodiscard]] nlohmann::json toBody(const CreditRecord& record);
 [[nodiscard]] CreditRecord fromBody(const nlohmann::json& body, std::type_identity<CreditRecord>);

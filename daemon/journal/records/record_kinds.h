@@ -94,5 +94,11 @@ inline constexpr std::string_view kHandpay = "handpay";
 inline constexpr std::string_view kJackpot = "jackpot";
 inline constexpr std::string_view kTip = "tip";
 inline constexpr std::string_view kResettlement = "resettlement";
+// Cashless (SAS AFT, credit_types.h): an in-house transfer to the station, a bonus award to it, a
+// transfer to the host (amount < 0), restricted credits gone at their expiration (amount < 0).
+inline constexpr std::string_view kTransferIn = "transfer_in";
+inline constexpr std::string_view kBonus = "bonus";
+inline constexpr std::string_view kTransferOut = "transfer_out";
+inline constexpr std::string_view kRestrictedExpired = "restricted_expired";
 
 }  // namespace pitlink::journal::reason

@@ -107,13 +107,38 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
         tx.add(kind::kBetSettled, roundId, stake.bet.station,
                stakeSettlementJson(stakeSettlement(settled.rule, bets, stake, settled.bets[i])));
     }
+    // What comes back of stakes that did not win returns to the types the stakes took; a win is
+    // cashable (credit_types.h).
+    std::map<std::int64_t, PromoCredits> promos;
+    std::map<std::int64_t, PromoParts> returnedPromo;
+    for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
+        const game::SettledStake& stake = settled.stakes[i];
+        if (settled.bets[i].result == game::BetResult::Win) {
+            continue;
+        }
+        const std::int64_t station = stake.bet.station;
+        auto promo = promos.find(station);
+        if (promo == promos.end()) {
+            promo = promos.emplace(station, tx.promo(station)).first;
+        }
+        PromoParts taken;
+        for (const std::size_t betAt : stake.covers) {
+            const auto it = promo->second.stakes.find(StakeKey{roundId, bets[betAt].index});
+            if (it != promo->second.stakes.end()) {
+                taken += it->second;
+            }
+        }
+        returnedPromo[station] += stakeReturned(taken, settled.bets[i].returned);
+    }
     for (const auto& [station, total] : settled.stations) {
         const auto denomination = detail.denominations.find(station);
+        const auto promo = returnedPromo.find(station);
         tx.credit(station, total.returned, reason::kSettlement, roundId,
                   CreditDetail{.wagered = total.wagered,
                                .denomination = denomination == detail.denominations.end()
                                                    ? std::nullopt
-                                                   : std::optional<game::Money>(denomination->second)});
+                                                   : std::optional<game::Money>(denomination->second),
+                               .promo = promo == returnedPromo.end() ? PromoParts{} : promo->second});
     }
 }
 

@@ -1,0 +1,46 @@
+#pragma once
+// A station's credits are of three types (SAS AFT's, protocols/sas/README.md "Credit types"):
+// cashable, restricted promotional (non-cashable: played, not cashed out) and non-restricted
+// promotional (cashable once on the meter, metered apart). A credit record carries the
+// promotional parts of its amount; the rest is cashable. Pure rules, shared by the writer
+// (JournalTransaction::credit, the settlement) and the ledger that checks every record.
+#include <cstdint>
+
+#include "daemon/game/settlement.h"
+
+namespace pitlink::journal {
+
+using game::Money;
+
+// The promotional parts of an amount of credits (signed like the amount); the rest is cashable.
+struct PromoParts {
+    Money restricted = 0;
+    Money nonrestricted = 0;
+    [[nodiscard]] bool none() const { return restricted == 0 && nonrestricted == 0; }
+    [[nodiscard]] Money total() const { return restricted + nonrestricted; }
+    friend bool operator==(const PromoParts&, const PromoParts&) = default;
+    PromoParts& operator+=(const PromoParts& other) {
+        restricted += other.restricted;
+        nonrestricted += other.nonrestricted;
+        return *this;
+    }
+    [[nodiscard]] PromoParts negated() const { return {-restricted, -nonrestricted}; }
+};
+
+// What a stake of `stake` credits takes from credits holding `held` promotional parts:
+// restricted credits first, then non-restricted, then cashable (the rest). Positive parts.
+[[nodiscard]] constexpr PromoParts stakeTaken(const PromoParts& held, Money stake) {
+    const Money restricted = held.restricted < stake ? held.restricted : stake;
+    const Money left = stake - restricted;
+    const Money nonrestricted = held.nonrestricted < left ? held.nonrestricted : left;
+    return {restricted, nonrestricted};
+}
+
+// What comes back of a stake that took `stake` when its bet pays back `returned` without winning
+// (a push, a void, a withdrawal): to the types it was taken from, restricted first, up to what it
+// took; the rest (only a win pays more than the stake) is cashable.
+[[nodiscard]] constexpr PromoParts stakeReturned(const PromoParts& stake, Money returned) {
+    return stakeTaken(stake, returned);
+}
+
+}  // namespace pitlink::journal
