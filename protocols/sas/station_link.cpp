@@ -10,6 +10,11 @@ std::vector<std::uint8_t> headOf(const Poll& poll) {
     return {poll.bytes.begin(), poll.bytes.begin() + static_cast<std::ptrdiff_t>(std::min(n, poll.bytes.size()))};
 }
 
+// The AFT polls: a repeat is a new question, not an implied NACK (protocols/sas/README.md "Link rules").
+bool answeredAfresh(const Poll& poll) {
+    return poll.kind == PollKind::Long && (poll.command == 0x72 || poll.command == 0x73 || poll.command == 0x74);
+}
+
 }  // namespace
 
 StationLink::StationLink(std::uint8_t address, StationProtocol& protocol, LinkOutput& output, std::int64_t nowMs)
@@ -64,7 +69,15 @@ void StationLink::onPoll(const Poll& poll, std::int64_t nowMs) {
         lastAckMs_ = nowMs;
     }
     if (pending_) {
-        if (pending_->head == headOf(poll)) {
+        if (pending_->head != headOf(poll)) {
+            acknowledgePending(nowMs);
+        } else if (answeredAfresh(poll)) {
+            // LP 72, 73, 74 (AFT): the same command again is not acknowledged but answered anew
+            // (an interrogation repeated until its status leaves 40 gets the current status; a
+            // transfer repeated after a lost answer is known by its transaction ID).
+            ++stats_.answeredAfresh;
+            pending_.reset();
+        } else {
             // Implied NACK: the host did not get the answer; the same bytes again.
             if (pending_->resends < kMaxResends) {
                 ++pending_->resends;
@@ -73,7 +86,6 @@ void StationLink::onPoll(const Poll& poll, std::int64_t nowMs) {
             }
             return;
         }
-        acknowledgePending(nowMs);
     }
     if (poll.kind == PollKind::General) {
         answer(poll, protocol_.generalPoll());

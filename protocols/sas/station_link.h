@@ -51,6 +51,7 @@ struct LinkStats {
     std::uint64_t pollsToUs = 0;
     std::uint64_t answers = 0;
     std::uint64_t resends = 0;          // implied NACKs answered with the same bytes
+    std::uint64_t answeredAfresh = 0;   // LP 72/73/74 repeated: answered anew, not resent
     std::uint64_t ignoredUnsynced = 0;  // polls to us before resynchronisation
     std::uint64_t badCrc = 0;
     std::uint64_t unsupported = 0;  // long polls not answered

@@ -63,6 +63,9 @@ struct ScriptedStation : StationProtocol {
         if (poll.command == 0x1A) {
             return bytes("01 1A 00 01 66 60 9C F4");
         }
+        if (poll.command == 0x72 || poll.command == 0x74) {  // an answer that tells each computation
+            return std::vector<std::uint8_t>{0x01, poll.command, static_cast<std::uint8_t>(longPolls)};
+        }
         return std::nullopt;
     }
     void acknowledged() override {
@@ -143,6 +146,31 @@ TEST(SasStationLink, ARepeatedPollIsAnsweredWithTheSameBytesAndADifferentOneAckn
     f.host("83", 100);              // ACK
     f.host("81", 110);
     EXPECT_EQ(f.out.take(), "12");
+}
+
+TEST(SasStationLink, TheAftPollsRepeatedAreAnsweredAnewAndLeaveTheAnswerBeforeUnacknowledged) {
+    LinkFixture f;
+    f.host("8C", 0);
+    f.host("01 72 02 FF 00 0F 22", 10);
+    EXPECT_EQ(f.out.take(), "01 72 01");
+    f.host("01 72 02 FF 00 0F 22", 20);  // a host repeating 72 FF until the status is final
+    EXPECT_EQ(f.out.take(), "01 72 02");
+    f.host("01 72 02 FF 00 0F 22", 30);
+    EXPECT_EQ(f.out.take(), "01 72 03");
+    EXPECT_EQ(f.station.acks, 0);  // a repeat acknowledges nothing
+    EXPECT_EQ(f.link.stats().answeredAfresh, 2U);
+    EXPECT_EQ(f.link.stats().resends, 0U);
+    f.host("01 74 FF 00 00 00 1A F9", 40);  // another command: the last 72 answer is acknowledged
+    EXPECT_EQ(f.out.take(), "01 74 04");
+    EXPECT_EQ(f.station.acks, 1);
+    f.host("01 74 FF 00 00 00 1A F9", 50);
+    EXPECT_EQ(f.out.take(), "01 74 05");
+    // Any other poll keeps the implied NACK: the same bytes again.
+    f.host("01 1A", 60);
+    f.host("01 1A", 70);
+    EXPECT_EQ(f.out.take(), "01 1A 00 01 66 60 9C F4");
+    EXPECT_EQ(f.out.take(), "01 1A 00 01 66 60 9C F4");
+    EXPECT_EQ(f.station.longPolls, 6);
 }
 
 TEST(SasStationLink, BadCrcAndUnsupportedPollsAreNotAnswered) {

@@ -1,0 +1,91 @@
+#pragma once
+// SAS AFT's decisions that depend on nothing but their inputs: the registration's state machine
+// (LP 73), which status a transfer request gets before anything moves (LP 72), how much a full or
+// partial transfer moves, and the history buffer's positions. docs/sas.md "AFT" has the rules
+// and their sources (SAS 6.02 chapter 8, Aristocrat Monaco's AFT handlers).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocols/sas/aft_polls.h"
+
+namespace pitlink::sas::aft {
+
+// LP 73's state: status, and the key and POS ID registered.
+struct Registration {
+    std::uint8_t status = registration::kNotRegistered;
+    std::uint32_t asset = 0;
+    RegistrationKey key{};
+    std::uint32_t posId = 0;
+    friend bool operator==(const Registration&, const Registration&) = default;
+    // Registered for transfers: status 01 with a key that is not all zeros.
+    [[nodiscard]] bool registered() const;
+};
+
+// A registration request's effect: the state after it and the exception it raises (6D when
+// the registration is acknowledged, 6E when it is cancelled; 0 none). An acknowledgement
+// request (40) enters pending and, with no operator at a table to confirm it, is acknowledged
+// at once (6D, ready), as Monaco does.
+struct RegistrationStep {
+    Registration after;
+    std::uint8_t exception = 0;
+};
+[[nodiscard]] RegistrationStep registrationStep(const Registration& now, const RegistrationRequest& request,
+                                                std::uint32_t machineAsset);
+
+// What a transfer request is checked against before it is taken (and again when it moves).
+struct TransferContext {
+    std::uint32_t asset = 0;  // LP 7B's asset number
+    Registration registration;
+    bool locked = false;                       // LP 74 lock effective
+    Amounts available;                         // cents of each type the station holds that can move (no stake in play)
+    std::uint64_t transferLimitCents = 0;      // the most one transfer to the station may bring
+    std::uint64_t denominationCents = 1;       // the accounting denomination: amounts are whole credits of it
+    bool transferInAllowed = false;            // not tilted, not in a hand-pay, a cash-out or a ticket
+    bool transferOutAllowed = false;           // the same for a transfer to the host
+    bool bonusAllowed = false;                 // not tilted, not in a hand-pay
+    std::uint16_t restrictedPool = 0;          // of the restricted credits held (with restricted > 0)
+    std::optional<std::string> lastHistoryId;  // the newest history entry's transaction ID
+};
+
+// The status a request is refused with (nullopt: taken). Checked in SAS's order: the ID of the
+// last transfer (81), the asset (93), a lock required (94), receipts (90: none printed here),
+// registration (88/89), the type (82 deferred types, C1 unknown), the amounts (83/85/8F/84) and
+// whether the station can now (87).
+[[nodiscard]] std::optional<std::uint8_t> refusalOf(const TransferRequest& request, const TransferContext& context);
+
+// What a taken request moves, in cents (to the station, or to the host for 80): a full
+// transfer all it asked or nothing (nullopt: status 84 to the station, 82 from it as Monaco),
+// a partial one as much as the limit or the credits allow.
+struct TransferAmounts {
+    Amounts moved;
+    std::uint8_t status = status::kFullTransfer;  // 00 full, 01 partial
+};
+[[nodiscard]] std::optional<TransferAmounts> amountsMoved(const TransferRequest& request,
+                                                          const TransferContext& context);
+
+// Does the request move credits to the station (in-house or bonus) or from it?
+[[nodiscard]] bool toStation(std::uint8_t transferType);
+[[nodiscard]] bool isBonus(std::uint8_t transferType);
+
+// The history: 127 positions (01-7F) written in turn, only successful transfers the host has
+// acknowledged. An interrogation's index: 01-7F absolute, 80-FF relative to the newest (FF the
+// newest, FE the one before...).
+class TransferHistory {
+public:
+    // Adds `entry` at the next position (01 after 7F), its `position` set; returns it.
+    std::uint8_t add(TransferAnswer entry);
+    // The entry an interrogation's index (01-FF) names; nullptr when none was written there.
+    [[nodiscard]] const TransferAnswer* at(std::uint8_t index) const;
+    // The position an index names (a relative index counted back from the newest).
+    [[nodiscard]] std::uint8_t positionOf(std::uint8_t index) const;
+    [[nodiscard]] bool empty() const { return count_ == 0; }
+
+private:
+    std::array<std::optional<TransferAnswer>, 128> slots_{};  // slot 0 unused
+    std::uint8_t next_ = 1;
+    std::size_t count_ = 0;
+};
+
+}  // namespace pitlink::sas::aft

@@ -1,0 +1,160 @@
+// SAS AFT's pure decisions (protocols/sas/aft_rules.h): the registration's states, the status a
+// transfer request gets before anything moves, what a full and a partial transfer move, and the
+// history's absolute and relative positions. Expected values come from SAS 6.02 chapter 8's
+// rules as docs/sas.md "AFT" states them.
+#include <gtest/gtest.h>
+
+#include "protocols/sas/aft_rules.h"
+
+namespace pitlink::sas::aft {
+namespace {
+
+constexpr std::uint32_t kAsset = 0x1234;
+
+RegistrationKey keyOf(std::uint8_t first) {
+    RegistrationKey key{};
+    for (std::size_t i = 0; i < key.size(); ++i) {
+        key[i] = static_cast<std::uint8_t>(first + i);
+    }
+    return key;
+}
+
+RegistrationRequest request(std::uint8_t code, std::uint32_t asset = kAsset, RegistrationKey key = keyOf(1),
+                            std::uint32_t pos = 77) {
+    return RegistrationRequest{code, asset, key, pos};
+}
+
+TEST(SasAftRules, RegistrationGoesReadyThenRegisteredAndCancelsOnAWrongAssetOrAnUnregister) {
+    Registration r;  // not registered
+    auto step = registrationStep(r, request(registration::kRegister), kAsset);
+    EXPECT_EQ(step.after.status, registration::kNotRegistered);  // register needs ready first
+    EXPECT_EQ(step.exception, 0x6E);
+    step = registrationStep(r, request(registration::kInitialize), kAsset);
+    EXPECT_EQ(step.after.status, registration::kReady);
+    EXPECT_EQ(step.exception, 0);
+    step = registrationStep(step.after, request(registration::kRegister, kAsset, keyOf(9), 42), kAsset);
+    EXPECT_EQ(step.after.status, registration::kRegistered);
+    EXPECT_TRUE(step.after.registered());
+    EXPECT_EQ(step.after.key, keyOf(9));
+    EXPECT_EQ(step.after.posId, 42U);
+    const Registration registered = step.after;
+    // Read changes nothing; another asset number or an unregister cancels it (6E).
+    EXPECT_EQ(registrationStep(registered, RegistrationRequest{}, kAsset).after, registered);
+    step = registrationStep(registered, request(registration::kInitialize, kAsset + 1), kAsset);
+    EXPECT_EQ(step.after.status, registration::kNotRegistered);
+    EXPECT_EQ(step.exception, 0x6E);
+    step = registrationStep(registered, RegistrationRequest{registration::kUnregister, std::nullopt, {}, 0}, kAsset);
+    EXPECT_EQ(step.after.status, registration::kNotRegistered);
+    // An all-zero key does not register.
+    Registration ready;
+    ready.status = registration::kReady;
+    EXPECT_EQ(registrationStep(ready, request(registration::kRegister, kAsset, RegistrationKey{}), kAsset).after.status,
+              registration::kNotRegistered);
+    // An acknowledgement request is acknowledged at once: 6D, ready.
+    step = registrationStep(ready, request(registration::kAcknowledge), kAsset);
+    EXPECT_EQ(step.after.status, registration::kReady);
+    EXPECT_EQ(step.exception, 0x6D);
+}
+
+TransferContext context() {
+    TransferContext c;
+    c.asset = kAsset;
+    c.available = {10'000, 2'000, 500};
+    c.transferLimitCents = 100'000;
+    c.denominationCents = 25;
+    c.transferInAllowed = c.transferOutAllowed = c.bonusAllowed = true;
+    return c;
+}
+
+TransferRequest transfer(std::uint8_t type, Amounts amounts, std::uint8_t code = kTransferFull) {
+    TransferRequest r;
+    r.code = code;
+    r.type = type;
+    r.amounts = amounts;
+    r.asset = kAsset;
+    r.transactionId = "T-1";
+    return r;
+}
+
+TEST(SasAftRules, EachRefusalHasItsStatus) {
+    const TransferContext c = context();
+    const auto refused = [&](TransferRequest r, TransferContext ctx) { return refusalOf(r, ctx).value_or(0); };
+    EXPECT_EQ(refused(transfer(type::kInHouseToMachine, {1000, 0, 0}), c), 0);
+    TransferContext seen = c;
+    seen.lastHistoryId = "T-1";
+    EXPECT_EQ(refused(transfer(type::kInHouseToMachine, {1000, 0, 0}), seen), status::kIdNotUnique);
+    TransferRequest other = transfer(type::kInHouseToMachine, {1000, 0, 0});
+    other.asset = kAsset + 1;
+    EXPECT_EQ(refused(other, c), status::kAssetMismatch);
+    TransferRequest lockedOnly = transfer(type::kInHouseToMachine, {1000, 0, 0});
+    lockedOnly.flags = 0x40;
+    EXPECT_EQ(refused(lockedOnly, c), status::kNotLocked);
+    TransferRequest keyed = transfer(type::kInHouseToMachine, {1000, 0, 0});
+    keyed.key = keyOf(3);
+    EXPECT_EQ(refused(keyed, c), status::kNotRegistered);
+    TransferContext registered = c;
+    registered.registration = Registration{registration::kRegistered, kAsset, keyOf(4), 0};
+    EXPECT_EQ(refused(keyed, registered), status::kKeyMismatch);
+    EXPECT_EQ(refused(transfer(type::kBonusCoinOut, {0, 100, 0}), c), status::kNotValidFunction);  // restricted bonus
+    EXPECT_EQ(refused(transfer(type::kBonusCoinOut, {100, 0, 0}, kTransferPartial), c), status::kNotValidFunction);
+    EXPECT_EQ(refused(transfer(type::kInHouseToTicket, {100, 0, 0}), c), status::kNotValidFunction);
+    EXPECT_EQ(refused(transfer(0x55, {100, 0, 0}), c), status::kUnsupportedCode);
+    EXPECT_EQ(refused(transfer(type::kWinToHost, {100, 0, 0}), c), status::kNoWonCredits);
+    EXPECT_EQ(refused(transfer(type::kInHouseToMachine, {0, 0, 0}), c), status::kNotValidAmount);
+    EXPECT_EQ(refused(transfer(type::kInHouseToMachine, {1010, 0, 0}), c), status::kNotMultipleOfDenomination);
+    TransferContext pooled = c;
+    pooled.restrictedPool = 5;
+    TransferRequest otherPool = transfer(type::kInHouseToMachine, {0, 500, 0});
+    otherPool.poolId = 6;
+    EXPECT_EQ(refused(otherPool, pooled), status::kOtherPool);
+    otherPool.poolId = 5;
+    EXPECT_EQ(refused(otherPool, pooled), 0);
+    TransferContext busy = c;
+    busy.transferInAllowed = false;
+    EXPECT_EQ(refused(transfer(type::kInHouseToMachine, {1000, 0, 0}), busy), status::kUnableNow);
+    EXPECT_EQ(refused(transfer(type::kInHouseToHost, {1000, 0, 0}), busy), 0);  // out is still allowed
+    TransferRequest receipt = transfer(type::kInHouseToMachine, {1000, 0, 0});
+    receipt.flags = 0x80;
+    EXPECT_EQ(refused(receipt, c), status::kCannotPrintReceipt);
+}
+
+TEST(SasAftRules, FullTransfersMoveAllOrNothingAndPartialOnesWhatFits) {
+    const TransferContext c = context();  // holds 100.00 / 20.00 / 5.00, limit 1000.00
+    auto moved = amountsMoved(transfer(type::kInHouseToHost, {10'000, 2'000, 500}), c);
+    ASSERT_TRUE(moved);
+    EXPECT_EQ(moved->moved, (Amounts{10'000, 2'000, 500}));
+    EXPECT_EQ(moved->status, status::kFullTransfer);
+    EXPECT_FALSE(amountsMoved(transfer(type::kInHouseToHost, {10'025, 0, 0}), c));
+    moved = amountsMoved(transfer(type::kInHouseToHost, {50'000, 0, 1'000}, kTransferPartial), c);
+    ASSERT_TRUE(moved);
+    EXPECT_EQ(moved->moved, (Amounts{10'000, 0, 500}));
+    EXPECT_EQ(moved->status, status::kPartialTransfer);
+    EXPECT_FALSE(amountsMoved(transfer(type::kInHouseToMachine, {100'025, 0, 0}), c));  // over the limit
+    moved = amountsMoved(transfer(type::kInHouseToMachine, {90'000, 20'000, 0}, kTransferPartial), c);
+    ASSERT_TRUE(moved);
+    EXPECT_EQ(moved->moved, (Amounts{90'000, 10'000, 0}));  // cashable first, up to 1000.00
+    EXPECT_EQ(moved->status, status::kPartialTransfer);
+}
+
+TEST(SasAftRules, HistoryPositionsAreAbsoluteOrCountedBackFromTheNewest) {
+    TransferHistory h;
+    EXPECT_EQ(h.at(0xFF), nullptr);
+    for (int i = 1; i <= 130; ++i) {  // wraps: 127 positions, 01 after 7F
+        TransferAnswer a;
+        a.transactionId = "T" + std::to_string(i);
+        h.add(a);
+    }
+    // T128 went to position 01, T129 to 02, T130 to 03.
+    ASSERT_NE(h.at(0xFF), nullptr);
+    EXPECT_EQ(h.at(0xFF)->transactionId, "T130");
+    EXPECT_EQ(h.at(0xFF)->position, 3);
+    EXPECT_EQ(h.at(0xFD)->transactionId, "T128");
+    EXPECT_EQ(h.at(0xFC)->transactionId, "T127");  // back across the wrap: position 7F
+    EXPECT_EQ(h.positionOf(0xFC), 0x7F);
+    EXPECT_EQ(h.at(0x01)->transactionId, "T128");
+    EXPECT_EQ(h.at(0x04)->transactionId, "T4");
+    EXPECT_EQ(h.at(0x00), nullptr);
+}
+
+}  // namespace
+}  // namespace pitlink::sas::aft
