@@ -64,6 +64,13 @@ void readSas(YamlMap map, Config& c) {
             throw map.error(key, "at most 40 characters are printed");
         }
     }
+    if (map.has("aft")) {
+        YamlMap aft = map.map("aft");
+        s.aft.enabled = aft.boolean("enabled", true);
+        s.aft.transferLimitCents = aft.integer("transfer_limit", s.aft.transferLimitCents, 1, 9'999'999'999);
+        s.aft.bonus = aft.boolean("bonus", s.aft.bonus);
+        aft.rejectUnknownKeys();
+    }
     if (const auto list = map.node("stations")) {
         if (!list->IsSequence()) {
             throw map.error(*list, "stations", "expected a list of station links");

@@ -22,6 +22,14 @@ enum class ValidationMode : std::uint8_t {
     SecureEnhanced,  // the station numbers its tickets (LP 4C sets ID and sequence)
 };
 
+// SAS AFT (issue 36, protocols/sas/README.md "AFT"): cashless transfers with the host.
+struct AftSettings {
+    bool enabled = false;                         // off: LP 72/73/74 are not answered and A0 does not offer AFT
+    std::int64_t transferLimitCents = 1'000'000;  // the most one transfer to the station may bring
+    bool bonus = true;                            // bonus awards (LP 72 type 10) offered
+    bool operator==(const AftSettings&) const = default;
+};
+
 struct FloorSettings {
     std::vector<StationLinkSettings> links;
     ValidationMode validation = ValidationMode::System;
@@ -35,6 +43,7 @@ struct FloorSettings {
     std::string address1;
     std::string address2;
     std::filesystem::path program = "/proc/self/exe";  // LP 21 signs this file
+    AftSettings aft;
     bool operator==(const FloorSettings&) const = default;
 };
 

@@ -128,6 +128,10 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             if (config->applied && !config->applied->empty()) {
                 at(std::nullopt, code::kOperatorChangedOptions);  // a SIGHUP changed what the table plays by
             }
+        } else if (k == kind::kAftTransfer) {
+            // The table journals only the end of a pending transfer (daemon/sas/station_aft.h):
+            // 69, AFT transfer complete, with it.
+            at(f.station, code::kAftTransferComplete);
         } else if (k == kind::kTip) {
             at(f.station, code::kTipAwarded);
         } else if (k == kind::kDoorOpened) {

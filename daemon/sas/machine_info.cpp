@@ -16,24 +16,33 @@ constexpr std::uint8_t kValidationExtensions = 0x10;  // LPs 7B/7C/7D: ticket da
 constexpr std::uint8_t kValidationSystem = 0x20;      // bits 5-6 = 01: system validation
 constexpr std::uint8_t kValidationEnhanced = 0x40;    // bits 5-6 = 10: (secure) enhanced validation
 constexpr std::uint8_t kTicketRedemption = 0x80;      // LPs 70/71: tickets redeemed through the host
+constexpr std::uint8_t kAftBonusAwards = 0x02;        // LP 72 types 10 (bonus awards)
 // LP A0 feature byte 2.
 constexpr std::uint8_t kMeterModelWonWhenWon = 0x01;  // bits 0-1 = 01: coin out counted when the game is won
 constexpr std::uint8_t kExtendedMeters = 0x08;        // LPs 6F/AF
+constexpr std::uint8_t kAft = 0x40;                   // LPs 72/73/74
 constexpr std::uint8_t kMultiDenomExtensions = 0x80;  // LP B0 around 2F/53/56/6F/AF/B5 for each denomination, B1, B2
 
 }  // namespace
 
-std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption) {
+std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption, const AftSettings& aft) {
     std::uint8_t first = kValidationExtensions;
     first |= validation == ValidationMode::System ? kValidationSystem : kValidationEnhanced;
     if (ticketRedemption) {
         first |= kTicketRedemption;
     }
-    // Not set: jackpot multiplier, AFT and legacy bonus awards, tournament (byte 1); tickets
-    // in total drop (a table has no drop), component authentication, the jackpot key-off
-    // exception 5A (a table never keys a jackpot off to the credit meter), AFT (byte 2); byte 3's
-    // polling rate and progressive reporting.
-    return {first, static_cast<std::uint8_t>(kMeterModelWonWhenWon | kExtendedMeters | kMultiDenomExtensions), 0x00};
+    std::uint8_t second = kMeterModelWonWhenWon | kExtendedMeters | kMultiDenomExtensions;
+    if (aft.enabled) {  // exactly what LP 72/73/74 answer (protocols/sas/README.md "AFT")
+        second |= kAft;
+        if (aft.bonus) {
+            first |= kAftBonusAwards;
+        }
+    }
+    // Not set: jackpot multiplier, legacy bonus awards, tournament (byte 1); tickets in total
+    // drop (a table has no drop), component authentication, the jackpot key-off exception 5A (a
+    // table never keys a jackpot off to the credit meter) (byte 2); byte 3's polling rate and
+    // progressive reporting.
+    return {first, second, 0x00};
 }
 
 std::string basePercentage(const game::Paytable& paytable, int decks) {
@@ -91,7 +100,7 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
     info.maxBetCredits = static_cast<std::uint32_t>(std::min<game::Money>(maxCredits, 9999));
     info.paytableName = paytable.name.substr(0, 20);
     // Tickets go through the host when the table does not redeem them itself.
-    info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal);
+    info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal, config.sas.aft);
     if (config.games.size() > 1 && games.size() == config.games.size()) {
         for (std::size_t i = 0; i < games.size(); ++i) {
             const config::GameConfig& g = config.games[i];

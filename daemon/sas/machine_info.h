@@ -30,6 +30,7 @@ namespace pitlink::sas {
 // Six upper-case hex digits of the paytable's SHA-256.
 [[nodiscard]] std::string paytableIdOf(const game::Paytable& paytable);
 // LP A0 feature bytes 1-3 (SAS 6.02 LP A0; the bits as an SMIB reads them, e.g. the nCompass's).
-[[nodiscard]] std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption);
+[[nodiscard]] std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption,
+                                                       const AftSettings& aft = {});
 
 }  // namespace pitlink::sas

@@ -47,7 +47,16 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                    journal_.submit(std::move(tx));
                },
                [this](std::uint16_t seed) { return romSignature(seed); },
-               games_},
+               games_,
+               [this](std::int64_t station, const AftStationRecord& record, std::function<void(bool)> done) {
+                   journal::JournalTransaction tx = journal_.begin();
+                   std::visit([&](const auto& r) { tx.add(r, std::nullopt, station); }, record);
+                   journal_.submit(std::move(tx), [done = std::move(done)](const journal::CommitResult& result) {
+                       if (done) {
+                           done(result.ok);
+                       }
+                   });
+               }},
       newWorker_(std::move(newWorker)) {
     for (std::size_t i = 0; i < settings_.links.size(); ++i) {
         const StationLinkSettings& link = settings_.links[i];
@@ -82,6 +91,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
         }
         if (const auto issued = resume.issued.find(link.station); issued != resume.issued.end()) {
             port->tickets().restoreRecords(issued->second, resume.unreadRecords[link.station]);
+        }
+        if (const auto aft = resume.aft.find(link.station); aft != resume.aft.end()) {
+            port->aft().restore(aft->second);
         }
         port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
             acknowledged_[station].push_back(SasException{e.code, {}, e.serial});
@@ -123,6 +135,11 @@ void SasFloor::start() {
         }
     }
     submitRaises(power);
+    for (auto& port : ports_) {
+        if (settings_.aft.enabled) {
+            port->aft().start();  // a transfer the power cut ends (9F); 69 while one is unacknowledged
+        }
+    }
     scheduleTick();
 }
 

@@ -66,6 +66,7 @@ journal::CarriedSasState carriedSasState(const SasResume& resume) {
         carried.selectedGame[station] = game;
     }
     carried.machineNumbers = resume.machineNumbers;
+    carried.aft = resume.aft;
     return carried;
 }
 
@@ -95,6 +96,7 @@ SasResume resumeOfCarried(const journal::CarriedSasState& carried) {
         resume.selectedGame[station] = static_cast<std::uint16_t>(game);
     }
     resume.machineNumbers = carried.machineNumbers;
+    resume.aft = carried.aft;
     return resume;
 }
 
@@ -137,10 +139,11 @@ SasResume resumeSas(journal::JournalStore& store) {
             it = raised.erase(it);
         }
     };
-    static constexpr std::array<std::string_view, 10> kKinds{
-        kind::kSasException,   kind::kSasAcked,         kind::kSasQueue,       kind::kSasValidationId,
-        kind::kTicketIssued,   kind::kSasHostEnabled,   kind::kSasTicketSetup, kind::kSasRecordRead,
-        kind::kTicketRedeemed, kind::kSasMachineNumbers};
+    static constexpr std::array<std::string_view, 13> kKinds{
+        kind::kSasException,   kind::kSasAcked,          kind::kSasQueue,        kind::kSasValidationId,
+        kind::kTicketIssued,   kind::kSasHostEnabled,    kind::kSasTicketSetup,  kind::kSasRecordRead,
+        kind::kTicketRedeemed, kind::kSasMachineNumbers, kind::kAftRegistration, kind::kAftTransfer,
+        kind::kAftAcknowledged};
     journal::forEachStationRecord(store, kKinds, [&](const journal::StationRecord& stored) {
         const std::string_view k = stored.kind;
         const std::int64_t station = stored.station;
@@ -186,6 +189,12 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasValidationId) {
                 const auto id = journal::readBody<journal::SasValidationIdRecord>(stored.body);
                 resume.validation[station] = ValidationId{id.machineId, id.sequence};
+            } else if (k == kind::kAftRegistration) {
+                resume.aft[station].apply(journal::readBody<journal::AftRegistrationRecord>(stored.body));
+            } else if (k == kind::kAftTransfer) {
+                resume.aft[station].apply(journal::readBody<journal::AftTransferRecord>(stored.body));
+            } else if (k == kind::kAftAcknowledged) {
+                resume.aft[station].apply(journal::readBody<journal::AftAcknowledgedRecord>(stored.body));
             } else if (k == kind::kSasMachineNumbers) {
                 resume.machineNumbers[station] = journal::readBody<journal::SasMachineNumbersRecord>(stored.body);
             } else if (k == kind::kSasHostEnabled) {

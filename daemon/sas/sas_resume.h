@@ -33,6 +33,8 @@ struct SasResume {
     // `exceptions`.
     std::map<std::int64_t, std::uint16_t> selectedGame;
     std::map<std::int64_t, journal::SasMachineNumbersRecord> machineNumbers;
+    // AFT: each station's registration, current transfer and history (aft.* records).
+    std::map<std::int64_t, journal::AftState> aft;
 };
 
 // From the segment's carried state (segment.carried "sas"), then its records. The queues are

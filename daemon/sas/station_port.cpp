@@ -40,13 +40,24 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
           link.station, context.settings, context.timers, context.clock, validation,
           [this](std::uint8_t code) { context_.raise(link_.station, code); },
           [this](const SasStationRecord& record) { context_.journalRecord(link_.station, record); }),
+      aft_(
+          link.station, context.settings.aft, context.table, context.journal, context.timers, context.clock,
+          [this](std::uint8_t code) { context_.raise(link_.station, code); },
+          [this](const AftStationRecord& record, std::function<void(bool)> done) {
+              context_.journalAft(link_.station, record, std::move(done));
+          },
+          [this] { return tickets_.assetNumber(); }),
       transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
       stack_(link.address, machineOf(context.machine, context.settings, link.station), *this, *this, tickets_,
              output == nullptr ? *transport_ : *output, context.timers.nowMs()),
       floorLocation_(context.settings.location.substr(0, 40)),
-      gamesAtPowerUp_(account().meters[journal::Meter::GamesPlayed]) {}
+      gamesAtPowerUp_(account().meters[journal::Meter::GamesPlayed]) {
+    if (context_.settings.aft.enabled) {
+        stack_.station().setAftHost(&aft_);
+    }
+}
 
 void StationPort::restoreMachineNumbers(const journal::SasMachineNumbersRecord& numbers) {
     if (numbers.asset != 0) {  // 0: the host set the location only
@@ -85,6 +96,9 @@ void StationPort::receive(WireByte byte, bool idleBefore) {
 
 void StationPort::tick() {
     stack_.tick(context_.timers.nowMs());
+    if (context_.settings.aft.enabled) {
+        aft_.tick();
+    }
 }
 
 std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {

@@ -14,6 +14,7 @@
 #include "daemon/config/sas_settings.h"
 #include "daemon/journal/journal.h"
 #include "daemon/sas/exception_events.h"
+#include "daemon/sas/station_aft.h"
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
@@ -35,6 +36,9 @@ struct PortContext {
         journalRecord;  // in a transaction of its own
     std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
     const GameSelection& games;  // the controller's games by SAS number, each station's selected one
+    // An AFT record in a transaction of its own; `done(committed)`.
+    std::function<void(std::int64_t station, const AftStationRecord& record, std::function<void(bool)> done)>
+        journalAft;
 };
 
 class StationPort final : public StationHost, public MeterSource {
@@ -52,6 +56,7 @@ public:
     [[nodiscard]] std::int64_t station() const { return link_.station; }
     [[nodiscard]] ExceptionQueue& exceptions() { return stack_.exceptions(); }
     [[nodiscard]] StationTickets& tickets() { return tickets_; }
+    [[nodiscard]] StationAft& aft() { return aft_; }
     // LP 1B answered since the last 51 (SasStation tracks it).
     [[nodiscard]] bool handpayRead() const { return stack_.station().handpayRead(); }
     void handpayAnnounced() { stack_.station().handpayAnnounced(); }
@@ -87,6 +92,7 @@ private:
     StationLinkSettings link_;
     PortContext& context_;
     StationTickets tickets_;
+    StationAft aft_;
     std::unique_ptr<SasTransport> transport_;
     StationStack stack_;
     std::optional<std::uint32_t> hostAsset_;  // LP B7's asset number, once the host gave one

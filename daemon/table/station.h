@@ -38,6 +38,7 @@ struct StationWallet {
     bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
     bool cashingOut = false;    // waiting for the host's validation number
     bool redeeming = false;     // a ticket in escrow, waiting for the host
+    bool aftLocked = false;     // SAS AFT (LP 74): locked for a transfer, no bet, cash-out or ticket
 
     [[nodiscard]] bool joined(const std::string& game) const {
         return std::find(games.begin(), games.end(), game) != games.end();

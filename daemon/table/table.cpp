@@ -199,6 +199,11 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
         return Reply::refused("station_reserved", "station " + std::to_string(number) +
                                                       " is reserved for its player until released or timed out");
     }
+    if (s.aftLocked) {
+        return Reply::refused("aft_locked",
+                              "station " + std::to_string(number) +
+                                  " is locked for a cashless transfer by the accounting host (SAS LP 74)");
+    }
     if (s.cashingOut || s.redeeming) {
         return Reply::refused("host_busy", "station " + std::to_string(number) +
                                                " is waiting for the accounting host (" +

@@ -28,6 +28,7 @@
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/start_records.h"
 #include "daemon/journal/records/station_records.h"
@@ -131,6 +132,15 @@ public:
     // possible winnings of its slip (seed 000 "Show Bet Limits", "Show Winnings").
     [[nodiscard]] Reply limits(std::int64_t station) const;
     void cashOut(std::int64_t station, Respond respond);
+    // SAS AFT (daemon/table/table_cashless.cpp): the end of a pending transfer journaled with the
+    // credits it moves (`amount` and its promotional parts, by `reason` transfer_in, bonus or
+    // transfer_out; 0: a transfer that ended moving nothing); `done(committed)`.
+    void aftTransfer(std::int64_t station, const journal::AftTransferRecord& record, game::Money amount,
+                     journal::PromoParts parts, std::string_view reason, std::function<void(bool)> done);
+    // LP 74's lock: while locked the station takes no bet, cash-out, tip or ticket.
+    void setAftLocked(std::int64_t station, bool locked);
+    // No stake of the station in play in any game, no hand-pay, cash-out or ticket in progress.
+    [[nodiscard]] bool stationIdle(std::int64_t station) const;
     void ticketIn(std::int64_t station, const std::string& validation, game::Money amount, Respond respond);
     void tip(std::int64_t station, game::Money amount, Respond respond);
     void callAttendant(std::int64_t station, Respond respond);

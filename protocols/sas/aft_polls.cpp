@@ -164,6 +164,19 @@ std::vector<std::uint8_t> transferNoInformation(std::uint8_t address, std::uint8
     return finish(address, 0x72, {position, status::kNoInformation, kReceiptNone});
 }
 
+std::optional<std::vector<std::uint8_t>> transferReplyBytes(std::uint8_t address, const TransferReply& reply) {
+    if (const auto* shortAnswer = std::get_if<ShortTransferAnswer>(&reply)) {
+        return transferShortAnswer(address, shortAnswer->position, shortAnswer->status);
+    }
+    if (const auto* none = std::get_if<NoTransferInformation>(&reply)) {
+        return transferNoInformation(address, none->position);
+    }
+    if (const auto* answer = std::get_if<TransferAnswer>(&reply)) {
+        return transferAnswer(address, *answer);
+    }
+    return std::nullopt;
+}
+
 std::optional<RegistrationRequest> parseRegistration(const Poll& poll) {
     const Bytes data = poll.data();
     RegistrationRequest r;

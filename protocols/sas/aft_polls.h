@@ -135,6 +135,21 @@ struct TransferAnswer {
                                                             std::uint8_t status);
 [[nodiscard]] std::vector<std::uint8_t> transferNoInformation(std::uint8_t address, std::uint8_t position);
 
+// What a station answers an LP 72: nothing yet (a request whose record is not durable: the host
+// repeats it and gets its status then), the short answer (C0, C1), "no information" (FF) at a
+// position, or a transfer.
+struct NoAnswerYet {};
+struct ShortTransferAnswer {
+    std::uint8_t position = 0;
+    std::uint8_t status = status::kNotCompatible;
+};
+struct NoTransferInformation {
+    std::uint8_t position = 0;
+};
+using TransferReply = std::variant<NoAnswerYet, ShortTransferAnswer, NoTransferInformation, TransferAnswer>;
+[[nodiscard]] std::optional<std::vector<std::uint8_t>> transferReplyBytes(std::uint8_t address,
+                                                                          const TransferReply& reply);
+
 // LP 73.
 namespace registration {
 inline constexpr std::uint8_t kInitialize = 0x00;
@@ -225,5 +240,18 @@ struct LockAnswer {
     std::uint16_t restrictedPool = 0;
 };
 [[nodiscard]] std::vector<std::uint8_t> lockAnswer(std::uint8_t address, const LockAnswer& answer);
+
+// What LP 72, 73 and 74 reach on the table side (the daemon implements it: it journals a
+// transfer before its status is answered, and moves the credits).
+class AftHost {
+public:
+    virtual ~AftHost() = default;
+    virtual TransferReply transfer(const TransferRequest& request) = 0;  // LP 72 00/01
+    virtual TransferReply interrogate(const TransferQuery& query) = 0;   // LP 72 80/FE/FF
+    // The host implicitly acknowledged the last answer to a 72 FF of the current transfer.
+    virtual void interrogationAcknowledged() = 0;
+    virtual RegistrationAnswer registration(const RegistrationRequest& request) = 0;  // LP 73
+    virtual LockAnswer lock(const LockRequest& request) = 0;                          // LP 74
+};
 
 }  // namespace pitlink::sas::aft

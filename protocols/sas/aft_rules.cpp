@@ -144,46 +144,59 @@ std::optional<std::uint8_t> refusalOf(const TransferRequest& r, const TransferCo
     return std::nullopt;
 }
 
-std::optional<TransferAmounts> amountsMoved(const TransferRequest& r, const TransferContext& c) {
+TransferAmounts amountsMoved(const TransferRequest& r, const TransferContext& c) {
     const bool partial = r.code == kTransferPartial;
     const std::uint64_t denom = std::max<std::uint64_t>(c.denominationCents, 1);
+    const std::uint64_t limit = c.transferLimitCents / denom * denom;
     TransferAmounts out;
-    if (toStation(r.type)) {
-        if (r.amounts.total() <= c.transferLimitCents) {
-            out.moved = r.amounts;
-            return out;
-        }
-        if (!partial) {
-            return std::nullopt;
-        }
-        // As much as the limit lets in, in whole credits: cashable first, then the promotional.
-        std::uint64_t room = c.transferLimitCents / denom * denom;
+    // Up to `room` cents in whole credits, taken from `wanted` in the order given.
+    const auto fill = [&](Amounts wanted, bool promotionalFirst) {
+        std::uint64_t room = limit;
         const auto take = [&room](std::uint64_t asked) {
             const std::uint64_t n = std::min(asked, room);
             room -= n;
             return n;
         };
-        out.moved.cashable = take(r.amounts.cashable);
-        out.moved.restricted = take(r.amounts.restricted);
-        out.moved.nonrestricted = take(r.amounts.nonrestricted);
-    } else {
-        const Amounts& have = c.available;
-        const bool enough = r.amounts.cashable <= have.cashable && r.amounts.restricted <= have.restricted &&
-                            r.amounts.nonrestricted <= have.nonrestricted;
-        if (enough) {
+        Amounts moved;
+        if (promotionalFirst) {
+            moved.restricted = take(wanted.restricted);
+            moved.nonrestricted = take(wanted.nonrestricted);
+            moved.cashable = take(wanted.cashable);
+        } else {
+            moved.cashable = take(wanted.cashable);
+            moved.nonrestricted = take(wanted.nonrestricted);
+            moved.restricted = take(wanted.restricted);
+        }
+        return moved;
+    };
+    if (toStation(r.type)) {
+        if (r.amounts.total() <= limit) {
             out.moved = r.amounts;
             return out;
         }
         if (!partial) {
-            return std::nullopt;
+            return {{}, status::kOverLimit};
         }
-        out.moved = {std::min(r.amounts.cashable, have.cashable), std::min(r.amounts.restricted, have.restricted),
-                     std::min(r.amounts.nonrestricted, have.nonrestricted)};
+        out.moved = fill(r.amounts, true);
+    } else {
+        const Amounts& have = c.available;
+        const bool held = r.amounts.cashable <= have.cashable && r.amounts.restricted <= have.restricted &&
+                          r.amounts.nonrestricted <= have.nonrestricted;
+        if (held && r.amounts.total() <= limit) {
+            out.moved = r.amounts;
+            return out;
+        }
+        if (!partial) {
+            return {{}, held ? status::kOverLimit : status::kNotValidFunction};
+        }
+        out.moved = fill({std::min(r.amounts.cashable, have.cashable), std::min(r.amounts.restricted, have.restricted),
+                          std::min(r.amounts.nonrestricted, have.nonrestricted)},
+                         false);
+    }
+    if (out.moved.total() == 0) {
+        return {{}, status::kNotValidAmount};
     }
     out.status = out.moved == r.amounts ? status::kFullTransfer : status::kPartialTransfer;
-    if (out.moved.total() == 0) {
-        return std::nullopt;
-    }
     return out;
 }
 

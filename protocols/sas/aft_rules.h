@@ -55,15 +55,19 @@ struct TransferContext {
 // whether the station can now (87).
 [[nodiscard]] std::optional<std::uint8_t> refusalOf(const TransferRequest& request, const TransferContext& context);
 
-// What a taken request moves, in cents (to the station, or to the host for 80): a full
-// transfer all it asked or nothing (nullopt: status 84 to the station, 82 from it as Monaco),
-// a partial one as much as the limit or the credits allow.
+// What a taken request moves, in cents (to the station, or to the host for 80), and its status:
+// 00 all it asked, 01 a partial transfer's part, or why it moves nothing: 84 over the transfer
+// limit, 82 more than the station holds of a type (a full transfer to the host), 83 nothing to
+// move (a partial one with none of what it asked). A partial transfer to the station fills
+// restricted first, then non-restricted, then cashable up to the limit; one to the host takes
+// cashable first, then non-restricted, then restricted, up to what is held and the limit (as
+// Monaco's AftOnTransferProvider / AftOffTransferProvider).
 struct TransferAmounts {
     Amounts moved;
-    std::uint8_t status = status::kFullTransfer;  // 00 full, 01 partial
+    std::uint8_t status = status::kFullTransfer;
+    [[nodiscard]] bool done() const { return status == status::kFullTransfer || status == status::kPartialTransfer; }
 };
-[[nodiscard]] std::optional<TransferAmounts> amountsMoved(const TransferRequest& request,
-                                                          const TransferContext& context);
+[[nodiscard]] TransferAmounts amountsMoved(const TransferRequest& request, const TransferContext& context);
 
 // Does the request move credits to the station (in-house or bonus) or from it?
 [[nodiscard]] bool toStation(std::uint8_t transferType);

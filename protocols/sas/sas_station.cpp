@@ -34,6 +34,7 @@ SasStation::SasStation(std::uint8_t address, MachineInfo info, const MeterSource
       exceptions_(exceptions) {}
 
 std::vector<std::uint8_t> SasStation::generalPoll() {
+    aftInterrogationReported_ = false;  // a link down dropped the answer it was about unacknowledged
     reported_ = exceptions_.next();
     if (!reported_) {
         return {0x00};
@@ -63,9 +64,16 @@ void SasStation::acknowledged() {
         recordReported_ = false;
         tickets_.recordAcknowledged();
     }
+    if (aftInterrogationReported_) {
+        aftInterrogationReported_ = false;
+        if (aft_ != nullptr) {
+            aft_->interrogationAcknowledged();
+        }
+    }
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
+    aftInterrogationReported_ = false;
     return answer(poll, 0);
 }
 
@@ -86,6 +94,9 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
                              host_.cashoutLimitCredits()};
         return answerMachinePoll(poll, info_, now, denomination);
     }
+    if (poll.command == 0x72 || poll.command == 0x73 || poll.command == 0x74) {
+        return aft_ == nullptr ? std::nullopt : aftPoll(poll);
+    }
     if (isTicketPoll(poll.command)) {
         auto answered = answerTicketPoll(poll, tickets_);
         recordReported_ = answered && poll.command == 0x4D && poll.bytes.size() > 2 && poll.bytes[2] == 0x00 &&
@@ -93,6 +104,42 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
         return answered;
     }
     return controlPoll(poll);
+}
+
+// LP 72, 73, 74 (protocols/sas/aft_polls.h); what they decide is the AftHost's.
+std::optional<std::vector<std::uint8_t>> SasStation::aftPoll(const Poll& poll) {
+    if (poll.command == 0x73) {
+        const auto request = aft::parseRegistration(poll);
+        return request ? std::optional(aft::registrationAnswer(address_, aft_->registration(*request))) : std::nullopt;
+    }
+    if (poll.command == 0x74) {
+        const auto request = aft::parseLock(poll);
+        return request ? std::optional(aft::lockAnswer(address_, aft_->lock(*request))) : std::nullopt;
+    }
+    const auto parsed = aft::parseTransfer(poll);
+    if (!parsed) {
+        return std::nullopt;
+    }
+    aft::TransferReply reply;
+    if (const auto* request = std::get_if<aft::TransferRequest>(&*parsed)) {
+        reply = aft_->transfer(*request);
+    } else if (const auto* query = std::get_if<aft::TransferQuery>(&*parsed)) {
+        reply = aft_->interrogate(*query);
+        // An FF of the current transfer, answered: the host's next other poll acknowledges it.
+        aftInterrogationReported_ =
+            query->code == aft::kInterrogate && query->index == 0 && std::holds_alternative<aft::TransferAnswer>(reply);
+    } else {
+        // Malformed (82, 83, 95) or an unknown transfer code (C1): said at once, nothing recorded.
+        const std::uint8_t refused = std::get<aft::TransferRefusal>(*parsed).status;
+        if (refused == aft::status::kUnsupportedCode) {
+            reply = aft::ShortTransferAnswer{0, refused};
+        } else {
+            aft::TransferAnswer answer;
+            answer.status = refused;
+            reply = answer;
+        }
+    }
+    return aft::transferReplyBytes(address_, reply);
 }
 
 // LP B7: addr B7 len asset(4, LSB first) location-len location -> addr B7 len control asset

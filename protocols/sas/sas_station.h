@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "protocols/sas/aft_polls.h"
 #include "protocols/sas/exception_queue.h"
 #include "protocols/sas/long_poll_machine.h"
 #include "protocols/sas/meter_codes.h"
@@ -83,6 +84,9 @@ public:
     std::optional<std::vector<std::uint8_t>> longPoll(const Poll& poll) override;
     void acknowledged() override;
 
+    // AFT (LP 72, 73, 74): answered through `aft` once given; without it they are not answered.
+    void setAftHost(aft::AftHost* aft) { aft_ = aft; }
+
     [[nodiscard]] bool realTimeEvents() const { return realTimeEvents_; }
     [[nodiscard]] const StationStats& stats() const { return stats_; }
 
@@ -97,6 +101,7 @@ private:
     std::optional<std::vector<std::uint8_t>> answer(const Poll& poll, std::uint8_t denomination);
     std::optional<std::vector<std::uint8_t>> controlPoll(const Poll& poll);
     std::optional<std::vector<std::uint8_t>> machineNumbers(const Poll& poll);
+    std::optional<std::vector<std::uint8_t>> aftPoll(const Poll& poll);
 
     std::uint8_t address_;
     MachineInfo info_;
@@ -108,6 +113,8 @@ private:
     std::optional<SasException> reported_;  // the exception of the answer awaiting its ACK
     bool recordReported_ = false;           // the answer awaiting its ACK is an LP 4D 00 record
     bool handpayRead_ = false;
+    aft::AftHost* aft_ = nullptr;
+    bool aftInterrogationReported_ = false;  // the answer awaiting its ACK is a 72 FF of the current transfer
     // LP 55: the game of the last 8C reported (a host without real-time events reads LP 55 on an
     // 8C byte: it must name that 8C's game, not one raised after it and still queued).
     std::optional<std::uint16_t> reportedGame_;

@@ -893,6 +893,98 @@ class SasHost:
         `addr 7D flag CRC` ([capture] row 8 `01 7D 01 E9 0B`; [Platform] LP7D parser)."""
         return self._with_length(0x7D, body, size=5)
 
+    # -- AFT (LP 72, 73, 74) -----------------------------------------------------------------
+    # Layouts from docs/sas.md "AFT" ([Platform] LP72/LP73/LP74 parsers): amounts are cents in 5
+    # BCD bytes; asset, POS ID and pool ID binary, least significant byte first.
+
+    def lp_72(self, code: int, transaction_id: str, *, transfer_type: int = 0x00, cashable: int = 0,
+              restricted: int = 0, nonrestricted: int = 0, flags: int = 0, asset: int = 0,
+              key: bytes = bytes(20), expiration: int = 0, pool: int = 0) -> "AftTransfer":
+        """LP 72 transfer request (code 00 full, 01 partial). SasNoAnswer when the station does not
+        answer yet (it answers once the transfer's record is durable: the host repeats)."""
+        ident = transaction_id.encode("ascii")
+        body = (bytes((code, 0x00, transfer_type)) + to_bcd(cashable, 5) + to_bcd(restricted, 5)
+                + to_bcd(nonrestricted, 5) + bytes((flags,)) + asset.to_bytes(4, "little") + bytes(key)
+                + bytes((len(ident),)) + ident + to_bcd(expiration, 4) + pool.to_bytes(2, "little")
+                + b"\x00" + to_bcd(0, 2))
+        return self._aft_answer(self.long_poll(0x72, bytes((len(body),)) + body, length_byte=True))
+
+    def lp_72_interrogate(self, index: int = 0, status_only: bool = False) -> "AftTransfer":
+        """LP 72 FF (or FE: status only, never acknowledged) for history position `index`."""
+        return self._aft_answer(self.long_poll(0x72, bytes((2, 0xFE if status_only else 0xFF, index)),
+                                               length_byte=True))
+
+    def _aft_answer(self, a: bytes) -> "AftTransfer":
+        body = a[3:-2]
+        if len(body) == 2:  # C0, C1
+            return AftTransfer(position=body[0], status=body[1])
+        if len(body) == 3:  # no information
+            if body[1:] != b"\xff\xff":
+                raise SasError(f"LP 72: 3-byte answer {body.hex(' ')}")
+            return AftTransfer(position=body[0], status=0xFF, receipt=0xFF)
+        if len(body) < 25:
+            raise SasError(f"LP 72: answer too short: {a.hex(' ')}")
+        ident_len = body[24]
+        rest = body[25 + ident_len:]
+        if len(rest) < 13:
+            raise SasError(f"LP 72: answer cut after the transaction ID: {a.hex(' ')}")
+        cumulative, meters = rest[13:], []
+        while cumulative:
+            size = cumulative[0]
+            meters.append(from_bcd(cumulative[1:1 + size]) if size else None)
+            cumulative = cumulative[1 + size:]
+        if len(meters) != 3:
+            raise SasError(f"LP 72: {len(meters)} cumulative meters, expected 3: {a.hex(' ')}")
+        return AftTransfer(position=body[0], status=body[1], receipt=body[2], transfer_type=body[3],
+                           cashable=from_bcd(body[4:9]), restricted=from_bcd(body[9:14]),
+                           nonrestricted=from_bcd(body[14:19]), flags=body[19],
+                           asset=int.from_bytes(body[20:24], "little"),
+                           transaction_id=body[25:25 + ident_len].decode("ascii"),
+                           when=_parse_sas_datetime(rest[0:4], rest[4:7]), expiration=from_bcd(rest[7:11]),
+                           pool=int.from_bytes(rest[11:13], "little"),
+                           cumulative=None if meters == [None, None, None] else tuple(meters))
+
+    def lp_73(self, code: int, asset: Optional[int] = None, key: bytes = bytes(20), pos_id: int = 0) -> dict:
+        """LP 73 register: `len code [asset(4) key(20) pos(4)]`; answer `1D status asset key pos`."""
+        data = bytes((code,)) if asset is None else (bytes((code,)) + asset.to_bytes(4, "little") + bytes(key)
+                                                     + pos_id.to_bytes(4, "little"))
+        a = self.long_poll(0x73, bytes((len(data),)) + data, length_byte=True)
+        if a[2] != 0x1D:
+            raise SasError(f"LP 73: length {a[2]:02X}, expected 1D")
+        return {"status": a[3], "asset": int.from_bytes(a[4:8], "little"), "key": bytes(a[8:28]),
+                "pos_id": int.from_bytes(a[28:32], "little")}
+
+    def lp_74(self, code: int = 0xFF, conditions: int = 0, timeout: int = 0) -> dict:
+        """LP 74 lock and status: `code condition timeout(2 BCD, hundredths)`, no length byte;
+        answer `23 asset lock available host-cashout aft-status max-index cashable restricted
+        non-restricted limit (5 BCD cents) expiration(4 BCD) pool(2)`."""
+        a = self.long_poll(0x74, bytes((code, conditions)) + to_bcd(timeout, 2), length_byte=True)
+        if a[2] != 0x23:
+            raise SasError(f"LP 74: length {a[2]:02X}, expected 23")
+        return {"asset": int.from_bytes(a[3:7], "little"), "lock": a[7], "available": a[8], "host_cashout": a[9],
+                "aft_status": a[10], "max_index": a[11], "cashable": from_bcd(a[12:17]),
+                "restricted": from_bcd(a[17:22]), "nonrestricted": from_bcd(a[22:27]),
+                "limit": from_bcd(a[27:32]), "expiration": from_bcd(a[32:36]),
+                "pool": int.from_bytes(a[36:38], "little")}
+
+
+class AftTransfer(NamedTuple):
+    """An LP 72 answer as the host reads it (short and no-information answers leave the rest None)."""
+    position: int
+    status: int
+    receipt: Optional[int] = None
+    transfer_type: Optional[int] = None
+    cashable: Optional[int] = None
+    restricted: Optional[int] = None
+    nonrestricted: Optional[int] = None
+    flags: Optional[int] = None
+    asset: Optional[int] = None
+    transaction_id: Optional[str] = None
+    when: Optional[datetime.datetime] = None
+    expiration: Optional[int] = None
+    pool: Optional[int] = None
+    cumulative: Optional[tuple] = None
+
 
 # ---------------------------------------------------------------------------------------------
 # Command-line simulator for the demo

@@ -119,21 +119,28 @@ TEST(SasAftRules, EachRefusalHasItsStatus) {
 }
 
 TEST(SasAftRules, FullTransfersMoveAllOrNothingAndPartialOnesWhatFits) {
-    const TransferContext c = context();  // holds 100.00 / 20.00 / 5.00, limit 1000.00
+    TransferContext c = context();  // holds 100.00 / 20.00 / 5.00, limit 1000.00
     auto moved = amountsMoved(transfer(type::kInHouseToHost, {10'000, 2'000, 500}), c);
-    ASSERT_TRUE(moved);
-    EXPECT_EQ(moved->moved, (Amounts{10'000, 2'000, 500}));
-    EXPECT_EQ(moved->status, status::kFullTransfer);
-    EXPECT_FALSE(amountsMoved(transfer(type::kInHouseToHost, {10'025, 0, 0}), c));
+    EXPECT_EQ(moved.moved, (Amounts{10'000, 2'000, 500}));
+    EXPECT_EQ(moved.status, status::kFullTransfer);
+    EXPECT_EQ(amountsMoved(transfer(type::kInHouseToHost, {10'025, 0, 0}), c).status, status::kNotValidFunction);
     moved = amountsMoved(transfer(type::kInHouseToHost, {50'000, 0, 1'000}, kTransferPartial), c);
-    ASSERT_TRUE(moved);
-    EXPECT_EQ(moved->moved, (Amounts{10'000, 0, 500}));
-    EXPECT_EQ(moved->status, status::kPartialTransfer);
-    EXPECT_FALSE(amountsMoved(transfer(type::kInHouseToMachine, {100'025, 0, 0}), c));  // over the limit
+    EXPECT_EQ(moved.moved, (Amounts{10'000, 0, 500}));
+    EXPECT_EQ(moved.status, status::kPartialTransfer);
+    EXPECT_EQ(amountsMoved(transfer(type::kInHouseToMachine, {100'025, 0, 0}), c).status, status::kOverLimit);
+    // To the station: restricted first, then non-restricted, then cashable, up to 1000.00.
     moved = amountsMoved(transfer(type::kInHouseToMachine, {90'000, 20'000, 0}, kTransferPartial), c);
-    ASSERT_TRUE(moved);
-    EXPECT_EQ(moved->moved, (Amounts{90'000, 10'000, 0}));  // cashable first, up to 1000.00
-    EXPECT_EQ(moved->status, status::kPartialTransfer);
+    EXPECT_EQ(moved.moved, (Amounts{80'000, 20'000, 0}));
+    EXPECT_EQ(moved.status, status::kPartialTransfer);
+    // To the host under a limit of 110.00: cashable first, then non-restricted, then restricted.
+    c.transferLimitCents = 11'000;
+    EXPECT_EQ(amountsMoved(transfer(type::kInHouseToHost, {10'000, 2'000, 500}), c).status, status::kOverLimit);
+    moved = amountsMoved(transfer(type::kInHouseToHost, {10'000, 2'000, 500}, kTransferPartial), c);
+    EXPECT_EQ(moved.moved, (Amounts{10'000, 500, 500}));
+    // Nothing of what a partial transfer asked is held: nothing moves.
+    c.available = {0, 0, 0};
+    EXPECT_EQ(amountsMoved(transfer(type::kInHouseToHost, {1'000, 0, 0}, kTransferPartial), c).status,
+              status::kNotValidAmount);
 }
 
 TEST(SasAftRules, HistoryPositionsAreAbsoluteOrCountedBackFromTheNewest) {

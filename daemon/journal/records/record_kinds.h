@@ -64,6 +64,9 @@ inline constexpr std::string_view kClockSet = "clock.set";                 // LP
 inline constexpr std::string_view kSasTicketSetup = "sas.ticket_setup";    // LP 7B / 7C / 7D changed it
 inline constexpr std::string_view kSasRecordRead = "sas.record_read";      // LP 4D 00 read a ticket's record
 inline constexpr std::string_view kSasMachineNumbers = "sas.machine_numbers";  // LP B7 set the asset number, location
+inline constexpr std::string_view kAftRegistration = "aft.registration";       // LP 73 changed the registration
+inline constexpr std::string_view kAftTransfer = "aft.transfer";               // LP 72: a transfer, pending or ended
+inline constexpr std::string_view kAftAcknowledged = "aft.acknowledged";       // the host acknowledged the transfer
 // Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
 inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
 inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not

@@ -216,6 +216,13 @@ json carriedSasJson(const CarriedSasState& state) {
         }
         out["machine_numbers"] = std::move(numbers);
     }
+    if (!state.aft.empty()) {
+        json aft = json::object();
+        for (const auto& [station, stationState] : state.aft) {
+            aft[std::to_string(station)] = aftStateJson(stationState);
+        }
+        out["aft"] = std::move(aft);
+    }
     return out;
 }
 
@@ -257,6 +264,11 @@ CarriedSasState carriedSasFromJson(const json& sas) {
     if (sas.contains("machine_numbers")) {
         for (const auto& [station, numbers] : objectField(sas, "machine_numbers").items()) {
             state.machineNumbers[stationKey(station)] = readBody<SasMachineNumbersRecord>(numbers);
+        }
+    }
+    if (sas.contains("aft")) {
+        for (const auto& [station, aft] : objectField(sas, "aft").items()) {
+            state.aft[stationKey(station)] = aftStateFromJson(aft);
         }
     }
     return state;

@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/record_kinds.h"
 
@@ -145,6 +146,7 @@ struct CarriedSasState {
     // Each station's game of its last 8C (LP 55), and its LP B7 numbers: absent while none.
     std::map<std::int64_t, std::int64_t> selectedGame;
     std::map<std::int64_t, SasMachineNumbersRecord> machineNumbers;
+    std::map<std::int64_t, AftState> aft;  // AFT registration, current transfer, history: absent while none
     friend bool operator==(const CarriedSasState&, const CarriedSasState&) = default;
 };
 [[nodiscard]] nlohmann::json carriedSasJson(const CarriedSasState& state);

@@ -1,0 +1,115 @@
+#pragma once
+// One station's cashless transfers over SAS AFT (protocols/sas/README.md "AFT", docs/sas.md
+// "AFT"): LP 73 registration (journaled, resumed), LP 74 lock and status, LP 72 transfers in
+// house to the station, to the host and bonus awards, exactly once:
+// - a new request is journaled before anything is answered: a refusal as its final record, a
+//   transfer as pending (40); until that record is durable the request is not answered (the
+//   host repeats it, and the repeat, known by its transaction ID, gets its status);
+// - a pending transfer is then checked again and ends in the table's transaction that moves
+//   its credits (Table::aftTransfer), which raises 69; 69 repeats every 15 s until the host
+//   interrogates it (72 FF) and polls on (the implied ACK, journaled as aft.acknowledged); a
+//   successful one then goes to the 127-entry history;
+// - a transfer still pending at a restart ends as 9F with no credit moved (the resume).
+// Runs on the logic thread; answers from memory.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "daemon/config/sas_settings.h"
+#include "daemon/journal/journal.h"
+#include "daemon/journal/records/aft_records.h"
+#include "daemon/platform/executor.h"
+#include "daemon/sas/table_clock.h"
+#include "daemon/table/table.h"
+#include "protocols/sas/aft_rules.h"
+
+namespace pitlink::sas {
+
+using AftStationRecord =
+    std::variant<journal::AftRegistrationRecord, journal::AftTransferRecord, journal::AftAcknowledgedRecord>;
+
+// What a station resumes of its AFT state (daemon/sas/sas_resume.cpp).
+using AftResume = journal::AftState;
+
+// A transfer request as its journal record (status pending), and back.
+[[nodiscard]] journal::AftTransferRecord transferRecordOf(const aft::TransferRequest& request);
+[[nodiscard]] aft::TransferRequest requestOf(const journal::AftTransferRecord& record);
+
+class StationAft final : public aft::AftHost {
+public:
+    using Raise = std::function<void(std::uint8_t code)>;
+    using JournalRecord = std::function<void(const AftStationRecord& record, std::function<void(bool committed)>)>;
+    using AssetNumber = std::function<std::uint32_t()>;
+
+    StationAft(std::int64_t station, const AftSettings& settings, table::Table& table, const journal::Journal& journal,
+               platform::Executor& timers, const TableClock& clock, Raise raise, JournalRecord journalRecord,
+               AssetNumber asset);
+    ~StationAft() override;
+    StationAft(const StationAft&) = delete;
+    StationAft& operator=(const StationAft&) = delete;
+
+    // At start, the state the journal left (registration, current transfer, history)...
+    void restore(const AftResume& resume);
+    // ...and once the floor runs: a transfer the journal leaves pending ended with the power (9F,
+    // nothing moved, journaled); 69 is raised while the current transfer is unacknowledged.
+    void start();
+    // Every tick: a pending lock taken when the station is idle, a lock released by a tilt.
+    void tick();
+
+    // AftHost
+    aft::TransferReply transfer(const aft::TransferRequest& request) override;
+    aft::TransferReply interrogate(const aft::TransferQuery& query) override;
+    void interrogationAcknowledged() override;
+    aft::RegistrationAnswer registration(const aft::RegistrationRequest& request) override;
+    aft::LockAnswer lock(const aft::LockRequest& request) override;
+
+    [[nodiscard]] const aft::Registration& registrationState() const { return registration_; }
+    [[nodiscard]] std::uint8_t lockStatus() const { return lockStatus_; }
+
+private:
+    struct Current {
+        journal::AftTransferRecord record;
+        bool durable = false;       // its last record is committed: its status may be answered
+        bool acknowledged = false;  // by the host (a refusal found at once needs none)
+        std::uint8_t position = 0;  // its history position once acknowledged
+    };
+    [[nodiscard]] aft::TransferContext context() const;
+    [[nodiscard]] aft::Amounts available() const;
+    [[nodiscard]] std::uint8_t availableTransfers() const;
+    [[nodiscard]] std::uint8_t aftStatus() const;
+    [[nodiscard]] aft::TransferAnswer answerOf(const journal::AftTransferRecord& record, std::uint8_t position) const;
+    [[nodiscard]] std::string nowText() const;
+    void begin(const aft::TransferRequest& request);
+    void execute();
+    void ended(const journal::AftTransferRecord& final);
+    void repeatComplete();
+    void tryLock();
+    void repeatLocked();
+    void releaseLock();
+
+    std::int64_t station_;
+    const AftSettings& settings_;
+    table::Table& table_;
+    const journal::Journal& journal_;
+    platform::Executor& timers_;
+    const TableClock& clock_;
+    Raise raise_;
+    JournalRecord journalRecord_;
+    AssetNumber asset_;
+    aft::Registration registration_;
+    std::optional<Current> current_;
+    aft::TransferHistory history_;
+    std::optional<std::string> lastHistoryId_;
+    std::uint16_t restrictedPool_ = 0;
+    std::uint32_t restrictedExpiration_ = 0;
+    platform::Executor::TimerId completeRepeat_ = 0;  // 69 every 15 s until acknowledged
+    std::uint8_t lockStatus_;
+    std::uint8_t lockConditions_ = 0;
+    platform::Executor::TimerId lockTimeout_ = 0;
+    platform::Executor::TimerId lockedRepeat_ = 0;  // 6F every 5 s while locked
+};
+
+}  // namespace pitlink::sas

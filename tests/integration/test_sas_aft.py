@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Cashless transfers (SAS AFT, issue 36) between the independent host (sas_host.py, its own
+layouts from docs/sas.md) and the real pitlinkd on a pty pair: A0 and LP 74 advertise AFT, LP 73
+registers the station, LP 72 moves money to and from it by credit type (cashable, restricted,
+non-restricted) and awards a bonus; the host keeps its own wallet and transaction log, repeats
+requests whose answer it did not get, interrogates each transfer to its final status and
+acknowledges it. Then the host reconciles: its wallet change with the AFT meters (6F) and the
+cumulative meters of each answer, LP 74's balances with 000C and 001B, the history (absolute
+and relative positions) after a restart, and the journal holds one transfer per successful ID.
+
+Usage: test_sas_aft.py BUILD_DIR SOURCE_DIR (ctest passes both).
+"""
+import json
+import os
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_sas import SasTable  # noqa: E402
+from test_table import PLAYER_WINS, ok, play_round  # noqa: E402
+import sas_host as sh  # noqa: E402
+
+AFT_CONFIG = ("sas:\n", "sas:\n  aft:\n    enabled: true\n    transfer_limit: 100000\n")
+KEY = bytes(range(1, 21))
+IN_HOUSE_TO_STATION, BONUS_COIN_OUT, TO_HOST = 0x00, 0x10, 0x80
+# LP 6F codes: current credits, restricted played, non-restricted played, current restricted, AFT.
+CURRENT, R_PLAYED, N_PLAYED, CURRENT_R = 0x000C, 0x0019, 0x001A, 0x001B
+AFT_IN = (0x00A0, 0x00A2, 0x00A4)
+AFT_BONUS = (0x00AE, 0x00B0)
+AFT_OUT = (0x00B8, 0x00BA, 0x00BC)
+
+
+class Wallet:
+    """The host's books: each transaction ID's final status and what it moved."""
+
+    def __init__(self):
+        self.log = {}  # id -> AftTransfer (final)
+        self.to_station = [0, 0, 0]  # cents by type, in-house
+        self.bonus = [0, 0]
+        self.to_host = [0, 0, 0]
+
+    def record(self, answer, transfer_type):
+        if answer.transaction_id in self.log and self.log[answer.transaction_id].status in (0, 1):
+            raise AssertionError(f"{answer.transaction_id} ended twice")
+        self.log[answer.transaction_id] = answer
+        if answer.status not in (0x00, 0x01):
+            return
+        moved = [answer.cashable, answer.restricted, answer.nonrestricted]
+        if transfer_type == IN_HOUSE_TO_STATION:
+            self.to_station = [a + b for a, b in zip(self.to_station, moved)]
+        elif transfer_type == BONUS_COIN_OUT:
+            self.bonus = [self.bonus[0] + moved[0], self.bonus[1] + moved[2]]
+        else:
+            self.to_host = [a + b for a, b in zip(self.to_host, moved)]
+
+
+class SasAft(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.table = None
+
+    def tearDown(self):
+        if self.table:
+            self.table.close()
+        self.dir.cleanup()
+
+    def start(self):
+        t = self.table = SasTable(self.dir.name, stations=(1,))
+        t.daemon.rewrite_config([AFT_CONFIG])
+        engine = t.start()
+        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        return t, t.hosts[1], engine
+
+    def send(self, host, code, transaction_id, transfer_type, **amounts):
+        """Sends the request until the station answers it: it answers once the transfer's record is
+        durable, and a repeat with the same ID is the same transfer."""
+        for _ in range(200):
+            try:
+                return host.lp_72(code, transaction_id, transfer_type=transfer_type, asset=1, key=KEY, **amounts)
+            except sh.SasNoAnswer:
+                time.sleep(0.01)
+        self.fail(f"{transaction_id} never answered")
+
+    def transfer(self, host, wallet, code, transaction_id, transfer_type, **amounts):
+        """send(), then interrogates until the status is final, then acknowledges: FF, another poll."""
+        answer = self.send(host, code, transaction_id, transfer_type, **amounts)
+        deadline = time.time() + 5
+        while answer.status == 0x40 and time.time() < deadline:
+            time.sleep(0.01)
+            answer = host.lp_72_interrogate(status_only=True)
+        self.assertEqual(answer.transaction_id, transaction_id)
+        final = host.lp_72_interrogate()  # FF: the host has the final status...
+        self.assertEqual((final.transaction_id, final.status), (transaction_id, answer.status))
+        host.sync()  # ...and acknowledges it (implied ACK)
+        wallet.record(final, transfer_type)
+        return final
+
+    def drain_69(self, t):
+        t.wait_for(1, 0x69)
+        t.events(1)
+
+    def test_money_moves_both_ways_by_credit_type_exactly_once_and_reconciles(self):
+        t, host, engine = self.start()
+        wallet = Wallet()
+        features = host.lp_a0()
+        self.assertTrue(features["aft"] and features["aft_bonus"])
+        self.assertFalse(features["legacy_bonus"])
+        host.sync()
+        status = host.lp_74()
+        # Asset 1 (asset_base 0 + station); not locked; to, from and bonus (10, not 08) available;
+        # AFT, in-house and bonus enabled, partial to the host allowed, not registered.
+        self.assertEqual((status["asset"], status["lock"], status["available"], status["aft_status"],
+                          status["max_index"], status["limit"]), (1, 0xFF, 0x13, 0xB2, 0x7F, 100000))
+
+        # Registration: initialise, register, read; another asset number cancels it (6E).
+        self.assertEqual(host.lp_73(0x00, 1, KEY, 7)["status"], 0x00)
+        host.sync()
+        self.assertEqual(host.lp_73(0x01, 1, KEY, 7)["status"], 0x01)
+        host.sync()
+        read = host.lp_73(0xFF)
+        self.assertEqual((read["status"], read["asset"], read["key"], read["pos_id"]), (0x01, 1, KEY, 7))
+        host.sync()
+        self.assertEqual(host.lp_73(0x01, 2, KEY, 7)["status"], 0x80)
+        t.wait_for(1, 0x6E)  # raised once journaled
+        self.assertEqual(host.lp_73(0x00, 1, KEY, 7)["status"], 0x00)
+        host.sync()
+        self.assertEqual(host.lp_73(0x01, 1, KEY, 7)["status"], 0x01)
+        host.sync()
+        self.assertEqual(host.lp_74()["aft_status"], 0xBA)  # registered too
+
+        # In house to the station: 50.00 cashable, 20.00 restricted (pool 3, 30 days), 10.00 non-restricted.
+        t1 = self.transfer(host, wallet, 0x00, "T1", IN_HOUSE_TO_STATION, cashable=5000, restricted=2000,
+                           nonrestricted=1000, expiration=30, pool=3)
+        self.assertEqual((t1.status, t1.cashable, t1.restricted, t1.nonrestricted), (0x00, 5000, 2000, 1000))
+        self.assertEqual((t1.expiration, t1.pool, t1.cumulative), (30, 3, (5000, 2000, 1000)))
+        self.assertIsNotNone(t1.when)
+        self.drain_69(t)
+        status = host.lp_74()
+        self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"], status["pool"],
+                          status["expiration"]), (5000, 2000, 1000, 3, 30))
+        host.sync()
+        # The same request again: the ID is the last transfer's (81), nothing moves a second time.
+        again = self.send(host, 0x00, "T1", IN_HOUSE_TO_STATION, cashable=5000)
+        self.assertEqual((again.transaction_id, again.status, again.cashable), ("T1", 0x81, 0))
+        host.sync()
+        self.assertEqual(host.lp_74()["cashable"], 5000)
+        host.sync()
+
+        # A bet takes restricted credits first, then non-restricted; the win is cashable.
+        ok(self, engine.request("new_shoe"))
+        play_round(self, engine, [(1, "player", 2500)], PLAYER_WINS)  # 2000 restricted + 500 non-restricted
+        meters = host.lp_6f(0, [CURRENT, R_PLAYED, N_PLAYED, CURRENT_R])
+        self.assertEqual(meters, {CURRENT: 10500, R_PLAYED: 2000, N_PLAYED: 500, CURRENT_R: 0})
+        host.sync()
+        status = host.lp_74()
+        self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"]), (10000, 0, 500))
+        self.assertEqual(status["cashable"] + status["restricted"] + status["nonrestricted"], meters[CURRENT])
+        self.assertEqual(status["restricted"], meters[CURRENT_R])
+        host.sync()
+        t.events(1)
+
+        # To the host: 30.00 cashable; a bonus of 5.00; a partial request for more than is held.
+        t2 = self.transfer(host, wallet, 0x00, "T2", TO_HOST, cashable=3000)
+        self.assertEqual((t2.status, t2.cashable, t2.cumulative), (0x00, 3000, (3000, 0, 0)))
+        t3 = self.transfer(host, wallet, 0x00, "T3", BONUS_COIN_OUT, cashable=500)
+        self.assertEqual((t3.status, t3.cumulative), (0x00, (500, 0, 0)))
+        t4 = self.transfer(host, wallet, 0x01, "T4", TO_HOST, cashable=9000, nonrestricted=900)
+        self.assertEqual((t4.status, t4.cashable, t4.nonrestricted), (0x01, 7500, 500))  # all that was held
+        # A full transfer to the host of more than is held moves nothing (82).
+        t5 = self.transfer(host, wallet, 0x00, "T5", TO_HOST, cashable=100)
+        self.assertEqual((t5.status, t5.cashable), (0x82, 0))
+        t.events(1)
+
+        # While one is unacknowledged another is not taken (C0).
+        self.assertEqual(self.send(host, 0x00, "T6", IN_HOUSE_TO_STATION, cashable=100).transaction_id, "T6")
+        host.sync()
+        refused = host.lp_72(0x00, "T7", transfer_type=0x00, asset=1, key=KEY, cashable=100)
+        self.assertEqual((refused.position, refused.status), (0x00, 0xC0))
+        host.sync()
+        final = host.lp_72_interrogate()
+        self.assertEqual((final.transaction_id, final.status), ("T6", 0x00))
+        host.sync()
+        wallet.record(final, IN_HOUSE_TO_STATION)
+        self.drain_69(t)
+
+        # Reconcile: the AFT meters are the host's sums; LP 74 is what the books say is left.
+        meters = host.lp_6f(0, list(AFT_IN) + list(AFT_BONUS) + list(AFT_OUT))
+        self.assertEqual([meters[c] for c in AFT_IN], wallet.to_station)
+        self.assertEqual([meters[c] for c in AFT_BONUS], wallet.bonus)
+        self.assertEqual([meters[c] for c in AFT_OUT], wallet.to_host)
+        counts = host.lp_af(0, [0x00A1, 0x00A3, 0x00A5, 0x00AF, 0x00B9, 0x00BD])
+        self.assertEqual(counts, {0x00A1: 2, 0x00A3: 1, 0x00A5: 1, 0x00AF: 1, 0x00B9: 2, 0x00BD: 1})
+        host.sync()
+        status = host.lp_74()
+        self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"]), (100, 0, 0))
+
+        # After a restart: the registration, the last transfer and the history (01-7F, FF newest).
+        engine.close()
+        t.engine = None
+        t.restart()
+        t.events(1)
+        self.assertEqual(host.lp_73(0xFF)["status"], 0x01)
+        host.sync()
+        last = host.lp_72_interrogate(status_only=True)
+        self.assertEqual((last.transaction_id, last.status), ("T6", 0x00))
+        host.sync()
+        newest = host.lp_72_interrogate(0xFF)
+        host.sync()
+        first = host.lp_72_interrogate(0x01)
+        host.sync()
+        before = host.lp_72_interrogate(0xFE)
+        host.sync()
+        self.assertEqual((newest.transaction_id, first.transaction_id, before.transaction_id), ("T6", "T1", "T4"))
+        self.assertEqual((first.position, newest.position), (0x01, 0x05))  # T1 T2 T3 T4 T6; T5 moved nothing
+        self.assertEqual(host.lp_72_interrogate(0x06).status, 0xFF)  # nothing there yet
+        host.sync()
+
+        # The journal: one ended transfer per successful ID, and its credits once.
+        rows = t.daemon.rows("SELECT body FROM record WHERE kind = 'aft.transfer' ORDER BY seq")
+        ended = [json.loads(b) for (b,) in rows if json.loads(b)["status"] in (0, 1)]
+        self.assertEqual([b["id"] for b in ended], ["T1", "T2", "T3", "T4", "T6"])
+        credits = [json.loads(b) for (b,) in t.daemon.rows(
+            "SELECT body FROM record WHERE kind = 'credit' AND json_extract(body, '$.reason') IN "
+            "('transfer_in', 'transfer_out', 'bonus') ORDER BY seq")]
+        self.assertEqual(sum(c["amount"] for c in credits),
+                         sum(wallet.to_station) + sum(wallet.bonus) - sum(wallet.to_host))
+        self.assertEqual([c["ref"] for c in credits], ["aft T1", "aft T2", "aft T3", "aft T4", "aft T6"])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1])
