@@ -162,13 +162,40 @@ class SasAft(unittest.TestCase):
         host.sync()
         t.events(1)
 
+        # A lock (LP 74 00): taken at once while the station is idle (6F); no bet meanwhile.
+        locked = host.lp_74(0x00, 0x01 | 0x08, 500)  # to the station and a bonus (08 here, 10 in the answer)
+        self.assertEqual((locked["lock"], locked["available"] & 0x11), (0x00, 0x11))
+        t.wait_for(1, 0x6F)
+        ok(self, engine.request("open_round"))
+        refused = engine.request("bet", station=1, spot="banker", stake=100)
+        self.assertEqual((refused["ok"], refused["error"]), (False, "aft_locked"))
+        host.sync()
+        self.assertEqual(host.lp_74(0x80)["lock"], 0xFF)  # cancelled
+        ok(self, engine.request("bet", station=1, spot="banker", stake=100))
+        # With a stake in play a lock stays pending until the round settles.
+        host.sync()
+        self.assertEqual(host.lp_74(0x00, 0x02, 3000)["lock"], 0x40)
+        ok(self, engine.request("close_bets"))
+        for card in PLAYER_WINS.split():
+            ok(self, engine.request("card", card=card))
+        engine.wait_event(lambda e: e["event"] == "result")
+        t.wait_for(1, 0x6F)
+        host.sync()
+        self.assertEqual(host.lp_74(0x80)["lock"], 0xFF)
+        t.events(1)
+        host.sync()
+        status = host.lp_74()
+        # The banker 100 took non-restricted credits (restricted first: none left) and lost.
+        self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"]), (10000, 0, 400))
+        host.sync()
+
         # To the host: 30.00 cashable; a bonus of 5.00; a partial request for more than is held.
         t2 = self.transfer(host, wallet, 0x00, "T2", TO_HOST, cashable=3000)
         self.assertEqual((t2.status, t2.cashable, t2.cumulative), (0x00, 3000, (3000, 0, 0)))
         t3 = self.transfer(host, wallet, 0x00, "T3", BONUS_COIN_OUT, cashable=500)
         self.assertEqual((t3.status, t3.cumulative), (0x00, (500, 0, 0)))
         t4 = self.transfer(host, wallet, 0x01, "T4", TO_HOST, cashable=9000, nonrestricted=900)
-        self.assertEqual((t4.status, t4.cashable, t4.nonrestricted), (0x01, 7500, 500))  # all that was held
+        self.assertEqual((t4.status, t4.cashable, t4.nonrestricted), (0x01, 7500, 400))  # all that was held
         # A full transfer to the host of more than is held moves nothing (82).
         t5 = self.transfer(host, wallet, 0x00, "T5", TO_HOST, cashable=100)
         self.assertEqual((t5.status, t5.cashable), (0x82, 0))
