@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/round_records.h"
 #include "daemon/journal/records/sas_records.h"
@@ -63,6 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::SasHostEnabledRecord>(body);
     readAndWriteAgain<j::SasMachineNumbersRecord>(body);
     readAndWriteAgain<j::SasTicketSetupRecord>(body);
+    readAndWriteAgain<j::AftRegistrationRecord>(body);
+    readAndWriteAgain<j::AftTransferRecord>(body);
+    readAndWriteAgain<j::AftAcknowledgedRecord>(body);
     readAndWriteAgain<j::ClockSetRecord>(body);
     readAndWriteAgain<j::ConfigLoadedRecord>(body);
     readAndWriteAgain<j::StationReservedRecord>(body);
