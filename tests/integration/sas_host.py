@@ -1045,8 +1045,10 @@ SIMULATOR_SYSTEM_ID = 1
 class _Station:
     """One simulated link: a pty pair, its link name and the host polling it."""
 
-    def __init__(self, number: int, link: str, tickets: TicketDatabase, rte: bool, quiet: bool):
+    def __init__(self, number: int, link: str, tickets: TicketDatabase, rte: bool, quiet: bool, aft: bool = False):
         self.number, self.link, self.tickets, self.rte, self.quiet = number, link, tickets, rte, quiet
+        self.aft = aft  # register the station, give it promotional credits (once), reconcile AFT meters
+        self.aft_done = False
         self.master, self.path, self.slave = open_pty_pair()
         self.host = SasHost(SasLine(self.master), number, timeout=SIMULATOR_TIMEOUT)
         self.synced = False
@@ -1126,13 +1128,63 @@ class _Station:
             info = self.host.lp_1b()
             self.say(f"hand-pay of {info['amount']} cents pending (LP 1B)")
 
+    def aft_transfer(self, code: int, ident: str, transfer_type: int, **amounts) -> "AftTransfer":
+        """An LP 72 repeated until answered (the station answers once the transfer is journaled),
+        interrogated until final, then acknowledged (72 FF, then another poll)."""
+        answer = None
+        for _ in range(100):
+            try:
+                answer = self.host.lp_72(code, ident, transfer_type=transfer_type, **amounts)
+                break
+            except SasNoAnswer:
+                time.sleep(0.02)
+        if answer is None:
+            raise SasNoAnswer(f"LP 72 {ident}: never answered")
+        while answer.status == 0x40:
+            time.sleep(0.02)
+            answer = self.host.lp_72_interrogate(status_only=True)
+        final = self.host.lp_72_interrogate()
+        self.host.sync()
+        return final
+
+    def aft_demo(self) -> None:
+        """Once per station: register (LP 73) and, at station 2, an in-house transfer of
+        promotional credits (10.00 restricted, pool 1, 30 days; 5.00 non-restricted), then LP 74."""
+        def step():
+            if self.aft_done:
+                return
+            status = self.host.lp_74()
+            self.host.sync()
+            key = bytes((self.number,)) * 20
+            self.host.lp_73(0x00, status["asset"], key, 1)
+            self.host.sync()
+            registered = self.host.lp_73(0x01, status["asset"], key, 1)["status"]
+            self.host.sync()
+            self.say(f"AFT: registered (LP 73 status {registered:02X}), asset {status['asset']}")
+            if self.number == 2:
+                done = self.aft_transfer(0x00, f"DEMO-{int(time.time())}", 0x00, restricted=1000, nonrestricted=500,
+                                         asset=status["asset"], key=key, expiration=30, pool=1)
+                after = self.host.lp_74()
+                self.host.sync()
+                self.say(f"AFT: in-house transfer {done.transaction_id} of {done.restricted} restricted and "
+                         f"{done.nonrestricted} non-restricted cents: status {done.status:02X}; LP 74 balances "
+                         f"{after['cashable']} cashable, {after['restricted']} restricted (pool {after['pool']}), "
+                         f"{after['nonrestricted']} non-restricted: bets take restricted credits first")
+            self.aft_done = True
+        self._guard(step)
+
     def read_meters(self) -> None:
         def step():
             credits, meters = self.host.lp_1a_current_credits(), self.host.lp_19()
             # The credit meter identity a host reconciles (protocols/sas/README.md "Meters"):
-            # 000C = 000D + 0001 + 00FA - 0000 - 0004 - 00FD, all read in one LP AF (one moment).
+            # 000C = 000D + 0001 + 00FA + AFT in - 0000 - 0004 - 00FD - AFT out, read in LP AF.
             m = self.host.lp_af(0, [0x000C, 0x0000, 0x0001, 0x0004, 0x000D, 0x00FA, 0x00FD])
             balance = m[0x000D] + m[0x0001] + m[0x00FA] - m[0x0000] - m[0x0004] - m[0x00FD]
+            if self.aft:
+                self.host.sync()  # another AF at once would be an implied NACK: the same answer again
+                aft = self.host.lp_af(0, [0x00A0, 0x00A2, 0x00A4, 0x00AE, 0x00B0, 0x00B8, 0x00BA, 0x00BC])
+                balance += sum(aft[c] or 0 for c in (0x00A0, 0x00A2, 0x00A4, 0x00AE, 0x00B0))
+                balance -= sum(aft[c] or 0 for c in (0x00B8, 0x00BA, 0x00BC))
             verdict = "reconciles" if balance == m[0x000C] else f"DOES NOT RECONCILE ({balance} != {m[0x000C]})"
             summary = (f"station {self.number}: credits {credits}, coin in {meters['coin_in']}, "
                        f"coin out {meters['coin_out']}, drop {meters['drop']}, "
@@ -1173,6 +1225,8 @@ def main(argv=None) -> int:
     parser.add_argument("--rte", action="store_true", help="enable real-time event reporting (LP 0E)")
     parser.add_argument("--quiet-games", action="store_true",
                         help="do not print game start/end events (7E/7F/8C)")
+    parser.add_argument("--aft", action="store_true",
+                        help="AFT: register each station, give station 2 promotional credits, reconcile AFT meters")
     args = parser.parse_args(argv)
     if not 1 <= args.stations <= 127:
         parser.error("--stations must be 1-127 (SAS addresses)")
@@ -1184,7 +1238,7 @@ def main(argv=None) -> int:
     tickets = TicketDatabase(args.cage_ticket_cents, int(time.time()))
     try:
         for number in range(1, args.stations + 1):
-            station = _Station(number, f"{args.link}-{number}", tickets, args.rte, args.quiet_games)
+            station = _Station(number, f"{args.link}-{number}", tickets, args.rte, args.quiet_games, args.aft)
             stations.append(station)
             _link(station.path, station.link)
             print(f"station {number}: {station.link} -> {station.path}", flush=True)
@@ -1194,6 +1248,8 @@ def main(argv=None) -> int:
             cycle = time.monotonic()
             for station in stations:
                 station.poll_events()
+                if station.aft and station.synced:
+                    station.aft_demo()
             if time.monotonic() >= next_meters:
                 next_meters = time.monotonic() + METER_PERIOD
                 for station in stations:
