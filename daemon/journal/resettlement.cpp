@@ -1,5 +1,6 @@
 #include "daemon/journal/resettlement.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 
@@ -7,6 +8,7 @@
 #include "daemon/game/settlement.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/records/settlement_records.h"
+#include "daemon/journal/records/typed_record.h"
 
 namespace pitlink::journal {
 
@@ -40,7 +42,24 @@ Resettlement addResettlement(JournalTransaction& tx, const RoundHistory& round, 
                        {},
                        {}};
     tx.add(added.round, round.roundId);
+    // Each bet's promotional parts, from its bet credit ("bet N"): a stake that comes back
+    // returns to them, before and after the correction (credit_types.h).
+    std::map<std::int64_t, PromoParts> betPromo;
+    for (const JournalRecord& r : round.records) {
+        if (r.kind != kind::kCredit || !r.station) {
+            continue;
+        }
+        const json body = json::parse(r.body, nullptr, false);
+        if (!body.is_object() || body.value("reason", std::string()) != reason::kBet) {
+            continue;
+        }
+        const CreditRecord bet = readBody<CreditRecord>(body);
+        if (const auto index = betOfRef(bet.ref)) {
+            betPromo[*index] = bet.promo.negated();
+        }
+    }
     std::map<std::int64_t, game::Money> deltas;
+    std::map<std::int64_t, PromoParts> promoDeltas;
     for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
         const game::SettledStake& stake = settled.stakes[i];
         const game::BetSettlement& settlement = settled.bets[i];
@@ -52,15 +71,31 @@ Resettlement addResettlement(JournalTransaction& tx, const RoundHistory& round, 
                                                      settlement.returned - before}});
         tx.add(adjusted.adjusted, round.roundId, station);
         deltas[station] += settlement.returned - before;
+        PromoParts taken;
+        for (const std::size_t at : stake.covers) {
+            const auto it = betPromo.find(round.bets[at].index);
+            if (it != betPromo.end()) {
+                taken += it->second;
+            }
+        }
+        promoDeltas[station] += stakeReturned(taken, stake.bet.stake, settlement.returned);
+        promoDeltas[station] += stakeReturned(taken, stake.bet.stake, before).negated();
     }
     for (const auto& [station, due] : deltas) {
         if (due == 0) {
             continue;
         }
         // Credits taken back are cashable (a re-settlement's adjustment is; credit_types.h).
-        const game::Money available = tx.balance(station) - tx.promo(station).held.total();
-        const game::Money moved = due < 0 && -due > available ? -available : due;
-        CreditDetail detail{.due = due};
+        // Each type moves its own difference; what is taken back is taken from that type, as far
+        // as the station still holds it (the rest is the shortfall, journaled).
+        const PromoParts held = tx.promo(station).held;
+        const PromoParts promo = promoDeltas[station];
+        const auto takeBack = [](Money delta, Money have) { return delta >= 0 ? delta : -std::min(-delta, have); };
+        const PromoParts promoMoved{takeBack(promo.restricted, held.restricted),
+                                    takeBack(promo.nonrestricted, held.nonrestricted)};
+        const game::Money cashableHeld = tx.balance(station) - held.total();
+        const game::Money moved = takeBack(due - promo.total(), cashableHeld) + promoMoved.total();
+        CreditDetail detail{.due = due, .promo = promoMoved};
         if (moved != due) {
             detail.shortfall = moved - due;
         }

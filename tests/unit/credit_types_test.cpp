@@ -7,6 +7,7 @@
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/resettlement.h"
 #include "tests/unit/fixtures.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -176,6 +177,39 @@ TEST(CreditTypes, TheLedgerRefusesRecordsThatBreakTheRules) {
                             {{"wagered", 500}, {"wagered_restricted", 400}, {"restricted", 400}}),
                  7);
     EXPECT_EQ(held(ledger, 1), (Held{600, 400, 0}));
+}
+
+TEST(CreditTypes, AReSettlementReturnsAStakeToItsTypesAndTakesBackFromEach) {
+    JournalFixture f;
+    transferIn(f, 1, 2000, 600, 0);
+    // Player 1000 (600 restricted, 400 cashable) loses to the Banker's 9...
+    const std::int64_t round = f.playRound({{1, BetType::Player, 1000}}, "2S 9H 4D KC");
+    EXPECT_EQ(held(f.journal->committed(), 1), (Held{1600, 0, 0}));
+    const auto resettle = [&](const char* cards) {
+        JournalTransaction tx = f.journal->begin();
+        addResettlement(tx, reconstructRound(f.store->recordsOfRound(round)), f.table->paytable(),
+                        ResettlementRequest{round, test::cards(cards), "video", "alice"});
+        f.journal->submit(std::move(tx), {});
+    };
+    // ...the video shows a tie: the stake comes back as it was taken, 600 restricted, 400 cashable.
+    resettle(kTie);
+    EXPECT_EQ(held(f.journal->committed(), 1), (Held{2000, 600, 0}));
+    // The 600 restricted credits the push gave back are played away: Banker 600 loses.
+    f.playRound({{1, BetType::Banker, 600}}, kPlayerWins);
+    EXPECT_EQ(held(f.journal->committed(), 1), (Held{2000, 0, 0}));
+    // Then the video shows the Player's 9: the round pays 2000, all cashable (+1000 on the tie),
+    // and the 600 restricted the push gave back are taken back from the restricted credits only:
+    // none are left, so they are the shortfall (never taken from the cashable credits), and the
+    // cashable credits move by 2000 - 400 = 1600.
+    resettle(kPlayerWins);
+    EXPECT_EQ(held(f.journal->committed(), 1), (Held{3600, 0, 0}));
+    auto q = f.store->connection().prepare(
+        "SELECT json_extract(body, '$.due'), json_extract(body, '$.shortfall'), json_extract(body, '$.restricted') "
+        "FROM record WHERE kind = 'credit' AND json_extract(body, '$.reason') = 'resettlement' ORDER BY seq DESC");
+    ASSERT_TRUE(q.step());
+    EXPECT_EQ(q.integer(0), 1000);
+    EXPECT_EQ(q.integer(1), 600);
+    EXPECT_TRUE(q.isNull(2));  // no restricted credit moved
 }
 
 TEST(CreditTypes, AJournalFromBeforeCreditTypesIsAllCashable) {

@@ -36,11 +36,12 @@ struct PromoParts {
     return {restricted, nonrestricted};
 }
 
-// What comes back of a stake that took `stake` when its bet pays back `returned` without winning
-// (a push, a void, a withdrawal): to the types it was taken from, restricted first, up to what it
-// took; the rest (only a win pays more than the stake) is cashable.
-[[nodiscard]] constexpr PromoParts stakeReturned(const PromoParts& stake, Money returned) {
-    return stakeTaken(stake, returned);
+// What comes back of a stake of `stakeTotal` that took `stake` when its bet pays back `returned`:
+// up to the stake (a push, a void, a withdrawal, a partial loss) to the types it was taken
+// from, restricted first; a bet that pays back more than its stake won, and all it pays is
+// cashable.
+[[nodiscard]] constexpr PromoParts stakeReturned(const PromoParts& stake, Money stakeTotal, Money returned) {
+    return returned > stakeTotal ? PromoParts{} : stakeTaken(stake, returned);
 }
 
 }  // namespace pitlink::journal

@@ -125,6 +125,9 @@ void PromoCredits::apply(const CreditRecord& credit, std::optional<std::int64_t>
         if (parts.restricted > 0 || parts.nonrestricted > 0 || credit.amount - parts.total() > 0) {
             refuse("takes " + partsText(parts) + " of " + std::to_string(credit.amount));
         }
+    } else if (why == reason::kResettlement) {
+        // A correction moves each type by the difference in what the round's stakes got back
+        // (resettlement.cpp); the types' balances are checked above.
     } else if (why == reason::kRestrictedExpired) {
         if (parts.restricted != credit.amount || parts.nonrestricted != 0) {
             refuse("expires restricted credits only");

@@ -107,15 +107,12 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
         tx.add(kind::kBetSettled, roundId, stake.bet.station,
                stakeSettlementJson(stakeSettlement(settled.rule, bets, stake, settled.bets[i])));
     }
-    // What comes back of stakes that did not win returns to the types the stakes took; a win is
-    // cashable (credit_types.h).
+    // What comes back of a stake that paid back no more than itself returns to the types the
+    // stake took; whatever a win pays is cashable (credit_types.h).
     std::map<std::int64_t, PromoCredits> promos;
     std::map<std::int64_t, PromoParts> returnedPromo;
     for (std::size_t i = 0; i < settled.stakes.size(); ++i) {
         const game::SettledStake& stake = settled.stakes[i];
-        if (settled.bets[i].result == game::BetResult::Win) {
-            continue;
-        }
         const std::int64_t station = stake.bet.station;
         auto promo = promos.find(station);
         if (promo == promos.end()) {
@@ -128,7 +125,7 @@ void addSettlement(JournalTransaction& tx, std::int64_t roundId, const game::Cou
                 taken += it->second;
             }
         }
-        returnedPromo[station] += stakeReturned(taken, settled.bets[i].returned);
+        returnedPromo[station] += stakeReturned(taken, stake.bet.stake, settled.bets[i].returned);
     }
     for (const auto& [station, total] : settled.stations) {
         const auto denomination = detail.denominations.find(station);
