@@ -451,6 +451,18 @@ void StationAft::releaseLock() {
     lockConditions_ = 0;
 }
 
+nlohmann::json StationAft::statusJson() const {
+    nlohmann::json current = nullptr;
+    if (current_) {
+        current = {
+            {"id", current_->record.id}, {"status", current_->record.status}, {"acknowledged", current_->acknowledged}};
+    }
+    return {{"registration", registration_.status},
+            {"lock", lockStatus_},
+            {"current", std::move(current)},
+            {"history", history_.size()}};
+}
+
 void StationAft::tick() {
     if (lockStatus_ == aft::lock::kLocked && table_.tilted()) {
         releaseLock();  // a tilt releases the lock

@@ -11,6 +11,8 @@
 //   successful one then goes to the 127-entry history;
 // - a transfer still pending at a restart ends as 9F with no credit moved (the resume).
 // Runs on the logic thread; answers from memory.
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -67,6 +69,8 @@ public:
     aft::LockAnswer lock(const aft::LockRequest& request) override;
 
     [[nodiscard]] const aft::Registration& registrationState() const { return registration_; }
+    // For `pitlinkctl status`: registration, lock, the current transfer, the history's size.
+    [[nodiscard]] nlohmann::json statusJson() const;
     [[nodiscard]] std::uint8_t lockStatus() const { return lockStatus_; }
 
 private:

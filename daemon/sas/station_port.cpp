@@ -234,6 +234,9 @@ json StationPort::statusJson() const {
            {"exceptions_pending", pending},
            {"exception_overflows", stack_.exceptions().overflows()},
            {"tickets", tickets_.statusJson()}};
+    if (context_.settings.aft.enabled) {
+        j["aft"] = aft_.statusJson();
+    }
     if (transport_) {
         j["bytes_in"] = transport_->stats().bytesIn;
         j["write_errors"] = transport_->stats().writeErrors;

@@ -85,6 +85,7 @@ public:
     // The position an index names (a relative index counted back from the newest).
     [[nodiscard]] std::uint8_t positionOf(std::uint8_t index) const;
     [[nodiscard]] bool empty() const { return count_ == 0; }
+    [[nodiscard]] std::size_t size() const { return count_; }
 
 private:
     std::array<std::optional<TransferAnswer>, 128> slots_{};  // slot 0 unused

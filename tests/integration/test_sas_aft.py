@@ -224,6 +224,10 @@ class SasAft(unittest.TestCase):
         status = host.lp_74()
         self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"]), (100, 0, 0))
 
+        # pitlinkctl status shows the station's AFT state: registered, not locked, T6 acknowledged.
+        self.assertEqual(t.status()[1]["aft"], {"registration": 0x01, "lock": 0xFF, "history": 5,
+                                                "current": {"id": "T6", "status": 0x00, "acknowledged": True}})
+
         # After a restart: the registration, the last transfer and the history (01-7F, FF newest).
         engine.close()
         t.engine = None
