@@ -57,16 +57,21 @@ Money JournalTransaction::balance(std::int64_t station) const {
 }
 
 PromoCredits JournalTransaction::promo(std::int64_t station) const {
-    StationAccount acc = journal_->projected().station(station);
+    // Only the promotional parts and the credits are copied (every bet asks: the station's play
+    // meters stay where they are).
+    const auto& accounts = journal_->projected().stations();
+    const auto it = accounts.find(station);
+    PromoCredits promo = it == accounts.end() ? PromoCredits{} : it->second.promo;
+    Money credits = it == accounts.end() ? 0 : it->second.credits;
     for (const Fact& fact : facts_) {
         if (fact.station == station) {
             if (const auto credit = recordOf<CreditRecord>(fact)) {
-                acc.promo.apply(*credit, fact.roundId, acc.cashable());
-                acc.credits = credit->balance;
+                promo.apply(*credit, fact.roundId, credits - promo.held.total());
+                credits = credit->balance;
             }
         }
     }
-    return acc.promo;
+    return promo;
 }
 
 JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amount, std::string_view why,

@@ -12,8 +12,6 @@ namespace {
 
 constexpr std::chrono::milliseconds kCompleteRepeat{15'000};  // 69 (docs/sas.md "AFT")
 constexpr std::chrono::milliseconds kLockedRepeat{5'000};     // 6F
-constexpr std::uint8_t kTransferComplete = code::kAftTransferComplete;
-constexpr std::uint8_t kGameLocked = code::kAftGameLocked;
 
 journal::AftAmounts amountsOf(const aft::Amounts& a) {
     return {static_cast<std::int64_t>(a.cashable), static_cast<std::int64_t>(a.restricted),
@@ -128,14 +126,14 @@ void StationAft::start() {
             if (committed && current_ && current_->record.id == final.id) {
                 current_->record = final;
                 current_->durable = true;
-                raise_(kTransferComplete);
+                raise_(code::kAftTransferComplete);
                 repeatComplete();
             }
         });
         return;
     }
     if (!current_->acknowledged) {
-        raise_(kTransferComplete);  // again at start while unacknowledged
+        raise_(code::kAftTransferComplete);  // again at start while unacknowledged
         repeatComplete();
     }
 }
@@ -299,7 +297,7 @@ void StationAft::repeatComplete() {
     completeRepeat_ = timers_.after(kCompleteRepeat, [this] {
         completeRepeat_ = 0;
         if (current_ && !current_->acknowledged) {
-            raise_(kTransferComplete);
+            raise_(code::kAftTransferComplete);
             repeatComplete();
         }
     });
@@ -394,7 +392,6 @@ aft::LockAnswer StationAft::lock(const aft::LockRequest& request) {
             if (lockStatus_ == aft::lock::kNotLocked) {
                 lockStatus_ = aft::lock::kPending;
             }
-            lockConditions_ = wanted;
             if (lockTimeout_ != 0) {
                 timers_.cancel(lockTimeout_);
             }
@@ -423,7 +420,7 @@ void StationAft::tryLock() {
     }
     lockStatus_ = aft::lock::kLocked;
     table_.setAftLocked(station_, true);
-    raise_(kGameLocked);
+    raise_(code::kAftGameLocked);
     repeatLocked();
 }
 
@@ -431,7 +428,7 @@ void StationAft::repeatLocked() {
     lockedRepeat_ = timers_.after(kLockedRepeat, [this] {
         lockedRepeat_ = 0;
         if (lockStatus_ == aft::lock::kLocked) {
-            raise_(kGameLocked);
+            raise_(code::kAftGameLocked);
             repeatLocked();
         }
     });
@@ -448,7 +445,6 @@ void StationAft::releaseLock() {
         table_.setAftLocked(station_, false);
     }
     lockStatus_ = aft::lock::kNotLocked;
-    lockConditions_ = 0;
 }
 
 nlohmann::json StationAft::statusJson() const {

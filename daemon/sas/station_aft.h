@@ -111,7 +111,6 @@ private:
     std::uint32_t restrictedExpiration_ = 0;
     platform::Executor::TimerId completeRepeat_ = 0;  // 69 every 15 s until acknowledged
     std::uint8_t lockStatus_;
-    std::uint8_t lockConditions_ = 0;
     platform::Executor::TimerId lockTimeout_ = 0;
     platform::Executor::TimerId lockedRepeat_ = 0;  // 6F every 5 s while locked
 };

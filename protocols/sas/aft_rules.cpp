@@ -45,24 +45,23 @@ RegistrationStep registrationStep(const Registration& now, const RegistrationReq
     if (!request.asset || *request.asset == 0 || *request.asset != machineAsset) {
         return cancelled();
     }
+    // Initialise and register take the request's key, and its POS ID unless "no change".
+    const auto keep = [&](std::uint8_t status) {
+        after.status = status;
+        after.key = request.key;
+        if (request.posId != kPosIdUnchanged) {
+            after.posId = request.posId;
+        }
+        return step;
+    };
     switch (request.code) {
         case kInitialize:
-            after.status = kReady;
-            after.key = request.key;
-            if (request.posId != kPosIdUnchanged) {
-                after.posId = request.posId;
-            }
-            return step;
+            return keep(kReady);
         case kRegister:
             if (now.status != kReady || allZero(request.key)) {
                 return cancelled();
             }
-            after.status = kRegistered;
-            after.key = request.key;
-            if (request.posId != kPosIdUnchanged) {
-                after.posId = request.posId;
-            }
-            return step;
+            return keep(kRegistered);
         case kAcknowledge:
             if (now.status != kReady) {
                 return cancelled();
