@@ -117,15 +117,14 @@ void StationAft::start() {
     }
     if (current_->record.status == aft::status::kPending) {
         // The power went while it was pending: it ends, moving nothing (its credits never moved:
-        // they move in the transaction that ends it).
+        // they move in the transaction that ends it). Until that is durable the host is told what
+        // is: pending (40), never "no information" of a transfer it saw taken.
         journal::AftTransferRecord final = current_->record;
         final.status = aft::status::kUnexpectedError;
         final.at = nowText();
-        current_->durable = false;
         journalRecord_(final, [this, final](bool committed) {
             if (committed && current_ && current_->record.id == final.id) {
                 current_->record = final;
-                current_->durable = true;
                 raise_(code::kAftTransferComplete);
                 repeatComplete();
             }

@@ -128,7 +128,8 @@ struct JournalChecker::State {
     std::map<std::string, std::optional<CheckedShoe>> otherShoes;
     std::map<std::string, std::int64_t> lastRoundOf;
     std::map<std::int64_t, std::vector<std::string>> joined;
-    bool roundOpen = false;  // the first game's (its lamps are the module's)
+    bool roundOpen = false;    // the first game's (its lamps are the module's)
+    CreditTypesChecker types;  // credit types and cashless transfers (issue 36)
 
     void problem(const std::string& what) { addProblem(report, what); }
     [[nodiscard]] std::string gameOf(const CheckerRow& r) const {
@@ -433,6 +434,8 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         } else {
             report.ticketsIn.push_back(std::move(t));
         }
+    } else if (k == "aft.transfer") {
+        types.transfer(r.seq, *r.station, *r.body, [this](const std::string& what) { problem(what); });
     } else if (k == "handpay.pending") {
         handpayPending.insert(*r.station);
     } else if (k == "handpay.reset") {
@@ -452,6 +455,7 @@ void JournalChecker::State::feed(const CheckerRow& r) {
             problem("station " + std::to_string(s) + ": credits below zero at record " + std::to_string(r.seq));
         }
         balance[s] = after;
+        types.credit(r.seq, s, *r.body, [this](const std::string& what) { problem(what); });
         const std::string why = r.body->at("reason").get<std::string>();
         StationMeters& m = report.meters[s];
         m.credits = after;
@@ -493,7 +497,8 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         } else if (why == "resettlement") {
             (amount >= 0 ? m.keyedOn : m.keyedOff) += amount >= 0 ? amount : -amount;
         }
-        if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip") {
+        if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip" ||
+            why == "transfer_in" || why == "bonus" || why == "transfer_out" || why == "restricted_expired") {
             sums[s] += amount;  // money in and out of the table
         } else if (why == "settlement") {
             atRound().creditsByStation[s] += amount;
@@ -629,6 +634,9 @@ CheckReport JournalChecker::State::finish(const State& fed, std::vector<std::str
         }
         report.credits[s] = held(s);
     }
+    fed.types.finish(problem);
+    report.creditTypes = fed.types.stations();
+    report.transfers = fed.types.transfers();
     return report;
 }
 

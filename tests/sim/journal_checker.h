@@ -15,7 +15,9 @@
 // - no round opens while a player's dispute is open, a dispute is resolved once, and a reserved
 //   station has no bet, ticket, cash-out or tip journaled until it is released;
 // - money is conserved per station: tickets in - tickets out - hand-pays - tips - stakes + what
-//   the bets returned (withdrawn, voided, settled, re-settled) = the credits held.
+//   the bets returned (withdrawn, voided, settled, re-settled) + cashless transfers in and bonuses
+//   - transfers out = the credits held;
+// - credit types and transfers by their own rules (checker_credit_types.h).
 #include <array>
 #include <cstdint>
 #include <map>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "tests/sim/checker_baccarat.h"
+#include "tests/sim/checker_credit_types.h"
 #include "tests/sim/checker_files.h"
 
 struct sqlite3;
@@ -91,6 +94,8 @@ struct CheckReport {
     std::map<std::string, std::int64_t> roundsByGame;  // rounds opened per game (several games)
     std::int64_t otherGameBets = 0;                    // bets accepted in a game other than the first
     std::int64_t gameChanges = 0;                      // station.games: joins and leaves
+    std::map<std::int64_t, StationCreditTypes> creditTypes;  // issue 36: promotional credits, AFT meters
+    std::map<std::string, CheckedTransfer> transfers;        // aft.transfer by the host's transaction ID
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 

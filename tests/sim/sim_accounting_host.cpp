@@ -56,6 +56,12 @@ std::int64_t utcSecondsOf(std::span<const std::uint8_t> dateTime) {
     return static_cast<std::int64_t>(::mktime(&tm));
 }
 
+// LP 2F: the cents meters (ticket in and out, the AFT amounts) are 5 BCD bytes, the others 4.
+std::size_t meterWidth(std::uint8_t code) {
+    static const std::set<std::uint8_t> kCents{0x0D, 0x0E, 0xA0, 0xA2, 0xA4, 0xAE, 0xB0, 0xB8, 0xBA, 0xBC};
+    return kCents.contains(code) ? 5 : 4;
+}
+
 std::string hex(const std::vector<std::uint8_t>& bytes) {
     std::string out;
     for (const std::uint8_t b : bytes) {
@@ -115,9 +121,10 @@ std::vector<std::uint8_t> SimAccountingHost::send(std::int64_t station, const st
         link.synced = false;  // the link went down (or never came up): resynchronise next time
         return answer;
     }
-    if (percent() < 3) {
+    if ((general || frame[1] < 0x72 || frame[1] > 0x74) && percent() < 3) {
         // The answer was lost on the line: the same poll again, which the station must take as a
-        // NACK and answer with the very same bytes (nothing decided twice).
+        // NACK and answer with the very same bytes (nothing decided twice). Not the AFT polls,
+        // answered afresh (protocols/sas/README.md "Link rules": SimAftHost repeats them itself).
         ++stats_.resends;
         const std::vector<std::uint8_t> again = wire_(station, frame);
         if (again != answer) {
@@ -190,6 +197,9 @@ void SimAccountingHost::onException(std::int64_t station, std::uint8_t code) {
             readSelectedGame(station);
             return;
         default:
+            if (other_) {
+                other_(station, code);
+            }
             return;  // noted; the next poll acknowledges it
     }
 }
@@ -502,7 +512,7 @@ std::optional<std::map<std::uint8_t, std::int64_t>> SimAccountingHost::meters(st
     // addr 2F len game(2) (code value)... CRC; the cents meters are 5 bytes, the others 4.
     std::size_t size = 2 + 1 + 2 + 2;
     for (const std::uint8_t c : codes) {
-        size += 1 + (c == 0x0D || c == 0x0E ? 5 : 4);
+        size += 1 + meterWidth(c);
     }
     if (!wellFormed(station, 0x2F, answer, size) || answer[2] != size - 5) {
         if (answer.size() == size) {
@@ -513,7 +523,7 @@ std::optional<std::map<std::uint8_t, std::int64_t>> SimAccountingHost::meters(st
     std::map<std::uint8_t, std::int64_t> values;
     std::size_t at = 5;
     for (const std::uint8_t c : codes) {
-        const std::size_t width = c == 0x0D || c == 0x0E ? 5 : 4;
+        const std::size_t width = meterWidth(c);
         if (answer[at] != c) {
             fail_("station " + std::to_string(station) + ": LP 2F answered meter " + std::to_string(answer[at]) +
                   " where " + std::to_string(c) + " was asked");

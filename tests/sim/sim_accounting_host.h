@@ -53,6 +53,14 @@ public:
 
     SimAccountingHost(std::vector<std::int64_t> stations, std::mt19937_64& random, Wire wire, Fail fail);
 
+    // Every poll goes out here (the link's rules: a poll to another address first when the link
+    // must resynchronise or the head would repeat; now and then a broken CRC or a lost answer).
+    std::vector<std::uint8_t> send(std::int64_t station, const std::vector<std::uint8_t>& frame);
+    // Exceptions this host does not act on itself (AFT's, for SimAftHost).
+    void onOtherException(std::function<void(std::int64_t station, std::uint8_t code)> handler) {
+        other_ = std::move(handler);
+    }
+
     [[nodiscard]] const std::vector<std::int64_t>& stations() const { return stations_; }
     [[nodiscard]] bool linked(std::int64_t station) const;
 
@@ -110,7 +118,6 @@ private:
         std::vector<std::uint8_t> lastHead;  // address and command (or the general poll's byte) last sent
     };
 
-    std::vector<std::uint8_t> send(std::int64_t station, const std::vector<std::uint8_t>& frame);
     bool pollStation(std::int64_t station);  // false when it had nothing to report
     void onException(std::int64_t station, std::uint8_t code);
     void validateCashout(std::int64_t station);
@@ -130,6 +137,7 @@ private:
     std::mt19937_64& random_;
     Wire wire_;
     Fail fail_;
+    std::function<void(std::int64_t, std::uint8_t)> other_;
     std::map<std::int64_t, Link> links_;
     std::map<std::int64_t, int> selected_;  // LP 55 after each 8C
     std::size_t next_ = 0;

@@ -23,7 +23,11 @@ void Simulation::send(Connection& c, json request) {
     request["id"] = id;
     const std::string op =
         request.contains("op") ? request["op"].get<std::string>() : request["cmd"].get<std::string>();
-    c.awaiting.push_back(Awaited{id, op, hostDelayOf(op, request)});
+    Awaited awaited{id, op, hostDelayOf(op, request), std::nullopt};
+    if (request.contains("station") && !c.control) {
+        awaited.aftLock = aft_.lockView(request["station"].get<std::int64_t>(), clockMs_);
+    }
+    c.awaiting.push_back(awaited);
     ++result_.requests;
     const io::OrderedReplies::Fill fill = c.replies->next();
     const std::string line = request.dump();
@@ -63,6 +67,16 @@ void Simulation::onReply(Connection& c, const std::string& line) {
     } else if (reply.value("error", "") == "host_delay") {
         ++result_.hostDelayRefusals;
     }
+    // An AFT lock the host holds for sure refuses the station's bets, cash-outs and tips; a lock
+    // it knows released refuses nothing.
+    const bool lockRefusal = reply.value("error", "") == "aft_locked";
+    const bool moneyOp = awaited.delay != HostDelay::NotABet || op == "cash_out" || op == "tip";
+    if (awaited.aftLock == LockView::Locked && moneyOp && ok) {
+        fail(c.name + ": " + op + " accepted while the host held the station locked (LP 74): " + line);
+    } else if (lockRefusal && awaited.aftLock == LockView::Free) {
+        fail(c.name + ": " + op + " refused for an AFT lock the host had not asked or had released: " + line);
+    }
+    result_.aftLockRefusals += lockRefusal ? 1 : 0;
     result_.leavesRefused += reply.value("error", "") == "bets_on_table" ? 1 : 0;
     if (!ok) {
         ++result_.refused;

@@ -71,6 +71,7 @@ void Simulation::checkpoint(const std::string& where) {
             }
         }
         checkMeters(where, report);
+        checkAft(where, report);
         checkShoe(where, report);
     }
     checkTickets(where, report);
@@ -139,7 +140,16 @@ void Simulation::checkMeterIdentity() {
     }
     for (const auto& [station, account] : daemon_->journal()->committed().stations()) {
         const sas::StationSasMeters m = sas::stationSasMeters(account);
-        const std::int64_t balance = m.ticketIn + m.coinOut + m.keyedOn - m.coinIn - m.cancelled - m.keyedOff;
+        // With the AFT terms (protocols/sas/README.md "Meters"), from the account's own meters.
+        using journal::Meter;
+        const journal::MeterSet& a = account.meters;
+        const std::int64_t aftIn = a[Meter::TransferInCashable] + a[Meter::TransferInRestricted] +
+                                   a[Meter::TransferInNonrestricted] + a[Meter::BonusCashable] +
+                                   a[Meter::BonusNonrestricted];
+        const std::int64_t aftOut =
+            a[Meter::TransferOutCashable] + a[Meter::TransferOutRestricted] + a[Meter::TransferOutNonrestricted];
+        const std::int64_t balance =
+            m.ticketIn + m.coinOut + m.keyedOn + aftIn - m.coinIn - m.cancelled - m.keyedOff - aftOut;
         if (m.current != balance) {
             fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) +
                  "'s SAS meters do not balance: current credits " + std::to_string(m.current) +
@@ -204,9 +214,15 @@ void Simulation::checkMeters(const std::string& where, const CheckReport& report
                 return;
             }
         }
+        const auto aftMeters = host_.meters(s, {0xA0, 0xA2, 0xA4, 0xAE, 0xB0, 0xB8, 0xBA, 0xBC});
+        if (!aftMeters) {
+            return;
+        }
+        meters->insert(aftMeters->begin(), aftMeters->end());
         const auto& m = *meters;
-        const std::int64_t in = m.at(0x0D) + m.at(0x01) + m.at(0xFA);
-        const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD);
+        const std::int64_t in =
+            m.at(0x0D) + m.at(0x01) + m.at(0xFA) + m.at(0xA0) + m.at(0xA2) + m.at(0xA4) + m.at(0xAE) + m.at(0xB0);
+        const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD) + m.at(0xB8) + m.at(0xBA) + m.at(0xBC);
         if (*credits != in - out) {
             fail(where + ": station " + std::to_string(s) + "'s SAS meters do not reconcile: current credits " +
                  std::to_string(*credits) + " != " + std::to_string(in) + " in - " + std::to_string(out) + " out");
@@ -326,7 +342,7 @@ void Simulation::drain() {
         for (const auto& c : connections_) {
             answered = answered && c->awaiting.empty();
         }
-        if (answered && daemon_->journal()->inFlight() == 0) {
+        if (answered && daemon_->journal()->inFlight() == 0 && !aft_.open()) {
             break;
         }
     }
@@ -344,9 +360,10 @@ void Simulation::drain() {
     // committed: time passes until nothing is left.
     for (int i = 0; i < 500; ++i) {
         const bool any = host_.drain();
+        aft_.advance(clockMs_);
         clockMs_ += 20;
         executor_->runUntil(clockMs_);
-        if (!any && daemon_->journal()->inFlight() == 0 && !host_.drain()) {
+        if (!any && daemon_->journal()->inFlight() == 0 && !aft_.open() && !host_.drain()) {
             break;
         }
     }
@@ -374,6 +391,10 @@ void Simulation::finish() {
     // host (68, LP 71 FF: 00), restarts or not: none stays pending for ever.
     // Every ticket printed has reached the host's database (3D, LP 4D), restarts or not.
     const CheckReport report = checker_.check(path(), test::kPowerLossVfs);
+    finishAft(report);
+    if (!result_.ok) {
+        return;
+    }
     for (const TicketRecord& t : report.ticketsIn) {
         if (t.host && !host_.redeemed().contains(t.validation)) {
             fail("end: ticket " + t.validation + " was credited at station " + std::to_string(t.station) +
@@ -385,6 +406,110 @@ void Simulation::finish() {
         if (!host_.knows(t.validation)) {
             fail("end: ticket " + t.validation + " was printed at station " + std::to_string(t.station) +
                  " but the host never read its record");
+            return;
+        }
+    }
+}
+
+void Simulation::checkAft(const std::string& where, const CheckReport& report) {
+    // LP 2F asks at most 10 meters at once.
+    static const std::vector<std::uint8_t> kFirst = {0x19, 0x1A, 0x1B, 0xA0, 0xA1, 0xA2, 0xA3, 0xA4, 0xA5, 0xAE};
+    static const std::vector<std::uint8_t> kSecond = {0xAF, 0xB0, 0xB1, 0xB8, 0xB9, 0xBA, 0xBB, 0xBC, 0xBD};
+    for (const std::int64_t s : host_.stations()) {
+        const auto it = report.creditTypes.find(s);
+        const StationCreditTypes mine = it == report.creditTypes.end() ? StationCreditTypes{} : it->second;
+        const auto& in = mine.transferIn;
+        const auto& out = mine.transferOut;
+        std::map<std::uint8_t, std::int64_t> expected{
+            {0x19, mine.restrictedPlayed},    {0x1A, mine.nonrestrictedPlayed},
+            {0x1B, mine.currentRestricted()}, {0xA0, in[0]},
+            {0xA1, mine.transferInCount[0]},  {0xA2, in[1]},
+            {0xA3, mine.transferInCount[1]},  {0xA4, in[2]},
+            {0xA5, mine.transferInCount[2]},  {0xAE, mine.bonus[0]},
+            {0xAF, mine.bonusCount[0]},       {0xB0, mine.bonus[1]},
+            {0xB1, mine.bonusCount[1]},       {0xB8, out[0]},
+            {0xB9, mine.transferOutCount[0]}, {0xBA, out[1]},
+            {0xBB, mine.transferOutCount[1]}, {0xBC, out[2]},
+            {0xBD, mine.transferOutCount[2]}};
+        auto read = host_.meters(s, kFirst);
+        const auto more = host_.meters(s, kSecond);
+        if (!read || !more) {
+            return;
+        }
+        read->insert(more->begin(), more->end());
+        for (const auto& [code, value] : expected) {
+            if (read->at(code) != value % 10'000'000'000) {
+                fail(where + ": station " + std::to_string(s) + "'s SAS meter " + std::to_string(code) + " reads " +
+                     std::to_string(read->at(code)) + ", the journal's own sums of credit types say " +
+                     std::to_string(value));
+                return;
+            }
+        }
+        // What can move is what is held of each type, stakes in play aside.
+        const std::int64_t credits = report.credits.contains(s) ? report.credits.at(s) : 0;
+        const AftParts held{credits - mine.restricted - mine.nonrestricted, mine.restricted, mine.nonrestricted};
+        const auto balances = aft_.balances(s, clockMs_);
+        if (!balances) {
+            return;
+        }
+        if (*balances != held) {
+            fail(where + ": station " + std::to_string(s) + "'s LP 74 balances are " + std::to_string((*balances)[0]) +
+                 "/" + std::to_string((*balances)[1]) + "/" + std::to_string((*balances)[2]) +
+                 ", the journal's own sums " + std::to_string(held[0]) + "/" + std::to_string(held[1]) + "/" +
+                 std::to_string(held[2]));
+            return;
+        }
+        // The host's books of the transfers it resolved are the meters (none open: all resolved).
+        if (aft_.open(s)) {
+            continue;
+        }
+        const AftSums books = aft_.sums(s);
+        if (books.in != in || books.inCount != mine.transferInCount || books.out != out ||
+            books.outCount != mine.transferOutCount || books.bonus != mine.bonus ||
+            books.bonusCount != mine.bonusCount) {
+            fail(where + ": station " + std::to_string(s) + "'s AFT meters are not the host's own sums: in " +
+                 std::to_string(in[0]) + "/" + std::to_string(in[1]) + "/" + std::to_string(in[2]) + " vs " +
+                 std::to_string(books.in[0]) + "/" + std::to_string(books.in[1]) + "/" + std::to_string(books.in[2]) +
+                 ", out " + std::to_string(out[0]) + "/" + std::to_string(out[1]) + "/" + std::to_string(out[2]) +
+                 " vs " + std::to_string(books.out[0]) + "/" + std::to_string(books.out[1]) + "/" +
+                 std::to_string(books.out[2]) + ", bonus " + std::to_string(mine.bonus[0]) + "/" +
+                 std::to_string(mine.bonus[1]) + " vs " + std::to_string(books.bonus[0]) + "/" +
+                 std::to_string(books.bonus[1]));
+            return;
+        }
+        ++result_.meterChecks;
+    }
+}
+
+void Simulation::finishAft(const CheckReport& report) {
+    if (aft_.open()) {
+        fail("end: transfers never resolved to a final status:" + aft_.openIds());
+        return;
+    }
+    // Each ID the host resolved is the journal's: a success moved what it said, once; a refusal or
+    // a cut moved nothing; C0/C1 were never journaled.
+    for (const auto& [id, outcome] : aft_.log()) {
+        const auto it = report.transfers.find(id);
+        const bool success = outcome.status == 0x00 || outcome.status == 0x01;
+        if (!outcome.journaled) {
+            if (it != report.transfers.end()) {
+                fail("end: transfer '" + id + "' answered " + std::to_string(outcome.status) + " is in the journal");
+                return;
+            }
+            continue;
+        }
+        if (it == report.transfers.end() || it->second.status != outcome.status ||
+            it->second.station != outcome.station || (success && it->second.moved != outcome.moved)) {
+            fail("end: transfer '" + id + "' ended " + std::to_string(outcome.status) + " for the host, " +
+                 (it == report.transfers.end() ? std::string("not in the journal")
+                                               : "status " + std::to_string(it->second.status) + " in the journal"));
+            return;
+        }
+    }
+    for (const auto& [id, t] : report.transfers) {
+        if (!aft_.log().contains(id)) {
+            fail("end: the journal holds transfer '" + id + "' (status " + std::to_string(t.status) +
+                 "), which the host never resolved");
             return;
         }
     }

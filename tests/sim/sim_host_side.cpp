@@ -28,6 +28,7 @@ std::vector<std::uint8_t> Simulation::poll(std::int64_t station, const std::vect
 void Simulation::hostPolls() {
     if (clockMs_ >= nextHostPollMs_ && daemon_ != nullptr && daemon_->sas() != nullptr) {
         host_.pollNext();
+        aft_.advance(clockMs_);  // every open transfer on by one poll
         nextHostPollMs_ = clockMs_ + 30;
     }
 }
@@ -62,6 +63,26 @@ void Simulation::accountingHost() {
             executor_->wallMs() + daemon_->sas()->statusJson().value("clock_offset_ms", std::int64_t{0});
         const std::int64_t far = roll < 93 ? (roll % 2 == 0 ? 1 : -1) * (kClockToleranceS + 600) * 1000 : 0;
         host_.setClock(station, executor_->wallMs() + hostSkewMs_ + far, stationMs, kClockToleranceS);
+    }
+}
+
+// The host's cashless side, at one of its links: mostly a station the stations' connections are
+// betting at, so that locks and transfers race bets, cash-outs and rounds.
+void Simulation::aftHost() {
+    const auto& linked = host_.stations();
+    ++result_.sasPolls;
+    aft_.act(linked[std::uniform_int_distribution<std::size_t>(0, linked.size() - 1)(random_)], clockMs_);
+}
+
+void Simulation::noteTilts() {
+    if (daemon_ == nullptr || daemon_->table() == nullptr) {
+        return;
+    }
+    for (const auto& game : daemon_->games()) {
+        if (game->tilted()) {
+            aft_.tilted();
+            return;
+        }
     }
 }
 

@@ -87,6 +87,16 @@ int main(int argc, char** argv) {
     std::int64_t gameChanges = 0;
     std::int64_t leavesRefused = 0;
     std::int64_t openingsHeld = 0;
+    std::int64_t aftTransfers = 0;
+    std::int64_t aftPartial = 0;
+    std::int64_t aftRefused = 0;
+    std::int64_t aftCut = 0;
+    std::int64_t aftCrashes = 0;
+    std::int64_t aftRepeats = 0;
+    std::int64_t aftUnanswered = 0;
+    std::int64_t aftLockedCashouts = 0;
+    std::int64_t aftHistory = 0;
+    std::int64_t aftLockRefusals = 0;
     int failed = 0;
     std::uint64_t runs = 0;
     for (std::uint64_t n = 0; soak > 0 ? requests < soak : n < seeds; ++n, ++options.seed) {
@@ -112,6 +122,16 @@ int main(int argc, char** argv) {
         gameChanges += r.gameChanges;
         leavesRefused += r.leavesRefused;
         openingsHeld += r.openingsHeld;
+        aftTransfers += r.aftTransfers;
+        aftPartial += r.aftPartial;
+        aftRefused += r.aftRefused;
+        aftCut += r.aftCutByRestart;
+        aftCrashes += r.aftCrashes;
+        aftRepeats += r.aftRepeatsAnswered;
+        aftUnanswered += r.aftUnanswered;
+        aftLockedCashouts += r.aftLockedCashouts;
+        aftHistory += r.aftHistoryReads;
+        aftLockRefusals += r.aftLockRefusals;
         if (!r.ok) {
             ++failed;
             std::cout << "FAIL " << r.failure << "\n  reproduce: pitlink_sim --seed " << options.seed << " --requests "
@@ -129,6 +149,10 @@ int main(int argc, char** argv) {
                       << " shoe checks); games: " << r.otherGameRounds << " rounds and " << r.otherGameBets
                       << " bets in the RNG games, " << r.gameChanges << " joins and leaves (" << r.leavesRefused
                       << " leaves refused: bets on the table), " << r.openingsHeld << " openings held for a rotation; "
+                      << "AFT: " << r.aftTransfers << " transfers (" << r.aftPartial << " partial), " << r.aftRefused
+                      << " refused, " << r.aftCutByRestart << " cut by a restart, " << r.aftRepeatsAnswered
+                      << " repeats answered, " << r.aftUnanswered << " requests not answered yet, "
+                      << r.aftLockedCashouts << " locked cash-outs, " << r.aftLockRefusals << " station ops locked; "
                       << r.simulatedMs / 1000 << " s simulated\n";
         }
     }
@@ -144,8 +168,13 @@ int main(int argc, char** argv) {
               << shoesAcross << " across a rotation); games: " << otherGameRounds << " rounds and " << otherGameBets
               << " bets in the RNG games, " << gameChanges << " joins and leaves (" << leavesRefused
               << " leaves refused), " << openingsHeld << " openings held for a rotation; SAS games: " << gamesSelected
-              << " 8C read with LP 55, " << gameReads << " game and denomination meter reads reconciled; "
-              << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
+              << " 8C read with LP 55, " << gameReads
+              << " game and denomination meter reads reconciled; AFT: " << aftTransfers << " transfers (" << aftPartial
+              << " partial), " << aftRefused << " refused, " << aftCut << " cut by a restart (9F) of " << aftCrashes
+              << " power cuts with one pending, " << aftRepeats << " repeated requests answered by their status, "
+              << aftUnanswered << " requests sent again unanswered (not durable yet), " << aftLockedCashouts
+              << " cash-outs to the host under a lock, " << aftHistory << " history reads, " << aftLockRefusals
+              << " station ops refused under a lock; " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
               << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
@@ -169,6 +198,14 @@ int main(int argc, char** argv) {
     }
     if (runs >= 10 && options.faults && (gamesSelected == 0 || gameReads == 0)) {
         std::cout << "FAIL no 8C was ever read, or no game's meters: the workload lost the SAS games\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults &&
+        (aftTransfers == 0 || aftPartial == 0 || aftRefused == 0 || aftRepeats == 0 || aftUnanswered == 0 ||
+         aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0)) {
+        std::cout << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
+                     "unanswered while committing, cash-out under a lock, station op refused under a lock, or "
+                     "transfer cut by a power cut (9F)\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -33,6 +33,7 @@
 #include "daemon/sas/station_meters.h"
 #include "tests/sim/journal_checker.h"
 #include "tests/sim/sim_accounting_host.h"
+#include "tests/sim/sim_aft_host.h"
 #include "tests/sim/sim_executor.h"
 #include "tests/sim/sim_modbus_device.h"
 #include "tests/sim/sim_sas_line.h"
@@ -57,6 +58,7 @@ inline constexpr std::uint16_t kDoorSwitch = 4;
 inline constexpr std::uint16_t kCountedKey = 5;  // the module counts its edges in input register kKeyCounter
 inline constexpr std::uint16_t kKeyCounter = 40;
 inline constexpr std::int64_t kClockToleranceS = 3600;
+inline constexpr std::int64_t kAftTransferLimit = 50'000;  // sas.aft.transfer_limit (cents)
 
 // The stations on SAS links to the accounting host (address = station). On even seeds the host
 // redeems every ticket (`cashier.ticket_in_local: false`) and six stations are linked; on odd
@@ -80,6 +82,8 @@ struct Awaited {
     std::int64_t id = 0;
     std::string op;
     HostDelay delay = HostDelay::NotABet;
+    // A station op: what the host knew of the station's AFT lock when it was sent.
+    std::optional<LockView> aftLock;
 };
 
 struct Connection {
@@ -178,6 +182,12 @@ private:
     // far off).
     void accountingHost();
 
+    // The host's cashless side (sim_aft_host.h): registrations, locks racing the stations' bets
+    // and cash-outs, transfers racing rounds, at a station of its links.
+    void aftHost();
+    // Any game tilted: a lock the host holds may have been released.
+    void noteTilts();
+
     // LP 94: answered 00 (reset), 01 (unable) or 02 (not in a hand-pay).
     void remoteHandpayReset(std::int64_t station);
 
@@ -209,6 +219,14 @@ private:
     // station for that amount; a station without a link prints none.
     void checkTickets(const std::string& where, const CheckReport& report);
 
+    // Credit types and AFT (issue 36), at a quiet checkpoint: each linked station's 0019, 001A,
+    // 001B and AFT meters (LP 2F) are the checker's sums of the credit records, LP 74's balances
+    // are the types it holds, and the AFT meters are the host's own sums of the transfers it
+    // resolved (a station with none open).
+    void checkAft(const std::string& where, const CheckReport& report);
+    // The end: every transaction ID the host sent resolved to one final status, each the journal's.
+    void finishAft(const CheckReport& report);
+
     // The table's shoe in play is the checker's, when nothing is in flight: the same shoe, round
     // in shoe, every card left and every result on its roads. The first check after a start
     // counts a resumed shoe (issue 33).
@@ -227,6 +245,7 @@ private:
     std::vector<std::string> games_;  // simGames(seed)
     std::vector<SimSasLine> lines_;   // station n's line is lines_[n - 1]
     SimAccountingHost host_;
+    SimAftHost aft_;
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
     std::map<std::int64_t, std::int64_t> hostDelayUntil_;

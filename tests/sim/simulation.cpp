@@ -86,6 +86,9 @@ std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
            "  clock_tolerance_s: " +
            std::to_string(kClockToleranceS) +
            "\n"
+           "  aft: {enabled: true, bonus: true, transfer_limit: " +
+           std::to_string(kAftTransferLimit) +
+           "}\n"
            "  stations:\n" +
            links +
            "modbus:\n"
@@ -117,7 +120,13 @@ Simulation::Simulation(const SimOptions& options)
           sasStationsFor(hostRedeems_), random_,
           [this](std::int64_t station, const std::vector<std::uint8_t>& frame) { return poll(station, frame); },
           [this](const std::string& what) { fail(what); }),
+      aft_(
+          sasStationsFor(hostRedeems_), kAftTransferLimit, random_,
+          [this](std::int64_t station, const std::vector<std::uint8_t>& frame) { return host_.send(station, frame); },
+          [this](const std::string& what) { fail(what); }),
       hostSkewMs_(std::uniform_int_distribution<std::int64_t>(-1'800'000, 1'800'000)(random_)) {
+    host_.onOtherException(
+        [this](std::int64_t station, std::uint8_t code) { aft_.onException(station, code, clockMs_); });
     test::registerPowerLossVfs();
     test::PowerLoss::reset();
     std::filesystem::create_directories(options_.dir);
@@ -178,6 +187,15 @@ SimResult Simulation::run() {
     result_.ticketsRedeemed = host.ticketsRedeemed;
     result_.clockSets = host.clockSets;
     result_.resends = host.resends;
+    const AftHostStats& aft = aft_.stats();
+    result_.aftTransfers = aft.full + aft.partial;
+    result_.aftPartial = aft.partial;
+    result_.aftRefused = aft.refused;
+    result_.aftCutByRestart = aft.unexpected;
+    result_.aftRepeatsAnswered = aft.repeatsAnswered;
+    result_.aftUnanswered = aft.unanswered;
+    result_.aftLockedCashouts = aft.lockedCashouts;
+    result_.aftHistoryReads = aft.historyReads;
     return result_;
 }
 
@@ -244,6 +262,7 @@ void Simulation::boot() {
     justBooted_ = true;
     dealerRestarted_ = true;
     host_.restarted();
+    aft_.restarted();         // every lock is released at a start
     hostDelayUntil_.clear();  // a game delay is not journaled: a restart ends it
 }
 
@@ -272,8 +291,17 @@ void Simulation::step() {
     clockMs_ += std::uniform_int_distribution<std::int64_t>(0, 12)(random_);
     executor_->runUntil(clockMs_);
     releaseButtons();
+    noteTilts();
+    const std::int64_t pendingSeen = aft_.stats().pendingSeen;
     hostPolls();
     if (!result_.ok) {
+        return;
+    }
+    if (options_.faults && aft_.stats().pendingSeen > pendingSeen && random_() % 3 == 0) {
+        // The host was just told a transfer is pending (40): its end is committing. The power
+        // goes now: after the restart it ends as it committed, or 9F with nothing moved.
+        ++result_.aftCrashes;
+        crash("power cut with a transfer pending", 0.5);
         return;
     }
     if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {
@@ -298,8 +326,10 @@ void Simulation::step() {
         stations();
     } else if (roll < 9500) {
         operatorAction();
-    } else if (roll < 9750) {
+    } else if (roll < 9650) {
         accountingHost();
+    } else if (roll < 9850) {
+        aftHost();
     } else {
         pressButton();
     }

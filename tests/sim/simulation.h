@@ -70,6 +70,20 @@ struct SimResult {
     std::int64_t gameChanges = 0;
     std::int64_t leavesRefused = 0;
     std::int64_t openingsHeld = 0;
+    // Cashless transfers (issue 36): successful (of them partial), refused, cut by a restart (9F),
+    // requests answered by their status when repeated, requests sent again after no answer (their
+    // record not yet durable), cash-outs to the host under a lock, history positions read, bets
+    // and cash-outs refused under an AFT lock.
+    std::int64_t aftTransfers = 0;
+    std::int64_t aftPartial = 0;
+    std::int64_t aftRefused = 0;
+    std::int64_t aftCutByRestart = 0;
+    std::int64_t aftRepeatsAnswered = 0;
+    std::int64_t aftUnanswered = 0;
+    std::int64_t aftLockedCashouts = 0;
+    std::int64_t aftHistoryReads = 0;
+    std::int64_t aftLockRefusals = 0;
+    std::int64_t aftCrashes = 0;  // power cuts just after the host read 40
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;
