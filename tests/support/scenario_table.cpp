@@ -1,5 +1,6 @@
 #include "tests/support/scenario_table.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "daemon/journal/records/paytable_codec.h"
@@ -143,7 +144,9 @@ void ScenarioTable::ticketIn(std::int64_t station, game::Money amount, const std
 void ScenarioTable::ticketOut(std::int64_t station, game::Money amount, const std::string& validation) {
     JournalTransaction tx = journal_.begin();
     tx.add(kind::kTicketIssued, std::nullopt, station, json{{"validation", validation}, {"amount", amount}});
-    tx.credit(station, -amount, reason::kTicketOut, std::nullopt, {.ref = validation});
+    const game::Money nonrestricted = std::min(amount, tx.promo(station).held.nonrestricted);
+    tx.credit(station, -amount, reason::kTicketOut, std::nullopt,
+              {.ref = validation, .promo = journal::PromoParts{0, -nonrestricted}});
     submit(std::move(tx));
 }
 
@@ -163,6 +166,28 @@ void ScenarioTable::handpay(std::int64_t station, game::Money amount) {
               json{{"amount", amount}, {"kind", "cancelled_credit"}, {"by", "attendant"}});
     reset.credit(station, -amount, reason::kHandpay);
     submit(std::move(reset));
+}
+
+void ScenarioTable::aftRecord(std::int64_t station, const journal::AftTransferRecord& record) {
+    JournalTransaction tx = journal_.begin();
+    tx.add(record, std::nullopt, station);
+    submit(std::move(tx));
+}
+
+void ScenarioTable::aftAcknowledged(std::int64_t station, const std::string& id) {
+    JournalTransaction tx = journal_.begin();
+    tx.add(journal::AftAcknowledgedRecord{id}, std::nullopt, station);
+    submit(std::move(tx));
+}
+
+void ScenarioTable::aftTransfer(std::int64_t station, const journal::AftTransferRecord& record, game::Money amount,
+                                journal::PromoParts parts, std::string_view reason) {
+    JournalTransaction tx = journal_.begin();
+    tx.add(record, std::nullopt, station);
+    if (amount != 0) {
+        tx.credit(station, amount, reason, std::nullopt, {.ref = "aft " + record.id, .promo = parts});
+    }
+    submit(std::move(tx));
 }
 
 void ScenarioTable::snapshot() {

@@ -10,7 +10,9 @@
 #include "daemon/game/paytable.h"
 #include "daemon/game/round_settlement.h"
 #include "daemon/journal/journal.h"
+#include "daemon/journal/ledger/credit_types.h"
 #include "daemon/journal/read/round_history.h"
+#include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/store_sink.h"
 
 namespace pitlink::test {
@@ -35,10 +37,21 @@ public:
     void settle();
     void voidRound(const std::string& why);
     void ticketIn(std::int64_t station, game::Money amount, const std::string& validation);
+    // A ticket printed takes the station's non-restricted promotional credits first, as cashable
+    // (Table::issueTicket): `amount` is at most its cashable and non-restricted credits.
     void ticketOut(std::int64_t station, game::Money amount, const std::string& validation);
     void tip(std::int64_t station, game::Money amount);
     void handpay(std::int64_t station, game::Money amount);
     void snapshot();
+    // SAS AFT as the SAS floor journals it (daemon/sas/station_aft.cpp): a transfer's record in a
+    // transaction of its own (pending, a refusal found at once, the 9F of one a restart found
+    // pending), the host's acknowledgement of the station's current transfer...
+    void aftRecord(std::int64_t station, const journal::AftTransferRecord& record);
+    void aftAcknowledged(std::int64_t station, const std::string& id);
+    // ...and a transfer's end in the transaction that moves its credits (Table::aftTransfer):
+    // `amount` (signed; 0: nothing moved, no credit) of `parts` for `reason`, ref "aft ID".
+    void aftTransfer(std::int64_t station, const journal::AftTransferRecord& record, game::Money amount,
+                     journal::PromoParts parts, std::string_view reason);
 
     [[nodiscard]] std::int64_t roundId() const { return roundId_; }
     [[nodiscard]] const std::string& paytableSha() const { return sha_; }
