@@ -69,8 +69,11 @@ void readSas(YamlMap map, Config& c) {
         s.aft.enabled = aft.boolean("enabled", true);
         s.aft.transferLimitCents = aft.integer("transfer_limit", s.aft.transferLimitCents, 1, 9'999'999'999);
         s.aft.bonus = aft.boolean("bonus", s.aft.bonus);
+        s.aft.hostCashoutWait = std::chrono::milliseconds(
+            aft.integer("host_cashout_wait_ms", s.aft.hostCashoutWait.count(), 1'000, 600'000));
         aft.rejectUnknownKeys();
     }
+    s.legacyBonus = map.boolean("legacy_bonus", s.legacyBonus);
     if (const auto list = map.node("stations")) {
         if (!list->IsSequence()) {
             throw map.error(*list, "stations", "expected a list of station links");

@@ -27,6 +27,8 @@ struct AftSettings {
     bool enabled = false;                         // off: LP 72/73/74 are not answered and A0 does not offer AFT
     std::int64_t transferLimitCents = 1'000'000;  // the most one transfer to the station may bring
     bool bonus = true;                            // bonus awards (LP 72 type 10) offered
+    // A cash-out offered to the host (host cash-out, soft mode) goes on as a ticket after this.
+    std::chrono::milliseconds hostCashoutWait{8'000};
     bool operator==(const AftSettings&) const = default;
 };
 
@@ -44,6 +46,9 @@ struct FloorSettings {
     std::string address2;
     std::filesystem::path program = "/proc/self/exe";  // LP 21 signs this file
     AftSettings aft;
+    // Legacy bonusing (LP 8A, 90, 9A; exception 7C; A0 byte 1 bit 2). Off: those polls are not
+    // answered and A0 does not offer it.
+    bool legacyBonus = false;
     bool operator==(const FloorSettings&) const = default;
 };
 

@@ -15,7 +15,8 @@ bool isGameEvent(const table::TableEvent& event) {
         std::holds_alternative<table::AttendantChanged>(event) ||
         std::holds_alternative<table::HostEnabledChanged>(event) ||
         std::holds_alternative<table::ReservationChanged>(event) ||
-        std::holds_alternative<table::StationGamesChanged>(event));
+        std::holds_alternative<table::StationGamesChanged>(event) ||
+        std::holds_alternative<table::AftLockChanged>(event));
 }
 
 using nlohmann::json;
@@ -94,6 +95,15 @@ json eventJson(const table::TableEvent& event) {
                 if (e.resettledRound) {
                     out["resettled_round"] = *e.resettledRound;
                 }
+                if (e.promo.restricted != 0) {
+                    out["restricted"] = e.promo.restricted;
+                }
+                if (e.promo.nonrestricted != 0) {
+                    out["nonrestricted"] = e.promo.nonrestricted;
+                }
+                if (e.transfer) {
+                    out["transfer"] = json{{"id", e.transfer->first}, {"reason", e.transfer->second}};
+                }
                 return out;
             },
             [](const table::TicketIssued& e) {
@@ -141,6 +151,9 @@ json eventJson(const table::TableEvent& event) {
                     out["until_ms"] = e.untilMs;
                 }
                 return out;
+            },
+            [](const table::AftLockChanged& e) {
+                return json{{"event", "aft_lock"}, {"station", e.station}, {"locked", e.locked}};
             },
             [](const table::StationGamesChanged& e) {
                 return json{{"event", "games"},

@@ -41,6 +41,17 @@ json stationJson(const table::StationStatus& s) {
     if (!s.games.empty()) {
         out["games"] = s.games;
     }
+    // Credit types and the cashless lock (issue 36): only when the station has them, so that a
+    // station without promotional credits reads as before.
+    if (s.promo.restricted != 0) {
+        out["restricted"] = s.promo.restricted;
+    }
+    if (s.promo.nonrestricted != 0) {
+        out["nonrestricted"] = s.promo.nonrestricted;
+    }
+    if (s.aftLocked) {
+        out["aft_locked"] = true;
+    }
     return out;
 }
 
@@ -147,6 +158,9 @@ json replyDataJson(const table::ReplyData& data) {
             },
             [](const table::TicketAnswer& d) {
                 return json{{"ticket", ticketJson(d.ticket)}};
+            },
+            [](const table::HostCashoutAnswer& d) {
+                return json{{"to_host", d.amount}, {"credits", d.credits}};
             },
             [](const table::HandpayAnswer& d) {
                 return json{{"handpay", d.amount}, {"why", d.why}};

@@ -86,7 +86,7 @@ JournalTransaction& JournalTransaction::credit(std::int64_t station, Money amoun
     const PromoParts parts = detail.promo ? *detail.promo : held.partsOf(why, amount, roundId, detail.ref);
     const PromoParts wageredPromo = why == reason::kSettlement ? held.stakedIn(roundId.value_or(0)) : PromoParts{};
     return add(CreditRecord{amount, after, std::string(why), std::move(detail.ref), detail.wagered, detail.due,
-                            detail.shortfall, detail.denomination, std::nullopt, parts, wageredPromo},
+                            detail.shortfall, detail.denomination, std::nullopt, parts, wageredPromo, detail.taxStatus},
                roundId, station);
 }
 

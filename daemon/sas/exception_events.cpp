@@ -7,6 +7,7 @@
 #include "daemon/journal/records/round_records.h"
 #include "daemon/journal/records/start_records.h"
 #include "protocols/sas/bcd.h"
+#include "protocols/sas/legacy_bonus_polls.h"
 
 namespace pitlink::sas {
 
@@ -104,6 +105,11 @@ std::vector<RaisedException> exceptionsOf(const std::vector<journal::Fact>& fact
             ended(*f.station, credit->amount, credit->game.value_or(std::string()));
         } else if (credit && credit->reason == journal::reason::kBetReturn && voidedAfterClose) {
             ended(*f.station, 0, credit->game.value_or(std::string()));  // voided: nothing won, the stakes come back
+        } else if (credit && credit->reason == journal::reason::kLegacyBonus && credit->taxStatus) {
+            // 7C, legacy bonus pay awarded: its credits and tax status, as LP 90 reports them.
+            const legacy::BonusWin win{static_cast<legacy::TaxStatus>(*credit->taxStatus),
+                                       static_cast<std::uint32_t>(credits(credit->amount, denomination) % 100'000'000)};
+            at(f.station, code::kLegacyBonusAwarded, legacy::bonusWinData(win));
         } else if (const auto handpay = journal::recordOf<journal::HandpayPendingRecord>(f)) {
             if (handpay->kind == "cancelled_credit") {
                 at(f.station, code::kCashoutPressed);

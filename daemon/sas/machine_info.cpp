@@ -17,6 +17,7 @@ constexpr std::uint8_t kValidationSystem = 0x20;      // bits 5-6 = 01: system v
 constexpr std::uint8_t kValidationEnhanced = 0x40;    // bits 5-6 = 10: (secure) enhanced validation
 constexpr std::uint8_t kTicketRedemption = 0x80;      // LPs 70/71: tickets redeemed through the host
 constexpr std::uint8_t kAftBonusAwards = 0x02;        // LP 72 types 10 (bonus awards)
+constexpr std::uint8_t kLegacyBonusAwards = 0x04;     // LPs 8A, 90, 9A and 7C
 // LP A0 feature byte 2.
 constexpr std::uint8_t kMeterModelWonWhenWon = 0x01;  // bits 0-1 = 01: coin out counted when the game is won
 constexpr std::uint8_t kExtendedMeters = 0x08;        // LPs 6F/AF
@@ -25,7 +26,8 @@ constexpr std::uint8_t kMultiDenomExtensions = 0x80;  // LP B0 around 2F/53/56/6
 
 }  // namespace
 
-std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption, const AftSettings& aft) {
+std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption, const AftSettings& aft,
+                                         bool legacyBonus) {
     std::uint8_t first = kValidationExtensions;
     first |= validation == ValidationMode::System ? kValidationSystem : kValidationEnhanced;
     if (ticketRedemption) {
@@ -38,7 +40,10 @@ std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketR
             first |= kAftBonusAwards;
         }
     }
-    // Not set: jackpot multiplier, legacy bonus awards, tournament (byte 1); tickets in total
+    if (legacyBonus) {  // exactly when LP 8A/90/9A are answered (protocols/sas/README.md "Legacy bonusing")
+        first |= kLegacyBonusAwards;
+    }
+    // Not set: jackpot multiplier, tournament (byte 1); tickets in total
     // drop (a table has no drop), component authentication, the jackpot key-off exception 5A (a
     // table never keys a jackpot off to the credit meter) (byte 2); byte 3's polling rate and
     // progressive reporting.
@@ -100,7 +105,8 @@ MachineInfo machineInfo(const config::Config& config, const game::Paytable& payt
     info.maxBetCredits = static_cast<std::uint32_t>(std::min<game::Money>(maxCredits, 9999));
     info.paytableName = paytable.name.substr(0, 20);
     // Tickets go through the host when the table does not redeem them itself.
-    info.features = featureBytes(config.sas.validation, !config.cashier.ticketInLocal, config.sas.aft);
+    info.features =
+        featureBytes(config.sas.validation, !config.cashier.ticketInLocal, config.sas.aft, config.sas.legacyBonus);
     if (config.games.size() > 1 && games.size() == config.games.size()) {
         for (std::size_t i = 0; i < games.size(); ++i) {
             const config::GameConfig& g = config.games[i];

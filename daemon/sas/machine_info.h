@@ -31,6 +31,6 @@ namespace pitlink::sas {
 [[nodiscard]] std::string paytableIdOf(const game::Paytable& paytable);
 // LP A0 feature bytes 1-3 (SAS 6.02 LP A0; the bits as an SMIB reads them, e.g. the nCompass's).
 [[nodiscard]] std::array<std::uint8_t, 3> featureBytes(ValidationMode validation, bool ticketRedemption,
-                                                       const AftSettings& aft = {});
+                                                       const AftSettings& aft = {}, bool legacyBonus = false);
 
 }  // namespace pitlink::sas

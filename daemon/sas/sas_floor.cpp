@@ -95,6 +95,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
         if (const auto aft = resume.aft.find(link.station); aft != resume.aft.end()) {
             port->aft().restore(aft->second);
         }
+        if (const auto bonus = resume.legacyBonus.find(link.station); bonus != resume.legacyBonus.end()) {
+            port->legacyBonus().restore(bonus->second);
+        }
         port->exceptions().onAcknowledged([this, station = link.station](const SasException& e) {
             acknowledged_[station].push_back(SasException{e.code, {}, e.serial});
         });
@@ -205,6 +208,9 @@ std::function<void()> SasFloor::raiseWhenCommitted(std::vector<Raised> raised) {
                 if (r.code == code::kHandpayPending) {
                     p->handpayAnnounced();
                     handpayRaisedAt_[r.station] = timers_.nowMs();
+                }
+                if (r.code == code::kLegacyBonusAwarded) {
+                    p->legacyBonus().awarded(r.data, r.serial);  // LP 90 reports it from now on
                 }
             }
         }
@@ -369,6 +375,12 @@ void SasFloor::redemptionCommitted(std::int64_t station, bool committed) {
     if (StationPort* p = port(station)) {
         p->tickets().redemptionCommitted(committed);
     }
+}
+
+bool SasFloor::offerHostCashout(std::int64_t station, game::Money amount,
+                                const std::function<void(std::optional<game::Money>)>& done) {
+    StationPort* p = port(station);
+    return p != nullptr && p->aft().offerHostCashout(amount, done);
 }
 
 json SasFloor::statusJson() const {

@@ -59,6 +59,8 @@ public:
     void redeemTicket(std::int64_t station, const std::string& validation,
                       std::function<table::RedeemCheck(const table::RedeemVerdict&)> verdict) override;
     void redemptionCommitted(std::int64_t station, bool committed) override;
+    bool offerHostCashout(std::int64_t station, game::Money amount,
+                          const std::function<void(std::optional<game::Money>)>& done) override;
     // table::CommitObserver
     std::function<void()> submitting(journal::JournalTransaction& tx) override;
 

@@ -67,6 +67,7 @@ journal::CarriedSasState carriedSasState(const SasResume& resume) {
     }
     carried.machineNumbers = resume.machineNumbers;
     carried.aft = resume.aft;
+    carried.legacyBonus = resume.legacyBonus;
     return carried;
 }
 
@@ -97,6 +98,7 @@ SasResume resumeOfCarried(const journal::CarriedSasState& carried) {
     }
     resume.machineNumbers = carried.machineNumbers;
     resume.aft = carried.aft;
+    resume.legacyBonus = carried.legacyBonus;
     return resume;
 }
 
@@ -139,11 +141,11 @@ SasResume resumeSas(journal::JournalStore& store) {
             it = raised.erase(it);
         }
     };
-    static constexpr std::array<std::string_view, 13> kKinds{
-        kind::kSasException,   kind::kSasAcked,          kind::kSasQueue,        kind::kSasValidationId,
-        kind::kTicketIssued,   kind::kSasHostEnabled,    kind::kSasTicketSetup,  kind::kSasRecordRead,
-        kind::kTicketRedeemed, kind::kSasMachineNumbers, kind::kAftRegistration, kind::kAftTransfer,
-        kind::kAftAcknowledged};
+    static constexpr std::array<std::string_view, 14> kKinds{
+        kind::kSasException,    kind::kSasAcked,          kind::kSasQueue,        kind::kSasValidationId,
+        kind::kTicketIssued,    kind::kSasHostEnabled,    kind::kSasTicketSetup,  kind::kSasRecordRead,
+        kind::kTicketRedeemed,  kind::kSasMachineNumbers, kind::kAftRegistration, kind::kAftTransfer,
+        kind::kAftAcknowledged, kind::kSasLegacyBonusRead};
     journal::forEachStationRecord(store, kKinds, [&](const journal::StationRecord& stored) {
         const std::string_view k = stored.kind;
         const std::int64_t station = stored.station;
@@ -162,10 +164,21 @@ SasResume resumeSas(journal::JournalStore& store) {
                 left(station, fresh);
                 queues.insert_or_assign(station, std::move(fresh));
             } else if (k == kind::kSasException) {
-                const SasException e = exceptionOf(journal::readBody<journal::SasExceptionRecord>(stored.body));
+                const auto raised = journal::readBody<journal::SasExceptionRecord>(stored.body);
+                const SasException e = exceptionOf(raised);
                 queues[station].raise(e.code, e.eventData, e.serial);
                 if (const auto game = gameSelectedBy(e)) {
                     selections[station][e.serial] = *game;
+                }
+                if (e.code == code::kLegacyBonusAwarded) {
+                    resume.legacyBonus[station] = raised;  // LP 90 reports the last one
+                }
+            } else if (k == kind::kSasLegacyBonusRead) {
+                const auto read = journal::readBody<journal::SasLegacyBonusReadRecord>(stored.body);
+                // A read names its 7C: one journaled after a newer 7C committed reads the older.
+                if (const auto it = resume.legacyBonus.find(station);
+                    it != resume.legacyBonus.end() && it->second.serial == read.serial) {
+                    resume.legacyBonus.erase(it);
                 }
             } else if (k == kind::kSasAcked) {
                 // The queue is made before the body is read, as it always was: a station with a

@@ -4,8 +4,8 @@
 // order), its secure enhanced validation ID and last sequence, whether the host has shut it down
 // (LP 01 until an LP 02), its LP 4D records and what the host has read of them, its ticket setup
 // (LP 7B/7C/7D), its last redemption through the host (LP 71 FF answers it after a restart, as
-// an EGM keeps it in its non-volatile memory). The table clock's offset is the journal's
-// (journal::ResumeFacts).
+// an EGM keeps it in its non-volatile memory), the legacy bonus LP 90 reports. The table clock's offset is the
+// journal's (journal::ResumeFacts).
 #include <cstdint>
 #include <map>
 #include <vector>
@@ -35,6 +35,9 @@ struct SasResume {
     std::map<std::int64_t, journal::SasMachineNumbersRecord> machineNumbers;
     // AFT: each station's registration, current transfer and history (aft.* records).
     std::map<std::int64_t, journal::AftState> aft;
+    // Legacy bonusing: each station's last 7C (its event data is LP 90's) while no
+    // sas.legacy_bonus_read with its serial came after it.
+    std::map<std::int64_t, journal::SasExceptionRecord> legacyBonus;
 };
 
 // From the segment's carried state (segment.carried "sas"), then its records. The queues are

@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::chrono::milliseconds kCompleteRepeat{15'000};  // 69 (docs/sas.md "AFT")
 constexpr std::chrono::milliseconds kLockedRepeat{5'000};     // 6F
+constexpr std::chrono::milliseconds kHostCashoutRepeat{800};  // 6A (Monaco's HostCashOutProvider)
+constexpr std::uint8_t kHostCashoutControl = 0x01;            // LP 72 flags: apply 02 and 04
+constexpr std::uint8_t kHostCashoutModeBits = 0x06;           // 02 enabled, 04 hard
 
 journal::AftAmounts amountsOf(const aft::Amounts& a) {
     return {static_cast<std::int64_t>(a.cashable), static_cast<std::int64_t>(a.restricted),
@@ -81,7 +84,7 @@ StationAft::StationAft(std::int64_t station, const AftSettings& settings, table:
       lockStatus_(aft::lock::kNotLocked) {}
 
 StationAft::~StationAft() {
-    for (const auto timer : {completeRepeat_, lockTimeout_, lockedRepeat_}) {
+    for (const auto timer : {completeRepeat_, lockTimeout_, lockedRepeat_, hostCashoutRepeat_, hostCashoutWait_}) {
         if (timer != 0) {
             timers_.cancel(timer);
         }
@@ -89,17 +92,27 @@ StationAft::~StationAft() {
 }
 
 void StationAft::restore(const AftResume& resume) {
+    hostCashout_ = resume.hostCashout;
     if (resume.registration) {
         const auto& r = *resume.registration;
         registration_ = aft::Registration{r.status, r.asset, r.key, r.posId};
     }
+    // The pool and expiration of the restricted credits held are those of the last restricted
+    // transfer in (as ended() keeps them): from the history, then from the current transfer when
+    // it ended and is not acknowledged yet (not in the history).
+    const auto restrictedIn = [this](const journal::AftTransferRecord& t) {
+        if (aft::toStation(t.type) && succeeded(t.status) && t.moved.restricted > 0) {
+            restrictedPool_ = t.pool;
+            restrictedExpiration_ = t.expiration;
+        }
+    };
     for (const journal::AftTransferRecord& entry : resume.history) {
         history_.add(answerOf(entry, 0));
         lastHistoryId_ = entry.id;
-        if (entry.moved.restricted > 0) {
-            restrictedPool_ = entry.pool;
-            restrictedExpiration_ = entry.expiration;
-        }
+        restrictedIn(entry);
+    }
+    if (resume.current && !resume.acknowledged) {
+        restrictedIn(*resume.current);
     }
     // At every start the station is unlocked (LP 74).
     table_.setAftLocked(station_, false);
@@ -229,15 +242,19 @@ void StationAft::begin(const aft::TransferRequest& request) {
         record.at = nowText();
     }
     current_ = Current{record, false, refused.has_value(), 0};
-    journalRecord_(record, [this, id = record.id, refusal = refused.has_value()](bool committed) {
-        if (!committed || !current_ || current_->record.id != id) {
-            return;  // the journal failed: the table tilts, and the request is never answered
-        }
-        current_->durable = true;
-        if (!refusal) {
-            execute();
-        }
-    });
+    journalRecord_(record,
+                   [this, id = record.id, refusal = refused.has_value(), flags = request.flags](bool committed) {
+                       if (!committed || !current_ || current_->record.id != id) {
+                           return;  // the journal failed: the table tilts, and the request is never answered
+                       }
+                       current_->durable = true;
+                       if (!refusal) {
+                           if ((flags & kHostCashoutControl) != 0) {
+                               hostCashout_ = flags & kHostCashoutModeBits;  // a request taken sets the mode
+                           }
+                           execute();
+                       }
+                   });
 }
 
 void StationAft::execute() {
@@ -287,6 +304,49 @@ void StationAft::ended(const journal::AftTransferRecord& final) {
         restrictedExpiration_ = final.expiration;
     }
     repeatComplete();  // 69 was raised by the transaction itself (exception_events.cpp)
+    if (hostCashoutDone_ && succeeded(final.status) && !aft::toStation(final.type) && final.moved.total() > 0) {
+        endHostCashout(final.moved.total());  // the host took the cash-out
+    }
+}
+
+bool StationAft::offerHostCashout(game::Money amount, std::function<void(std::optional<game::Money>)> done) {
+    if ((hostCashout_ & aft::lock::kCashoutEnabled) == 0 || hostCashoutDone_ || amount <= 0) {
+        return false;
+    }
+    hostCashoutDone_ = std::move(done);
+    raise_(code::kAftHostCashout);
+    repeatHostCashout();
+    if ((hostCashout_ & aft::lock::kCashoutHard) == 0) {
+        hostCashoutWait_ = timers_.after(settings_.hostCashoutWait, [this] {
+            hostCashoutWait_ = 0;
+            endHostCashout(std::nullopt);  // soft: the ticket (or hand-pay) pays it
+        });
+    }
+    return true;
+}
+
+void StationAft::repeatHostCashout() {
+    hostCashoutRepeat_ = timers_.after(kHostCashoutRepeat, [this] {
+        hostCashoutRepeat_ = 0;
+        if (hostCashoutDone_) {
+            raise_(code::kAftHostCashout);
+            repeatHostCashout();
+        }
+    });
+}
+
+void StationAft::endHostCashout(std::optional<game::Money> taken) {
+    for (platform::Executor::TimerId* timer : {&hostCashoutRepeat_, &hostCashoutWait_}) {
+        if (*timer != 0) {
+            timers_.cancel(*timer);
+            *timer = 0;
+        }
+    }
+    auto done = std::move(hostCashoutDone_);
+    hostCashoutDone_ = nullptr;
+    if (done) {
+        done(taken);
+    }
 }
 
 void StationAft::repeatComplete() {
@@ -408,6 +468,8 @@ aft::LockAnswer StationAft::lock(const aft::LockRequest& request) {
     a.aftStatus = aftStatus();
     a.current = available();
     a.transferLimit = static_cast<std::uint64_t>(settings_.transferLimitCents);
+    // The host controls cash-outs to the host (LP 72 flags 01-04): 01 controllable, and the mode.
+    a.hostCashout = aft::lock::kCashoutControllable | hostCashout_;
     a.restrictedExpiration = a.current.restricted > 0 ? restrictedExpiration_ : 0;
     a.restrictedPool = a.current.restricted > 0 ? restrictedPool_ : 0;
     return a;
@@ -454,6 +516,7 @@ nlohmann::json StationAft::statusJson() const {
     }
     return {{"registration", registration_.status},
             {"lock", lockStatus_},
+            {"host_cashout", {{"mode", hostCashout_}, {"pending", static_cast<bool>(hostCashoutDone_)}}},
             {"current", std::move(current)},
             {"history", history_.size()}};
 }

@@ -60,6 +60,10 @@ public:
     void start();
     // Every tick: a pending lock taken when the station is idle, a lock released by a tilt.
     void tick();
+    // Host cash-out (table::TicketSystem::offerHostCashout): false unless the host asked for it
+    // (LP 72 flags 01 + 02); else 6A until a transfer to the host takes the credits (`done` with
+    // what it took) or, in soft mode, the wait ends (`done` with nullopt). Hard mode waits.
+    bool offerHostCashout(game::Money amount, std::function<void(std::optional<game::Money>)> done);
 
     // AftHost
     aft::TransferReply transfer(const aft::TransferRequest& request) override;
@@ -93,6 +97,8 @@ private:
     void tryLock();
     void repeatLocked();
     void releaseLock();
+    void repeatHostCashout();
+    void endHostCashout(std::optional<game::Money> taken);
 
     std::int64_t station_;
     const AftSettings& settings_;
@@ -112,7 +118,11 @@ private:
     platform::Executor::TimerId completeRepeat_ = 0;  // 69 every 15 s until acknowledged
     std::uint8_t lockStatus_;
     platform::Executor::TimerId lockTimeout_ = 0;
-    platform::Executor::TimerId lockedRepeat_ = 0;  // 6F every 5 s while locked
+    platform::Executor::TimerId lockedRepeat_ = 0;                     // 6F every 5 s while locked
+    std::uint8_t hostCashout_ = 0;                                     // LP 72 flags 02 (enabled) and 04 (hard)
+    std::function<void(std::optional<game::Money>)> hostCashoutDone_;  // a cash-out offered to the host
+    platform::Executor::TimerId hostCashoutRepeat_ = 0;                // 6A every 800 ms until taken
+    platform::Executor::TimerId hostCashoutWait_ = 0;                  // soft mode's wait
 };
 
 }  // namespace pitlink::sas

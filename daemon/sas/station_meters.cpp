@@ -26,6 +26,10 @@ StationSasMeters stationSasMeters(const journal::StationAccount& account) {
     s.currentRestricted = account.promo.held.restricted + account.promo.staked().restricted;
     s.wonCredits = m[Meter::CoinOut];
     s.handpaidAll = m[Meter::HandpaidCancelledCredits] + m[Meter::Jackpots];
+    // A bonus is not won in a game: never in coin out (0001), each kind a term of its own.
+    s.legacyBonus =
+        m[Meter::LegacyBonusDeductible] + m[Meter::LegacyBonusNonDeductible] + m[Meter::LegacyBonusWagerMatch];
+    s.machinePaidBonus = s.legacyBonus + m[Meter::BonusCashable] + m[Meter::BonusNonrestricted];
     return s;
 }
 

@@ -2,9 +2,11 @@
 // Where every credit movement of a station lands among the SAS meters a host reads, so that for
 // every station at every moment (protocols/sas/README.md "Meters"):
 //
-//   current credits = ticket in + coin out + keyed on  -  (coin in + cancelled credits + keyed off)
+//   current credits = ticket in + coin out + keyed on + legacy bonus
+//                     -  (coin in + cancelled credits + keyed off)   (and the AFT terms there)
 //
-// each side a sum of meters the host can read (000C = 000D + 0001 + 00FA - 0000 - 0004 - 00FD).
+// each side a sum of meters the host can read (000C = 000D + 0001 + 00FA + LP 9A's three - 0000
+// - 0004 - 00FD).
 // Computed from the journal's committed account of the station, in minor units (or counts).
 #include <cstdint>
 #include <optional>
@@ -27,6 +29,11 @@ struct StationSasMeters {
     game::Money currentRestricted = 0;  // 001B: restricted credits, with restricted stakes not yet settled
     game::Money wonCredits = 0;         // 0022: every win paid, by the machine or by hand (coin out + jackpot)
     game::Money handpaidAll = 0;        // 0023: everything paid by hand (0003 + 0002)
+    // Legacy bonuses (LP 8A) credited: LP 9A's deductible + non-deductible + wager match.
+    game::Money legacyBonus = 0;
+    // 001E, total machine paid external bonus win: every bonus the station paid to its credit
+    // meter, legacy and AFT (00AE + 00B0), as Monaco counts it.
+    game::Money machinePaidBonus = 0;
 };
 
 [[nodiscard]] StationSasMeters stationSasMeters(const journal::StationAccount& account);

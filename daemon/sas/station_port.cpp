@@ -47,6 +47,9 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
               context_.journalAft(link_.station, record, std::move(done));
           },
           [this] { return tickets_.assetNumber(); }),
+      legacyBonus_(
+          link.station, context.table, context.journal,
+          [this](const journal::SasLegacyBonusReadRecord& record) { context_.journalRecord(link_.station, record); }),
       transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
@@ -56,6 +59,9 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
       gamesAtPowerUp_(account().meters[journal::Meter::GamesPlayed]) {
     if (context_.settings.aft.enabled) {
         stack_.station().setAftHost(&aft_);
+    }
+    if (context_.settings.legacyBonus) {
+        stack_.station().setLegacyBonusHost(&legacyBonus_);
     }
 }
 
@@ -145,6 +151,8 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
             return inCredits(acc.meters[Meter::NonrestrictedPlayed]);
         case meter::kCurrentRestrictedCredits:
             return inCredits(sas.currentRestricted);
+        case meter::kMachinePaidExternalBonus:
+            return inCredits(sas.machinePaidBonus);
         case meter::kDrop:
             return 0;  // a table takes no coins or bills
         case meter::kSlotDoorOpens:

@@ -15,6 +15,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/sas/exception_events.h"
 #include "daemon/sas/station_aft.h"
+#include "daemon/sas/station_legacy_bonus.h"
 #include "daemon/sas/station_tickets.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
@@ -57,6 +58,7 @@ public:
     [[nodiscard]] ExceptionQueue& exceptions() { return stack_.exceptions(); }
     [[nodiscard]] StationTickets& tickets() { return tickets_; }
     [[nodiscard]] StationAft& aft() { return aft_; }
+    [[nodiscard]] StationLegacyBonus& legacyBonus() { return legacyBonus_; }
     // LP 1B answered since the last 51 (SasStation tracks it).
     [[nodiscard]] bool handpayRead() const { return stack_.station().handpayRead(); }
     void handpayAnnounced() { stack_.station().handpayAnnounced(); }
@@ -93,6 +95,7 @@ private:
     PortContext& context_;
     StationTickets tickets_;
     StationAft aft_;
+    StationLegacyBonus legacyBonus_;
     std::unique_ptr<SasTransport> transport_;
     StationStack stack_;
     std::optional<std::uint32_t> hostAsset_;  // LP B7's asset number, once the host gave one

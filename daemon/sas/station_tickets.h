@@ -37,7 +37,8 @@ using IssuedTickets = std::deque<std::pair<journal::TicketIssuedRecord, std::int
 // adds each to a transaction of its own, under the station's number.
 using SasStationRecord =
     std::variant<journal::SasValidationIdRecord, journal::SasTicketSetupRecord, journal::SasRecordReadRecord,
-                 journal::SasHostEnabledRecord, journal::ClockSetRecord, journal::SasMachineNumbersRecord>;
+                 journal::SasHostEnabledRecord, journal::ClockSetRecord, journal::SasMachineNumbersRecord,
+                 journal::SasLegacyBonusReadRecord>;
 
 struct ValidationId {
     std::uint32_t machineId = 0;  // 0: not configured

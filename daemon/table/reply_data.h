@@ -59,6 +59,12 @@ struct ReservedAnswer {
 struct TicketAnswer {
     TicketIssued ticket;
 };
+// {"to_host": amount, "credits": n}: a cash-out the accounting host took by a cashless transfer
+// (SAS AFT host cash-out), and the credits left (restricted ones, or what it did not take).
+struct HostCashoutAnswer {
+    game::Money amount = 0;
+    game::Money credits = 0;
+};
 // {"handpay": amount, "why": ...}: a cash-out that locked the station for a hand-pay.
 struct HandpayAnswer {
     game::Money amount = 0;
@@ -138,8 +144,8 @@ struct RoadsAnswer {
 
 using ReplyData =
     std::variant<NoData, AlreadySo, RoundAnswer, RoundVoidedAnswer, ShoeAnswer, CardAnswer, RescanAnswer, BetsAnswer,
-                 CreditsAnswer, ReservedAnswer, TicketAnswer, HandpayAnswer, HandpayPaidAnswer, ReconfigureAnswer,
-                 ResettleAnswer, TableStatus, LimitsAnswer, DisputeResolvedAnswer, RoadsAnswer, AutoRepeatAnswer,
-                 BetListAnswer, ConfirmedAnswer, GamesAnswer>;
+                 CreditsAnswer, ReservedAnswer, TicketAnswer, HostCashoutAnswer, HandpayAnswer, HandpayPaidAnswer,
+                 ReconfigureAnswer, ResettleAnswer, TableStatus, LimitsAnswer, DisputeResolvedAnswer, RoadsAnswer,
+                 AutoRepeatAnswer, BetListAnswer, ConfirmedAnswer, GamesAnswer>;
 
 }  // namespace pitlink::table

@@ -35,10 +35,11 @@ struct StationWallet {
     std::int64_t hostDelayUntilMs = 0;  // the accounting host delays its next game (SAS LP 2E)
     int wrongPins = 0;                  // wrong PINs tried on this reservation (three lock the player's release)
     bool attendantCalled = false;
-    bool hostDisabled = false;  // the accounting host shut the station down (SAS LP 01)
-    bool cashingOut = false;    // waiting for the host's validation number
-    bool redeeming = false;     // a ticket in escrow, waiting for the host
-    bool aftLocked = false;     // SAS AFT (LP 74): locked for a transfer, no bet, cash-out or ticket
+    bool hostDisabled = false;    // the accounting host shut the station down (SAS LP 01)
+    bool cashingOut = false;      // waiting for the host's validation number
+    bool hostCashingOut = false;  // a cash-out offered to the host (SAS AFT host cash-out)
+    bool redeeming = false;       // a ticket in escrow, waiting for the host
+    bool aftLocked = false;       // SAS AFT (LP 74): locked for a transfer, no bet, cash-out or ticket
 
     [[nodiscard]] bool joined(const std::string& game) const {
         return std::find(games.begin(), games.end(), game) != games.end();

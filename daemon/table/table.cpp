@@ -204,10 +204,10 @@ std::optional<Reply> Table::stationProblem(std::int64_t number) const {
                               "station " + std::to_string(number) +
                                   " is locked for a cashless transfer by the accounting host (SAS LP 74)");
     }
-    if (s.cashingOut || s.redeeming) {
+    if (s.cashingOut || s.redeeming || s.hostCashingOut) {
         return Reply::refused("host_busy", "station " + std::to_string(number) +
                                                " is waiting for the accounting host (" +
-                                               (s.cashingOut ? "cash-out" : "ticket in") + ")");
+                                               (s.redeeming ? "ticket in" : "cash-out") + ")");
     }
     return std::nullopt;
 }
@@ -235,9 +235,17 @@ void Table::setHostEnabled(std::int64_t number, bool enabled) {
 }
 
 void Table::publish(const TableEvent& event) {
-    if (publish_) {
-        publish_(event);
+    if (!publish_) {
+        return;
     }
+    if (const auto* credits = std::get_if<CreditsChanged>(&event)) {
+        // The credits' promotional parts, as committed now (the front end shows them apart).
+        CreditsChanged typed = *credits;
+        typed.promo = journal_.committed().station(credits->station).promo.held;
+        publish_(typed);
+        return;
+    }
+    publish_(event);
 }
 
 void Table::tiltNow(const std::string& cause, const std::string& message, bool journaled) {
@@ -275,7 +283,8 @@ TableStatus Table::status() const {
             StationStatus{s.number, journal_.committed().credits(s.number), s.bets, w.handpay, w.attendantCalled,
                           w.reservation ? std::optional(w.reservation->untilMs) : std::nullopt, s.dispute,
                           w.hostDisabled, s.limitLevel, w.personal, s.autoRepeat, s.keepBets, s.confirmed,
-                          denominationOf(s.number), controller_.severalGames() ? w.games : std::vector<std::string>{}});
+                          denominationOf(s.number), controller_.severalGames() ? w.games : std::vector<std::string>{},
+                          journal_.committed().station(s.number).promo.held, w.aftLocked});
     }
     return out;
 }

@@ -141,6 +141,16 @@ public:
     void setAftLocked(std::int64_t station, bool locked);
     // No stake of the station in play in any game, no hand-pay, cash-out or ticket in progress.
     [[nodiscard]] bool stationIdle(std::int64_t station) const;
+    // SAS LP 8A (daemon/table/table_legacy_bonus.cpp): a legacy bonus of `amount` (whole credits
+    // of the accounting denomination, in minor units; cashable) with its tax status, decided at
+    // once on the state with everything in flight: SAS wants its ACK within 20 ms (docs/design.md
+    // "Persistence before acknowledgement"). True: taken, journaled as a credit (reason
+    // legacy_bonus) whose commit raises 7C; `done(committed)` then. False: the station cannot take
+    // it now (a tilt, a hand-pay, a cash-out or ticket in progress, shut down, reserved, locked for
+    // AFT, or a journal that cannot write): the refusal is journaled (request.refused, when the
+    // journal can) and `done` is never called.
+    bool legacyBonus(std::int64_t station, game::Money amount, journal::TaxStatus taxStatus,
+                     std::function<void(bool committed)> done);
     void ticketIn(std::int64_t station, const std::string& validation, game::Money amount, Respond respond);
     void tip(std::int64_t station, game::Money amount, Respond respond);
     void callAttendant(std::int64_t station, Respond respond);
@@ -302,6 +312,8 @@ private:
     void scheduleNextRound();
 
     // table_cashier.cpp
+    // A cash-out by ticket or hand-pay (after the host did not take it, when it was offered).
+    void cashOutByTicket(std::int64_t station, Respond respond);
     void issueTicket(std::int64_t station, game::Money amount, const ValidatedTicket& ticket, Respond respond);
     void lockForHandpay(std::int64_t station, game::Money amount, const std::string& why, Respond respond);
     void redeemThroughHost(std::int64_t station, const std::string& validation, Respond respond);

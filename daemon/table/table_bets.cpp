@@ -145,7 +145,7 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
     s.confirmed = false;  // a confirmation covers the bets as they stood
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
-               publish(CreditsChanged{number, credits, std::nullopt});
+               publish(CreditsChanged{number, credits, std::nullopt, std::nullopt, {}});
            });
 }
 
@@ -212,7 +212,7 @@ void Table::withdraw(std::int64_t number, std::vector<journal::RoundBet> bets, c
     s.confirmed = false;
     commit(std::move(tx), std::move(respond), Reply::accepted(BetsAnswer{roundId_, credits, s.slip()}),
            [this, number, credits] {
-               publish(CreditsChanged{number, credits, std::nullopt});
+               publish(CreditsChanged{number, credits, std::nullopt, std::nullopt, {}});
            });
 }
 

@@ -24,6 +24,34 @@ void Table::cashOut(std::int64_t number, Respond respond) {
         refuse("cash_out", number, respond, *problem);
         return;
     }
+    TicketSystem* host = controller_.tickets();
+    const journal::StationAccount held = journal_.projected().station(number);
+    const game::Money credits = held.cashable() + held.promo.held.nonrestricted;
+    if (host != nullptr && credits > 0) {
+        // SAS AFT host cash-out: the host takes it by a transfer, or (soft mode) the ticket does.
+        walletAt(number).hostCashingOut = true;
+        const bool offered = host->offerHostCashout(
+            number, credits, [this, number, respond](const std::optional<game::Money>& taken) mutable {
+                walletAt(number).hostCashingOut = false;
+                if (taken) {
+                    respond(Reply::accepted(HostCashoutAnswer{*taken, journal_.projected().credits(number)}));
+                    return;
+                }
+                if (auto problem = stationProblem(number)) {
+                    refuse("cash_out", number, respond, *problem);  // locked or tilted meanwhile
+                    return;
+                }
+                cashOutByTicket(number, std::move(respond));
+            });
+        if (offered) {
+            return;
+        }
+        walletAt(number).hostCashingOut = false;
+    }
+    cashOutByTicket(number, std::move(respond));
+}
+
+void Table::cashOutByTicket(std::int64_t number, Respond respond) {
     // The credits after everything submitted: a settlement or ticket in still committing counts.
     // A cash-out pays cashable and non-restricted credits; restricted ones stay (docs: README
     // "Credit types"), and a hand-pay pays cashable credits only.
@@ -159,7 +187,7 @@ void Table::ticketIn(std::int64_t number, const std::string& validation, game::M
     tx.credit(number, amount, reason::kTicketIn, std::nullopt, {.ref = validation});
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {
-        publish(CreditsChanged{number, credits, std::nullopt});
+        publish(CreditsChanged{number, credits, std::nullopt, std::nullopt, {}});
     });
 }
 
@@ -210,7 +238,7 @@ void Table::redeemThroughHost(std::int64_t number, const std::string& validation
                     return;
                 }
                 respond(Reply::accepted(CreditsAnswer{credits}));
-                publish(CreditsChanged{number, credits, std::nullopt});
+                publish(CreditsChanged{number, credits, std::nullopt, std::nullopt, {}});
             });
             return RedeemCheck::Accepted;
         });
@@ -237,7 +265,7 @@ void Table::tip(std::int64_t number, game::Money amount, Respond respond) {
     tx.credit(number, -amount, reason::kTip);
     const game::Money credits = tx.balance(number);
     commit(std::move(tx), std::move(respond), Reply::accepted(CreditsAnswer{credits}), [this, number, credits] {
-        publish(CreditsChanged{number, credits, std::nullopt});
+        publish(CreditsChanged{number, credits, std::nullopt, std::nullopt, {}});
     });
 }
 

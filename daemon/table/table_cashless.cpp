@@ -17,16 +17,17 @@ void Table::aftTransfer(std::int64_t number, const journal::AftTransferRecord& r
     commit(
         std::move(tx), [done = std::move(done)](const Reply& reply) { done(reply.ok); },
         Reply::accepted(CreditsAnswer{credits}),
-        [this, number, credits, moved = amount != 0] {
+        [this, number, credits, moved = amount != 0, id = record.id, why = std::string(reason)] {
             if (moved) {
-                publish(CreditsChanged{number, credits, std::nullopt});
+                publish(CreditsChanged{number, credits, std::nullopt, std::pair(id, why), {}});
             }
         });
 }
 
 void Table::setAftLocked(std::int64_t number, bool locked) {
-    if (controller_.isStation(number)) {
+    if (controller_.isStation(number) && walletAt(number).aftLocked != locked) {
         walletAt(number).aftLocked = locked;
+        publish(AftLockChanged{number, locked});
     }
 }
 
@@ -35,7 +36,7 @@ bool Table::stationIdle(std::int64_t number) const {
         return false;
     }
     const StationWallet& w = wallet(number);
-    if (w.handpay || w.cashingOut || w.redeeming) {
+    if (w.handpay || w.cashingOut || w.hostCashingOut || w.redeeming) {
         return false;
     }
     // Stakes of every game are in the station's account until their round settles.

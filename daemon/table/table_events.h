@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "daemon/game/outcome.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/settlement.h"
+#include "daemon/journal/ledger/credit_types.h"
 #include "daemon/journal/records/cashier_records.h"
 
 namespace pitlink::table {
@@ -70,6 +72,10 @@ struct CreditsChanged {
     std::int64_t station = 0;
     game::Money credits = 0;
     std::optional<std::int64_t> resettledRound;  // moved by the re-settlement of this round
+    // A cashless transfer moved them (SAS AFT): its transaction ID and credit reason
+    // (transfer_in, bonus, transfer_out).
+    std::optional<std::pair<std::string, std::string>> transfer;
+    journal::PromoParts promo;  // of `credits`, the promotional parts (filled by Table::publish)
 };
 
 // "ticket": a cash-out ticket was issued.
@@ -131,6 +137,13 @@ struct ReservationChanged {
     std::string by;            // "station", "timeout" or the operator
 };
 
+// "aft_lock": the accounting host's cashless lock (SAS LP 74) took effect at a station, or ended:
+// while locked the station takes no bet, cash-out, tip or ticket (`aft_locked`).
+struct AftLockChanged {
+    std::int64_t station = 0;
+    bool locked = false;
+};
+
 // "games": the games a station plays changed (it joined or left `game`).
 struct StationGamesChanged {
     std::int64_t station = 0;
@@ -172,7 +185,7 @@ struct RoadsChanged {
 using TableEvent = std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided,
                                 CreditsChanged, TicketIssued, HandpayLocked, HandpayReset, AttendantChanged,
                                 HostEnabledChanged, TiltChanged, DisputeChanged, ReservationChanged, AutoRepeatChanged,
-                                KeepBetsChanged, BetsUnconfirmed, RoadsChanged, StationGamesChanged>;
+                                KeepBetsChanged, BetsUnconfirmed, RoadsChanged, StationGamesChanged, AftLockChanged>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

@@ -26,7 +26,7 @@ std::variant<ResettleAnswer, Reply> Table::addResettlement(journal::JournalTrans
 
 void Table::publishResettledCredits(const ResettleAnswer& answer) {
     for (const auto& [number, credit] : answer.records.credits) {
-        publish(CreditsChanged{number, journal_.committed().credits(number), answer.round});
+        publish(CreditsChanged{number, journal_.committed().credits(number), answer.round, std::nullopt, {}});
     }
 }
 

@@ -261,7 +261,7 @@ void Table::closeNow(Respond respond, std::optional<std::int64_t> dealtBy) {
     commit(std::move(tx), std::move(respond), Reply::accepted(RoundAnswer{round}), [this, round, unconfirmed] {
         for (const BetsUnconfirmed& back : unconfirmed) {
             publish(back);
-            publish(CreditsChanged{back.station, back.credits, std::nullopt});
+            publish(CreditsChanged{back.station, back.credits, std::nullopt, std::nullopt, {}});
         }
         publish(BetsClosed{round});
     });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "daemon/game/bet_rules.h"
+#include "daemon/journal/ledger/credit_types.h"
 #include "daemon/journal/read/round_history.h"
 #include "daemon/table/round_phase.h"
 #include "daemon/table/station.h"
@@ -30,6 +31,8 @@ struct StationStatus {
     bool confirmed = false;
     game::Money denomination = 1;    // the station's value of one credit
     std::vector<std::string> games;  // the games it plays, on a controller of several (else empty)
+    journal::PromoParts promo;       // of `credits`, the promotional parts
+    bool aftLocked = false;          // held by the accounting host's cashless lock (SAS LP 74)
 };
 
 struct TableStatus {

@@ -41,6 +41,15 @@ public:
     virtual void redeemTicket(std::int64_t station, const std::string& validation,
                               std::function<RedeemCheck(const RedeemVerdict&)> verdict) = 0;
     virtual void redemptionCommitted(std::int64_t station, bool committed) = 0;
+    // SAS AFT's host cash-out (protocols/sas/README.md "AFT"): when the host has asked to take
+    // the station's cash-outs, the cash-out of `amount` is offered to it and `done` is called
+    // once: with what the host took by a transfer to the host (it may take less), or nullopt when
+    // it took nothing in time (soft mode: the cash-out goes on as a ticket or hand-pay). False
+    // when the host has not asked (nothing offered, `done` never called).
+    virtual bool offerHostCashout(std::int64_t /*station*/, game::Money /*amount*/,
+                                  const std::function<void(std::optional<game::Money> taken)>& /*done*/) {
+        return false;
+    }
 };
 
 // Sees every transaction the table submits, before it is submitted: it may add facts of its own

@@ -22,6 +22,8 @@ inline constexpr std::uint16_t kTicketOutCashableCents = 0x000E;
 inline constexpr std::uint16_t kRestrictedPlayed = 0x0019;
 inline constexpr std::uint16_t kNonrestrictedPlayed = 0x001A;
 inline constexpr std::uint16_t kCurrentRestrictedCredits = 0x001B;
+// Total machine paid external bonus win: every bonus paid to the credit meter (legacy and AFT).
+inline constexpr std::uint16_t kMachinePaidExternalBonus = 0x001E;
 inline constexpr std::uint16_t kTotalWonCredits = 0x0022;
 inline constexpr std::uint16_t kTotalHandPaidCredits = 0x0023;
 inline constexpr std::uint16_t kDrop = 0x0024;

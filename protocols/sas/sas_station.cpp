@@ -35,6 +35,7 @@ SasStation::SasStation(std::uint8_t address, MachineInfo info, const MeterSource
 
 std::vector<std::uint8_t> SasStation::generalPoll() {
     aftInterrogationReported_ = false;  // a link down dropped the answer it was about unacknowledged
+    bonusWinReported_ = false;
     reported_ = exceptions_.next();
     if (!reported_) {
         return {0x00};
@@ -70,10 +71,17 @@ void SasStation::acknowledged() {
             aft_->interrogationAcknowledged();
         }
     }
+    if (bonusWinReported_) {
+        bonusWinReported_ = false;
+        if (legacyBonus_ != nullptr) {
+            legacyBonus_->lastBonusAcknowledged();
+        }
+    }
 }
 
 std::optional<std::vector<std::uint8_t>> SasStation::longPoll(const Poll& poll) {
     aftInterrogationReported_ = false;
+    bonusWinReported_ = false;
     return answer(poll, 0);
 }
 
@@ -96,6 +104,9 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
     }
     if (poll.command == 0x72 || poll.command == 0x73 || poll.command == 0x74) {
         return aft_ == nullptr ? std::nullopt : aftPoll(poll);
+    }
+    if (poll.command == 0x8A || poll.command == 0x90 || poll.command == 0x9A) {
+        return legacyBonus_ == nullptr ? std::nullopt : legacyBonusPoll(poll);
     }
     if (isTicketPoll(poll.command)) {
         auto answered = answerTicketPoll(poll, tickets_);
@@ -125,9 +136,12 @@ std::optional<std::vector<std::uint8_t>> SasStation::aftPoll(const Poll& poll) {
         reply = aft_->transfer(*request);
     } else if (const auto* query = std::get_if<aft::TransferQuery>(&*parsed)) {
         reply = aft_->interrogate(*query);
-        // An FF of the current transfer, answered: the host's next other poll acknowledges it.
-        aftInterrogationReported_ =
-            query->code == aft::kInterrogate && query->index == 0 && std::holds_alternative<aft::TransferAnswer>(reply);
+        // An FF of the current transfer answered with its final status: the host's next other poll
+        // acknowledges it. A pending one (40) is not acknowledged by anything: the host has not
+        // seen how it ended, even if it ends before that poll.
+        const auto* answer = std::get_if<aft::TransferAnswer>(&reply);
+        aftInterrogationReported_ = query->code == aft::kInterrogate && query->index == 0 && answer != nullptr &&
+                                    answer->status != aft::status::kPending;
     } else {
         // Malformed (82, 83, 95) or an unknown transfer code (C1): said at once, nothing recorded.
         const std::uint8_t refused = std::get<aft::TransferRefusal>(*parsed).status;
@@ -140,6 +154,22 @@ std::optional<std::vector<std::uint8_t>> SasStation::aftPoll(const Poll& poll) {
         }
     }
     return aft::transferReplyBytes(address_, reply);
+}
+
+// LP 8A, 90, 9A (protocols/sas/legacy_bonus_polls.h); what they decide is the LegacyBonusHost's.
+std::optional<std::vector<std::uint8_t>> SasStation::legacyBonusPoll(const Poll& poll) {
+    if (poll.command == 0x8A) {
+        const auto award = legacy::parseAward(poll);
+        return award ? std::optional(legacy::awardAnswer(address_, legacyBonus_->award(*award))) : std::nullopt;
+    }
+    if (poll.command == 0x90) {
+        const legacy::BonusWin win = legacyBonus_->lastBonus();
+        // A bonus reported: the host's next other poll acknowledges it (LP 90 then reports zeros).
+        bonusWinReported_ = win.credits != 0;
+        return legacy::bonusWinAnswer(address_, win);
+    }
+    const auto game = legacy::parseMetersGame(poll, gameCountOf(info_));
+    return game ? std::optional(legacy::bonusMetersAnswer(address_, *game, legacyBonus_->meters(*game))) : std::nullopt;
 }
 
 // LP B7: addr B7 len asset(4, LSB first) location-len location -> addr B7 len control asset

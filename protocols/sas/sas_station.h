@@ -12,6 +12,7 @@
 
 #include "protocols/sas/aft_polls.h"
 #include "protocols/sas/exception_queue.h"
+#include "protocols/sas/legacy_bonus_polls.h"
 #include "protocols/sas/long_poll_machine.h"
 #include "protocols/sas/meter_codes.h"
 #include "protocols/sas/station_link.h"
@@ -86,6 +87,9 @@ public:
 
     // AFT (LP 72, 73, 74): answered through `aft` once given; without it they are not answered.
     void setAftHost(aft::AftHost* aft) { aft_ = aft; }
+    // Legacy bonusing (LP 8A, 90, 9A): answered through `host` once given; without it they are not
+    // answered (legacy bonusing off).
+    void setLegacyBonusHost(legacy::LegacyBonusHost* host) { legacyBonus_ = host; }
 
     [[nodiscard]] bool realTimeEvents() const { return realTimeEvents_; }
     [[nodiscard]] const StationStats& stats() const { return stats_; }
@@ -102,6 +106,7 @@ private:
     std::optional<std::vector<std::uint8_t>> controlPoll(const Poll& poll);
     std::optional<std::vector<std::uint8_t>> machineNumbers(const Poll& poll);
     std::optional<std::vector<std::uint8_t>> aftPoll(const Poll& poll);
+    std::optional<std::vector<std::uint8_t>> legacyBonusPoll(const Poll& poll);
 
     std::uint8_t address_;
     MachineInfo info_;
@@ -115,6 +120,8 @@ private:
     bool handpayRead_ = false;
     aft::AftHost* aft_ = nullptr;
     bool aftInterrogationReported_ = false;  // the answer awaiting its ACK is a 72 FF of the current transfer
+    legacy::LegacyBonusHost* legacyBonus_ = nullptr;
+    bool bonusWinReported_ = false;  // the answer awaiting its ACK is an LP 90 that reported a bonus
     // LP 55: the game of the last 8C reported (a host without real-time events reads LP 55 on an
     // 8C byte: it must name that 8C's game, not one raised after it and still queued).
     std::optional<std::uint16_t> reportedGame_;

@@ -64,6 +64,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::SasHostEnabledRecord>(body);
     readAndWriteAgain<j::SasMachineNumbersRecord>(body);
     readAndWriteAgain<j::SasTicketSetupRecord>(body);
+    readAndWriteAgain<j::SasLegacyBonusReadRecord>(body);
     readAndWriteAgain<j::AftRegistrationRecord>(body);
     readAndWriteAgain<j::AftTransferRecord>(body);
     readAndWriteAgain<j::AftAcknowledgedRecord>(body);

@@ -13,7 +13,9 @@ of each poll only; the station escapes its data FFs and chirps its address as `F
 
 Layers: CRC/BCD/validation helpers; the escaping (escape, ParmrkDecoder); the line (open_pty_pair,
 SasLine: timed writes and reads); the host (SasHost: builds polls, checks every answer and raises
-SasError when one is malformed); a command-line simulator for the demo (see main()).
+SasError when one is malformed); a host's AFT books and its transfer exchange (AftBooks: wallet
+and transaction log; aft_request, aft_settle: repeat, interrogate, acknowledge); a command-line
+simulator for the demo (see main()).
 
 Sources of the byte layouts (cited again at each method):
 - [capture] tests/fixtures/sas/capture_ncompass_aristocrat_addr1.csv (real traffic);
@@ -967,6 +969,38 @@ class SasHost:
                 "limit": from_bcd(a[27:32]), "expiration": from_bcd(a[32:36]),
                 "pool": int.from_bytes(a[36:38], "little")}
 
+    # -- legacy bonusing (LP 8A, 90, 9A) -----------------------------------------------------
+    # Layouts from docs/sas.md "Legacy bonusing" ([Platform] LP8A/LP90/LP9A parsers): amounts in
+    # credits of the accounting denomination, 4 BCD bytes; tax status 00 deductible, 01
+    # non-deductible, 02 wager match.
+
+    def lp_8a(self, credits: int, tax_status: int) -> bool:
+        """LP 8A initiate a legacy bonus pay, `addr 8A amount(4 BCD) tax-status CRC`: True when
+        taken (an ACK, the address alone), False when busy (`addr 00`). SasNoAnswer when not
+        answered (legacy bonusing off, or an award the station cannot read)."""
+        answer = self.poll_raw(self.build(0x8A, to_bcd(credits, 4) + bytes((tax_status,)))).data
+        if answer == bytes((self.address,)):
+            return True
+        if answer == bytes((self.address, 0x00)):
+            return False
+        if not answer:
+            raise SasNoAnswer("no answer to LP 8A")
+        raise SasError(f"LP 8A: expected an ACK or busy, got {answer.hex(' ')}")
+
+    def lp_90(self) -> dict:
+        """LP 90 send legacy bonus win amount, `addr 90` (type R); answer `addr 90 multiplier(1)
+        multiplied-win(4 BCD) tax-status(1) bonus(4 BCD) CRC`."""
+        a = self.long_poll(0x90, size=14)
+        return {"multiplier": a[2], "multiplied_win": from_bcd(a[3:7]), "tax_status": a[7],
+                "bonus": from_bcd(a[8:12])}
+
+    def lp_9a(self, game: int = 0) -> dict:
+        """LP 9A send legacy bonus meters, `addr 9A game(2 BCD) CRC`; answer `addr 9A game(2 BCD)
+        deductible non-deductible wager-match (4 BCD credits each) CRC`."""
+        a = self.long_poll(0x9A, to_bcd(game, 2), size=18)
+        return {"game": from_bcd(a[2:4]), "deductible": from_bcd(a[4:8]), "non_deductible": from_bcd(a[8:12]),
+                "wager_match": from_bcd(a[12:16])}
+
 
 class AftTransfer(NamedTuple):
     """An LP 72 answer as the host reads it (short and no-information answers leave the rest None)."""
@@ -984,6 +1018,162 @@ class AftTransfer(NamedTuple):
     expiration: Optional[int] = None
     pool: Optional[int] = None
     cumulative: Optional[tuple] = None
+
+
+# ---------------------------------------------------------------------------------------------
+# AFT: a host's books and its transfer exchange (docs/sas.md "AFT")
+
+AFT_TO_STATION, AFT_BONUS_COIN_OUT, AFT_TO_HOST = 0x00, 0x10, 0x80  # the transfer types answered
+AFT_SUCCESSFUL = (0x00, 0x01)  # full, partial
+AFT_PENDING, AFT_BUSY = 0x40, 0xC0  # a transfer in progress; another not acknowledged yet
+# LP 6F/AF codes of the AFT meters, cents then count of the transfers that moved that part
+# (docs/sas.md "AFT", SAS Table C-7): in house to the station and to the host by credit type
+# (cashable, restricted, non-restricted), bonuses (cashable, non-restricted).
+AFT_IN_METERS, AFT_IN_COUNTS = (0x00A0, 0x00A2, 0x00A4), (0x00A1, 0x00A3, 0x00A5)
+AFT_BONUS_METERS, AFT_BONUS_COUNTS = (0x00AE, 0x00B0), (0x00AF, 0x00B1)
+AFT_OUT_METERS, AFT_OUT_COUNTS = (0x00B8, 0x00BA, 0x00BC), (0x00B9, 0x00BB, 0x00BD)
+# The meters of the credit meter identity (protocols/sas/README.md "Meters").
+IDENTITY_METERS = (0x000C, 0x000D, 0x0001, 0x00FA, 0x0000, 0x0004, 0x00FD)
+
+
+def identity_credits(m: dict) -> int:
+    """What the meters say current credits (000C) must be: ticket in + coin out + keyed on + AFT
+    in + AFT bonus - coin in - cancelled credits - keyed off - AFT out (a meter missing or not
+    kept, None, counts 0)."""
+    get = lambda code: m.get(code) or 0  # noqa: E731
+    return (get(0x000D) + get(0x0001) + get(0x00FA) + sum(get(c) for c in AFT_IN_METERS + AFT_BONUS_METERS)
+            - get(0x0000) - get(0x0004) - get(0x00FD) - sum(get(c) for c in AFT_OUT_METERS))
+
+
+class AftError(SasError):
+    """The station broke AFT's rules (an answer for another transaction, a final status that
+    changed): not a line fault, so aft_request and aft_settle raise it past their retries."""
+
+
+class AftBooks:
+    """A host's AFT books: its wallet (transfers to a station and bonuses leave it, transfers to
+    the host come back into it) and its transaction log (each transaction ID's final answer and
+    transfer type, booked once), with what moved by direction and credit type, as the station's
+    AFT meters must count it."""
+
+    def __init__(self, wallet: int = 0):
+        self.opening = self.wallet = wallet
+        self.log = {}    # transaction ID -> final AftTransfer
+        self.types = {}  # transaction ID -> transfer type
+        self.to_station = [0, 0, 0]  # cents: cashable, restricted, non-restricted
+        self.bonus = [0, 0]          # cents: cashable, non-restricted
+        self.to_host = [0, 0, 0]
+        self.counts = dict.fromkeys(AFT_IN_COUNTS + AFT_BONUS_COUNTS + AFT_OUT_COUNTS, 0)
+
+    def record(self, answer: "AftTransfer", transfer_type: int) -> None:
+        """Books a transaction's final answer; AssertionError when its ID has one already."""
+        if answer.transaction_id in self.log:
+            raise AssertionError(f"{answer.transaction_id} ended twice: {self.log[answer.transaction_id]}, {answer}")
+        self.log[answer.transaction_id] = answer
+        self.types[answer.transaction_id] = transfer_type
+        if answer.status not in AFT_SUCCESSFUL:
+            return
+        moved = (answer.cashable, answer.restricted, answer.nonrestricted)
+        if transfer_type == AFT_TO_STATION:
+            sums, counts, parts = self.to_station, AFT_IN_COUNTS, moved
+        elif transfer_type == AFT_BONUS_COIN_OUT:
+            if answer.restricted:
+                raise AssertionError(f"{answer.transaction_id}: a restricted bonus {answer}")
+            sums, counts, parts = self.bonus, AFT_BONUS_COUNTS, (moved[0], moved[2])
+        elif transfer_type == AFT_TO_HOST:
+            sums, counts, parts = self.to_host, AFT_OUT_COUNTS, moved
+        else:
+            raise AssertionError(f"{answer.transaction_id}: transfer type {transfer_type:02X} succeeded")
+        for i, part in enumerate(parts):
+            sums[i] += part
+            self.counts[counts[i]] += part > 0
+        self.wallet += self.signed(answer.transaction_id)
+
+    def signed(self, transaction_id: str) -> int:
+        """What the transaction moved, seen from the host: negative to the station, positive to the
+        host, 0 when it failed."""
+        answer = self.log[transaction_id]
+        if answer.status not in AFT_SUCCESSFUL:
+            return 0
+        total = answer.cashable + answer.restricted + answer.nonrestricted
+        return total if self.types[transaction_id] == AFT_TO_HOST else -total
+
+    def cumulative(self, transfer_type: int) -> tuple:
+        """The cumulative meters an answer of that direction carries: (cashable, restricted,
+        non-restricted) in, out, or the bonuses' (cashable, 0, non-restricted)."""
+        if transfer_type == AFT_BONUS_COIN_OUT:
+            return self.bonus[0], 0, self.bonus[1]
+        return tuple(self.to_host if transfer_type == AFT_TO_HOST else self.to_station)
+
+    def meters(self) -> dict:
+        """The AFT meters (cents and counts) the station must report for these books alone."""
+        values = dict(zip(AFT_IN_METERS + AFT_BONUS_METERS + AFT_OUT_METERS,
+                          self.to_station + self.bonus + self.to_host))
+        values.update(self.counts)
+        return values
+
+
+def _again(retry: Optional[Callable[[SasError], None]], error: SasError) -> None:
+    """After a failed poll: `retry` decides (and may raise); without it only a missing answer is
+    repeated, after a short pause."""
+    if retry is not None:
+        retry(error)
+    elif isinstance(error, SasNoAnswer):
+        time.sleep(0.01)
+    else:
+        raise error
+
+
+def repeat_poll(poll: Callable[[], object], retry: Optional[Callable[[SasError], None]], end: float, what: str):
+    """poll() until it returns, `retry` deciding after each failure (see _again), until `end`
+    (time.monotonic()); then SasNoAnswer."""
+    while True:
+        try:
+            return poll()
+        except SasError as error:
+            if time.monotonic() > end:
+                raise SasNoAnswer(f"{what}: no good answer in time ({error})") from None
+            _again(retry, error)
+
+
+def aft_request(host: "SasHost", code: int, transaction_id: str, transfer_type: int, *,
+                retry: Optional[Callable[[SasError], None]] = None, deadline: float = 10.0,
+                **fields) -> "AftTransfer":
+    """An LP 72 transfer request (host.lp_72's fields) sent until the station answers it: it
+    answers once the transfer is journaled, and the same request again (its answer lost, or not
+    given yet) gets that transfer's status, never a second transfer. Returns the answer, or C0's
+    short one (another transfer is not acknowledged). `retry(error)` is called after each failed
+    poll before the request is repeated (None: only a missing answer is repeated)."""
+    answer = repeat_poll(lambda: host.lp_72(code, transaction_id, transfer_type=transfer_type, **fields),
+                             retry, time.monotonic() + deadline, f"LP 72 {transaction_id}")
+    if answer.status != AFT_BUSY and answer.transaction_id != transaction_id:
+        raise AftError(f"LP 72 {transaction_id} answered for {answer.transaction_id}: {answer}")
+    return answer
+
+
+def aft_settle(host: "SasHost", transaction_id: str, answer: "AftTransfer", *,
+               retry: Optional[Callable[[SasError], None]] = None, deadline: float = 10.0,
+               acknowledge: bool = True) -> "AftTransfer":
+    """After `answer` (the station's to the request, or to an interrogation): interrogates with
+    72 FE (status only) while the transfer is pending, reads its final status with 72 FF and
+    acknowledges it with the next poll, a poll to another address (acknowledge=False: the caller
+    sends that poll). Returns the 72 FF answer."""
+    end = time.monotonic() + deadline
+    while answer.status == AFT_PENDING or answer.transaction_id is None:
+        # No information: the current transfer is not durable yet (its end after a restart).
+        time.sleep(0.01)
+        answer = repeat_poll(lambda: host.lp_72_interrogate(status_only=True), retry, end,
+                                 f"LP 72 FE for {transaction_id}")
+        if answer.transaction_id not in (None, transaction_id):
+            raise AftError(f"72 FE for {transaction_id} answered for {answer.transaction_id}: {answer}")
+        if time.monotonic() > end:
+            raise AftError(f"{transaction_id} still {answer.status:02X} after {deadline} s")
+    final = repeat_poll(host.lp_72_interrogate, retry, end, f"LP 72 FF for {transaction_id}")
+    if (final.transaction_id, final.status) != (transaction_id, answer.status):
+        raise AftError(f"72 FF for {transaction_id} (status {answer.status:02X}) answered {final}")
+    if acknowledge:
+        repeat_poll(host.sync, retry, end, "the poll acknowledging 72 FF")
+    return final
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1131,21 +1321,8 @@ class _Station:
     def aft_transfer(self, code: int, ident: str, transfer_type: int, **amounts) -> "AftTransfer":
         """An LP 72 repeated until answered (the station answers once the transfer is journaled),
         interrogated until final, then acknowledged (72 FF, then another poll)."""
-        answer = None
-        for _ in range(100):
-            try:
-                answer = self.host.lp_72(code, ident, transfer_type=transfer_type, **amounts)
-                break
-            except SasNoAnswer:
-                time.sleep(0.02)
-        if answer is None:
-            raise SasNoAnswer(f"LP 72 {ident}: never answered")
-        while answer.status == 0x40:
-            time.sleep(0.02)
-            answer = self.host.lp_72_interrogate(status_only=True)
-        final = self.host.lp_72_interrogate()
-        self.host.sync()
-        return final
+        answer = aft_request(self.host, code, ident, transfer_type, **amounts)
+        return aft_settle(self.host, ident, answer)
 
     def aft_demo(self) -> None:
         """Once per station: register (LP 73) and, at station 2, an in-house transfer of
@@ -1178,13 +1355,11 @@ class _Station:
             credits, meters = self.host.lp_1a_current_credits(), self.host.lp_19()
             # The credit meter identity a host reconciles (protocols/sas/README.md "Meters"):
             # 000C = 000D + 0001 + 00FA + AFT in - 0000 - 0004 - 00FD - AFT out, read in LP AF.
-            m = self.host.lp_af(0, [0x000C, 0x0000, 0x0001, 0x0004, 0x000D, 0x00FA, 0x00FD])
-            balance = m[0x000D] + m[0x0001] + m[0x00FA] - m[0x0000] - m[0x0004] - m[0x00FD]
+            m = self.host.lp_af(0, list(IDENTITY_METERS))
             if self.aft:
                 self.host.sync()  # another AF at once would be an implied NACK: the same answer again
-                aft = self.host.lp_af(0, [0x00A0, 0x00A2, 0x00A4, 0x00AE, 0x00B0, 0x00B8, 0x00BA, 0x00BC])
-                balance += sum(aft[c] or 0 for c in (0x00A0, 0x00A2, 0x00A4, 0x00AE, 0x00B0))
-                balance -= sum(aft[c] or 0 for c in (0x00B8, 0x00BA, 0x00BC))
+                m.update(self.host.lp_af(0, list(AFT_IN_METERS + AFT_BONUS_METERS + AFT_OUT_METERS)))
+            balance = identity_credits(m)
             verdict = "reconciles" if balance == m[0x000C] else f"DOES NOT RECONCILE ({balance} != {m[0x000C]})"
             summary = (f"station {self.number}: credits {credits}, coin in {meters['coin_in']}, "
                        f"coin out {meters['coin_out']}, drop {meters['drop']}, "

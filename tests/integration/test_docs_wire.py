@@ -547,16 +547,32 @@ class DocsMatchTheWire(unittest.TestCase):
 
     @classmethod
     def sas_table(cls, d):
-        """A station on a SAS link: the accounting host shuts it down (LP 01) and starts it (LP 02)."""
+        """A station on a SAS link: the accounting host shuts it down (LP 01) and starts it (LP 02),
+        moves promotional credits to it (SAS AFT: the `credits` event's parts and `transfer`) and
+        locks it (`aft_lock`, and `status` while locked)."""
         from test_sas import SasTable  # noqa: E402 (pty pairs and the host simulator)
+        import sas_host as sh  # noqa: E402
         os.makedirs(d)
         table = SasTable(d, stations=(1,))
+        table.daemon.rewrite_config([("sas:\n", "sas:\n  aft:\n    enabled: true\n")])
         try:
             c = cls.recorder.attach(table.start())
-            table.hosts[1].disable_play()
+            host = table.hosts[1]
+            host.disable_play()
             c.wait_event(lambda e: e["event"] == "station" and not e["host_enabled"])
-            table.hosts[1].enable_play()
+            host.enable_play()
             c.wait_event(lambda e: e["event"] == "station" and e["host_enabled"])
+            answer = sh.aft_request(host, 0x00, "D1", sh.AFT_TO_STATION, asset=1, cashable=1000, restricted=500,
+                                    nonrestricted=250, pool=1)
+            sh.aft_settle(host, "D1", answer)
+            c.wait_event(lambda e: e["event"] == "credits" and "transfer" in e)
+            host.sync()
+            host.lp_74(0x00, 0x01, 3000)  # idle: locked at once
+            c.wait_event(lambda e: e["event"] == "aft_lock" and e["locked"])
+            cls.ask(c, "status")
+            host.sync()
+            host.lp_74(0x80)
+            c.wait_event(lambda e: e["event"] == "aft_lock" and not e["locked"])
         finally:
             table.close()
 

@@ -14,7 +14,6 @@ import json
 import os
 import sys
 import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
@@ -25,36 +24,10 @@ import sas_host as sh  # noqa: E402
 
 AFT_CONFIG = ("sas:\n", "sas:\n  aft:\n    enabled: true\n    transfer_limit: 100000\n")
 KEY = bytes(range(1, 21))
-IN_HOUSE_TO_STATION, BONUS_COIN_OUT, TO_HOST = 0x00, 0x10, 0x80
+IN_HOUSE_TO_STATION, BONUS_COIN_OUT, TO_HOST = sh.AFT_TO_STATION, sh.AFT_BONUS_COIN_OUT, sh.AFT_TO_HOST
 # LP 6F codes: current credits, restricted played, non-restricted played, current restricted, AFT.
 CURRENT, R_PLAYED, N_PLAYED, CURRENT_R = 0x000C, 0x0019, 0x001A, 0x001B
-AFT_IN = (0x00A0, 0x00A2, 0x00A4)
-AFT_BONUS = (0x00AE, 0x00B0)
-AFT_OUT = (0x00B8, 0x00BA, 0x00BC)
-
-
-class Wallet:
-    """The host's books: each transaction ID's final status and what it moved."""
-
-    def __init__(self):
-        self.log = {}  # id -> AftTransfer (final)
-        self.to_station = [0, 0, 0]  # cents by type, in-house
-        self.bonus = [0, 0]
-        self.to_host = [0, 0, 0]
-
-    def record(self, answer, transfer_type):
-        if answer.transaction_id in self.log and self.log[answer.transaction_id].status in (0, 1):
-            raise AssertionError(f"{answer.transaction_id} ended twice")
-        self.log[answer.transaction_id] = answer
-        if answer.status not in (0x00, 0x01):
-            return
-        moved = [answer.cashable, answer.restricted, answer.nonrestricted]
-        if transfer_type == IN_HOUSE_TO_STATION:
-            self.to_station = [a + b for a, b in zip(self.to_station, moved)]
-        elif transfer_type == BONUS_COIN_OUT:
-            self.bonus = [self.bonus[0] + moved[0], self.bonus[1] + moved[2]]
-        else:
-            self.to_host = [a + b for a, b in zip(self.to_host, moved)]
+AFT_IN, AFT_BONUS, AFT_OUT = sh.AFT_IN_METERS, sh.AFT_BONUS_METERS, sh.AFT_OUT_METERS
 
 
 class SasAft(unittest.TestCase):
@@ -77,24 +50,12 @@ class SasAft(unittest.TestCase):
     def send(self, host, code, transaction_id, transfer_type, **amounts):
         """Sends the request until the station answers it: it answers once the transfer's record is
         durable, and a repeat with the same ID is the same transfer."""
-        for _ in range(200):
-            try:
-                return host.lp_72(code, transaction_id, transfer_type=transfer_type, asset=1, key=KEY, **amounts)
-            except sh.SasNoAnswer:
-                time.sleep(0.01)
-        self.fail(f"{transaction_id} never answered")
+        return sh.aft_request(host, code, transaction_id, transfer_type, asset=1, key=KEY, **amounts)
 
     def transfer(self, host, wallet, code, transaction_id, transfer_type, **amounts):
-        """send(), then interrogates until the status is final, then acknowledges: FF, another poll."""
-        answer = self.send(host, code, transaction_id, transfer_type, **amounts)
-        deadline = time.time() + 5
-        while answer.status == 0x40 and time.time() < deadline:
-            time.sleep(0.01)
-            answer = host.lp_72_interrogate(status_only=True)
-        self.assertEqual(answer.transaction_id, transaction_id)
-        final = host.lp_72_interrogate()  # FF: the host has the final status...
-        self.assertEqual((final.transaction_id, final.status), (transaction_id, answer.status))
-        host.sync()  # ...and acknowledges it (implied ACK)
+        """send(), then interrogates until the status is final, then acknowledges: FF, another poll
+        (sas_host.aft_settle checks that every answer names this transaction and keeps its status)."""
+        final = sh.aft_settle(host, transaction_id, self.send(host, code, transaction_id, transfer_type, **amounts))
         wallet.record(final, transfer_type)
         return final
 
@@ -104,7 +65,7 @@ class SasAft(unittest.TestCase):
 
     def test_money_moves_both_ways_by_credit_type_exactly_once_and_reconciles(self):
         t, host, engine = self.start()
-        wallet = Wallet()
+        wallet = sh.AftBooks()
         features = host.lp_a0()
         self.assertTrue(features["aft"] and features["aft_bonus"])
         self.assertFalse(features["legacy_bonus"])
@@ -226,7 +187,8 @@ class SasAft(unittest.TestCase):
 
         # pitlinkctl status shows the station's AFT state: registered, not locked, T6 acknowledged.
         self.assertEqual(t.status()[1]["aft"], {"registration": 0x01, "lock": 0xFF, "history": 5,
-                                                "current": {"id": "T6", "status": 0x00, "acknowledged": True}})
+                                                "current": {"id": "T6", "status": 0x00, "acknowledged": True},
+                                                "host_cashout": {"mode": 0, "pending": False}})
 
         # After a restart: the registration, the last transfer and the history (01-7F, FF newest).
         engine.close()
@@ -259,6 +221,40 @@ class SasAft(unittest.TestCase):
         self.assertEqual(sum(c["amount"] for c in credits),
                          sum(wallet.to_station) + sum(wallet.bonus) - sum(wallet.to_host))
         self.assertEqual([c["ref"] for c in credits], ["aft T1", "aft T2", "aft T3", "aft T4", "aft T6"])
+
+    def test_the_restricted_pool_survives_a_restart_after_a_transfer_out_and_an_unacknowledged_one(self):
+        """The pool and expiration of the restricted credits held are the last restricted transfer
+        in's, after a restart too: neither a restricted transfer to the host (pool 0) in the
+        history nor a transfer in that ended but was not acknowledged (not in the history) may
+        lose them (found by integration.sas_aft_lossy)."""
+        t, host, engine = self.start()
+        wallet = sh.AftBooks()
+        self.assertEqual(host.lp_73(0x00, 1, KEY, 7)["status"], 0x00)
+        host.sync()
+        self.assertEqual(host.lp_73(0x01, 1, KEY, 7)["status"], 0x01)
+        host.sync()
+        self.transfer(host, wallet, 0x00, "P1", IN_HOUSE_TO_STATION, restricted=1000, expiration=30, pool=3)
+        self.drain_69(t)
+        self.transfer(host, wallet, 0x00, "P2", TO_HOST, restricted=400)
+        self.drain_69(t)
+        # P3 ends, its final status read with FE only: not acknowledged, so not in the history.
+        p3 = self.send(host, 0x00, "P3", IN_HOUSE_TO_STATION, restricted=100, expiration=60, pool=3)
+        while p3.status == 0x40:
+            p3 = host.lp_72_interrogate(status_only=True)
+        self.assertEqual(p3.status, 0x00)
+        engine.close()
+        t.engine = None
+        t.restart()
+        t.events(1)
+        status = host.lp_74()
+        self.assertEqual((status["restricted"], status["pool"], status["expiration"]), (700, 3, 60))
+        host.sync()
+        final = sh.aft_settle(host, "P3", host.lp_72_interrogate(status_only=True))
+        self.assertEqual(final.status, 0x00)
+        p4 = self.transfer(host, wallet, 0x00, "P4", IN_HOUSE_TO_STATION, restricted=100, pool=3)
+        self.assertEqual(p4.status, 0x00)  # the same pool: taken (8F before the fix)
+        p5 = self.transfer(host, wallet, 0x00, "P5", IN_HOUSE_TO_STATION, restricted=100, pool=4)
+        self.assertEqual(p5.status, 0x8F)  # another pool while pool 3's are held
 
 
 if __name__ == "__main__":

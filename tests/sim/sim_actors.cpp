@@ -23,9 +23,10 @@ void Simulation::send(Connection& c, json request) {
     request["id"] = id;
     const std::string op =
         request.contains("op") ? request["op"].get<std::string>() : request["cmd"].get<std::string>();
-    Awaited awaited{id, op, hostDelayOf(op, request), std::nullopt};
+    Awaited awaited{id, op, hostDelayOf(op, request), std::nullopt, 0};
     if (request.contains("station") && !c.control) {
-        awaited.aftLock = aft_.lockView(request["station"].get<std::int64_t>(), clockMs_);
+        awaited.station = request["station"].get<std::int64_t>();
+        awaited.aftLock = aft_.lockView(awaited.station, clockMs_);
     }
     c.awaiting.push_back(awaited);
     ++result_.requests;
@@ -77,6 +78,12 @@ void Simulation::onReply(Connection& c, const std::string& line) {
         fail(c.name + ": " + op + " refused for an AFT lock the host had not asked or had released: " + line);
     }
     result_.aftLockRefusals += lockRefusal ? 1 : 0;
+    if (op == "cash_out" && ok && reply["data"].contains("to_host")) {
+        // Taken by the host (AFT host cash-out): by one of its transfers to the host, which the
+        // end matches (finishAft: the host may learn its status after this reply).
+        ++result_.aftHostCashoutReplies;
+        hostCashoutReplies_.emplace_back(awaited.station, reply["data"]["to_host"].get<std::int64_t>());
+    }
     result_.leavesRefused += reply.value("error", "") == "bets_on_table" ? 1 : 0;
     if (!ok) {
         ++result_.refused;

@@ -398,6 +398,7 @@ void SimAftHost::ended(std::int64_t station, const Answer& a) {
         return;
     }
     stats_.lockedCashouts += o.underLock && a.status == expected ? 1 : 0;
+    stats_.hostCashoutsTaken += o.hostCashout && succeeded(a.status) ? 1 : 0;
     if (const auto it = log_.find(id); it != log_.end() && it->second.status != a.status) {
         fail_(name + " ended twice: " + std::to_string(it->second.status) + ", then " + std::to_string(a.status));
         return;
@@ -470,6 +471,11 @@ std::optional<AftParts> SimAftHost::balances(std::int64_t station, std::int64_t 
         return std::nullopt;
     }
     Station& s = stations_.at(station);
+    s.hostCashout = f[9];
+    if ((f[9] & 0x01U) == 0 || (f[9] & ~0x07U) != 0) {
+        fail_("station " + std::to_string(station) + ": LP 74 host cash-out status " + std::to_string(f[9]));
+        return std::nullopt;
+    }
     if (s.lock != Lock::None && nowMs >= s.lockUntilMs + 50 && f[7] != kNotLocked) {
         fail_("station " + std::to_string(station) + ": LP 74 lock status " + std::to_string(f[7]) +
               " past the lock's time-out");
@@ -515,17 +521,23 @@ void SimAftHost::askLock(std::int64_t station, std::int64_t nowMs) {
               std::to_string(status));
         return;
     }
-    if (code == 0x00 && timeout > 0 && status != kNotLocked) {
-        if ((conditions & kBonusCondition) != 0 && (f[8] & kBonusAvailable) == 0) {
-            fail_("station " + std::to_string(station) +
-                  ": a lock asking bonus (08) granted without bonus available "
-                  "(10)");
-            return;
-        }
-        s.lock = Lock::Pending;  // granted: its state is the answer's
+    // Granted when every condition asked is available (the request's bonus bit 08 is the
+    // answer's 10). One not granted leaves a lock the station already had as it was.
+    const auto wanted =
+        static_cast<std::uint8_t>((conditions & 0x07U) | ((conditions & kBonusCondition) != 0 ? kBonusAvailable : 0U));
+    const bool granted = code == 0x00 && timeout > 0 && status != kNotLocked && (f[8] & wanted) == wanted;
+    if (granted) {
+        s.lock = Lock::Pending;  // its state is the answer's
         s.lockUntilMs = nowMs + std::int64_t{timeout} * 10;
         s.lockDisturbed = false;
         s.cashOutWhenLocked = (conditions & 0x02U) != 0 && percent() < 70;
+    } else if (code == 0x00 && timeout > 0 && status != kNotLocked) {
+        if (s.lock == Lock::None) {
+            fail_("station " + std::to_string(station) + ": a lock not granted (available " + std::to_string(f[8]) +
+                  " for conditions " + std::to_string(conditions) + ") answered lock status " + std::to_string(status));
+            return;
+        }
+        s.lockDisturbed = true;  // an earlier lock goes on, on its own time-out
     }
     noteLockAnswer(s, status);
     stats_.locked += status == kLocked ? 1 : 0;
@@ -589,7 +601,11 @@ void SimAftHost::act(std::int64_t station, std::int64_t nowMs) {
             amounts[0] = 100;
         }
         const auto pool = static_cast<std::uint16_t>(percent() < 90 ? 1 : 2);
-        start(station, code, kInHouseIn, amounts, percent() < 10 ? kOnlyIfLocked : 0, pool, false);
+        // Now and then the host asks for the station's cash-outs (flags 01 + 02, 04 hard) or stops.
+        const int mode = percent();
+        const std::uint8_t cashout = mode < 10 ? 0x03 : mode < 14 ? 0x07 : mode < 22 ? 0x01 : 0x00;
+        start(station, code, kInHouseIn, amounts,
+              static_cast<std::uint8_t>((percent() < 10 ? kOnlyIfLocked : 0) | cashout), pool, false);
     } else if (roll < 35) {
         // A bonus: cashable or non-restricted (now and then restricted or partial: refused).
         AftParts amounts{percent() < 60 ? cents(most / 4) : 0, percent() < 5 ? 500 : 0,
@@ -658,6 +674,17 @@ void SimAftHost::onException(std::int64_t station, std::uint8_t code, std::int64
         }
     } else if (code == 0x6D || code == 0x6E) {
         readRegistration(station);
+    } else if (code == 0x6A && !s.open) {
+        // A player's cash-out offered to the host: taken with a transfer of LP 74's balances (in
+        // soft mode now and then not, to let the station's wait run out; hard mode waits for it).
+        const auto held = balances(station, nowMs);
+        if (!held || total(*held) == 0 || ((s.hostCashout & 0x04U) == 0 && percent() < 30)) {
+            return;
+        }
+        start(station, total(*held) > transferLimit_ ? kPartial : kFull, kToHost, *held, 0, 0, false);
+        if (s.open) {
+            s.open->hostCashout = true;
+        }
     }
 }
 

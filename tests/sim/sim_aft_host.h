@@ -62,11 +62,12 @@ struct AftHostStats {
     std::int64_t unexpected = 0;  // 9F: cut by a restart
     std::int64_t notCompatible = 0;
     std::int64_t locksAsked = 0;
-    std::int64_t locked = 0;          // lock requests or interrogations that found the station locked
-    std::int64_t lockedCashouts = 0;  // cash-outs to the host under a lock, with exactly LP 74's balances
-    std::int64_t registrations = 0;   // LP 73 register and unregister
-    std::int64_t historyReads = 0;    // LP 72 FF of a history position that held a transfer
-    std::int64_t balanceChecks = 0;   // LP 74 balances compared with the journal
+    std::int64_t locked = 0;             // lock requests or interrogations that found the station locked
+    std::int64_t lockedCashouts = 0;     // cash-outs to the host under a lock, with exactly LP 74's balances
+    std::int64_t registrations = 0;      // LP 73 register and unregister
+    std::int64_t historyReads = 0;       // LP 72 FF of a history position that held a transfer
+    std::int64_t balanceChecks = 0;      // LP 74 balances compared with the journal
+    std::int64_t hostCashoutsTaken = 0;  // 6A answered by a transfer to the host
 };
 
 class SimAftHost {
@@ -109,8 +110,9 @@ private:
         AftOutcome outcome;
         std::vector<std::uint8_t> frame;  // the request, sent again as it is until answered
         Phase phase = Phase::Requesting;
-        bool answered = false;   // the request was answered once: a later answer is to a repeat
-        bool underLock = false;  // a cash-out to the host of LP 74's balances under its lock
+        bool answered = false;     // the request was answered once: a later answer is to a repeat
+        bool underLock = false;    // a cash-out to the host of LP 74's balances under its lock
+        bool hostCashout = false;  // the answer to a 6A (a player's cash-out offered to the host)
     };
     struct Station {
         std::optional<std::uint32_t> asset;
@@ -120,6 +122,7 @@ private:
         std::int64_t lockUntilMs = 0;    // its time-out
         bool lockDisturbed = false;      // a tilt or a transfer since it was granted: released or not
         bool cashOutWhenLocked = false;  // the lock was asked to cash the station out to the host
+        std::uint8_t hostCashout = 0;    // LP 74's host cash-out status, as last read
         std::int64_t nextId = 1;
         AftSums sums;
     };

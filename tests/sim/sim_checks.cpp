@@ -333,6 +333,11 @@ void Simulation::checkTickets(const std::string& where, const CheckReport& repor
 // Time passes until every request is answered and nothing is in flight, then until the host
 // has read what is left (what it does raises more: 3D for the next record, 68).
 void Simulation::drain() {
+    // The dealer closes the reader's cover: a tilt would hold a cash-out the host takes in hard
+    // mode (AFT host cash-out) for as long as it lasts.
+    if (daemon_->table() != nullptr && daemon_->table()->tilts().contains("reader") && !connections_.empty()) {
+        send(*connections_.front(), json{{"op", "reader"}, {"ok", true}});
+    }
     for (int i = 0; i < 2000 && result_.ok; ++i) {
         clockMs_ += 10;
         executor_->runUntil(clockMs_);
@@ -505,6 +510,23 @@ void Simulation::finishAft(const CheckReport& report) {
                                                : "status " + std::to_string(it->second.status) + " in the journal"));
             return;
         }
+    }
+    // Each cash-out answered `to_host` was taken by one successful transfer to the host of that
+    // station for that amount (host cash-out), each transfer taking one cash-out at most.
+    std::multiset<std::pair<std::int64_t, std::int64_t>> toHost;
+    for (const auto& [id, outcome] : aft_.log()) {
+        if (outcome.type == 0x80 && (outcome.status == 0x00 || outcome.status == 0x01)) {
+            toHost.emplace(outcome.station, outcome.moved[0] + outcome.moved[1] + outcome.moved[2]);
+        }
+    }
+    for (const auto& reply : hostCashoutReplies_) {
+        const auto it = toHost.find(reply);
+        if (it == toHost.end()) {
+            fail("end: station " + std::to_string(reply.first) + "'s cash-out was answered to_host " +
+                 std::to_string(reply.second) + " with no transfer to the host of that amount");
+            return;
+        }
+        toHost.erase(it);
     }
     for (const auto& [id, t] : report.transfers) {
         if (!aft_.log().contains(id)) {

@@ -84,6 +84,7 @@ struct Awaited {
     HostDelay delay = HostDelay::NotABet;
     // A station op: what the host knew of the station's AFT lock when it was sent.
     std::optional<LockView> aftLock;
+    std::int64_t station = 0;  // a station op's
 };
 
 struct Connection {
@@ -249,7 +250,8 @@ private:
     std::int64_t hostSkewMs_;  // the casino's clock against the controller's
     std::int64_t nextHostPollMs_ = 0;
     std::map<std::int64_t, std::int64_t> hostDelayUntil_;
-    std::map<std::int64_t, const char*> lastSpot_;  // each station's last spot bet
+    std::vector<std::pair<std::int64_t, std::int64_t>> hostCashoutReplies_;  // cash_out `to_host`: station, amount
+    std::map<std::int64_t, const char*> lastSpot_;                           // each station's last spot bet
     std::map<std::int64_t, sas::StationSasMeters>
         lastSasMeters_;  // each station's, after the last step  // station -> end of its LP 2E delay (simulated ms)
     config::Config config_;

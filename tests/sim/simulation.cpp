@@ -86,7 +86,7 @@ std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
            "  clock_tolerance_s: " +
            std::to_string(kClockToleranceS) +
            "\n"
-           "  aft: {enabled: true, bonus: true, transfer_limit: " +
+           "  aft: {enabled: true, bonus: true, host_cashout_wait_ms: 1000, transfer_limit: " +
            std::to_string(kAftTransferLimit) +
            "}\n"
            "  stations:\n" +
@@ -196,6 +196,7 @@ SimResult Simulation::run() {
     result_.aftUnanswered = aft.unanswered;
     result_.aftLockedCashouts = aft.lockedCashouts;
     result_.aftHistoryReads = aft.historyReads;
+    result_.aftHostCashoutsTaken = aft.hostCashoutsTaken;
     return result_;
 }
 
@@ -297,7 +298,7 @@ void Simulation::step() {
     if (!result_.ok) {
         return;
     }
-    if (options_.faults && aft_.stats().pendingSeen > pendingSeen && random_() % 3 == 0) {
+    if (options_.faults && aft_.stats().pendingSeen > pendingSeen) {
         // The host was just told a transfer is pending (40): its end is committing. The power
         // goes now: after the restart it ends as it committed, or 9F with nothing moved.
         ++result_.aftCrashes;

@@ -83,7 +83,9 @@ struct SimResult {
     std::int64_t aftLockedCashouts = 0;
     std::int64_t aftHistoryReads = 0;
     std::int64_t aftLockRefusals = 0;
-    std::int64_t aftCrashes = 0;  // power cuts just after the host read 40
+    std::int64_t aftCrashes = 0;             // power cuts just after the host read 40
+    std::int64_t aftHostCashoutsTaken = 0;   // 6A answered by a transfer to the host
+    std::int64_t aftHostCashoutReplies = 0;  // cash_out answered `to_host`
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;

@@ -91,5 +91,35 @@ TEST(AftRecords, BodiesAndTheCarriedStateReadBackAndRefuseWhatDoesNotFit) {
     EXPECT_THROW((void)readBody<AftRegistrationRecord>(bad), nlohmann::json::exception);
 }
 
+TEST(AftRecords, TheHostCashoutModeIsSetByARequestTakenWithFlag01AndReadsBack) {
+    AftState s;
+    AftTransferRecord r = transfer("M1", 0x40, 100);
+    r.flags = 0x02;  // enable without 01 (control): not applied
+    s.apply(r);
+    EXPECT_EQ(s.hostCashout, 0);
+    r = transfer("M2", 0x40, 100);
+    r.flags = 0x01 | 0x02 | 0x04 | 0x40;  // control, enabled, hard (and "only if locked": not a mode bit)
+    s.apply(r);
+    EXPECT_EQ(s.hostCashout, 0x06);
+    r = transfer("M2", 0x00, 100);
+    r.flags = 0x01;  // the same transfer's end does not set it again
+    s.apply(r);
+    EXPECT_EQ(s.hostCashout, 0x06);
+    r = transfer("M3", 0x87);  // refused at once with 01 and nothing else: the mode stays
+    r.flags = 0x01;
+    s.apply(r);
+    EXPECT_EQ(s.hostCashout, 0x06);
+    EXPECT_EQ(aftStateJson(s)["host_cashout"], 6);
+    EXPECT_EQ(aftStateFromJson(aftStateJson(s)), s);
+    r = transfer("M4", 0x40, 100);
+    r.flags = 0x01;  // taken with 01 and no mode bits: off
+    s.apply(r);
+    EXPECT_EQ(s.hostCashout, 0);
+    EXPECT_FALSE(aftStateJson(s).contains("host_cashout"));  // carried states stay as they were
+    nlohmann::json bad = aftStateJson(s);
+    bad["host_cashout"] = 0x41;
+    EXPECT_THROW((void)aftStateFromJson(bad), nlohmann::json::exception);
+}
+
 }  // namespace
 }  // namespace pitlink::journal

@@ -387,5 +387,12 @@ TEST(Config, ASasLinkWithoutItsStationIsRefused) {
     EXPECT_EQ(errorOf(sas + "    - {station: 5, port: /dev/ttyS2}\n").key(), "sas.stations[1].station");
 }
 
+TEST(Config, LegacyBonusingIsOffUnlessTurnedOn) {
+    EXPECT_FALSE(load("").sas.legacyBonus);
+    EXPECT_FALSE(loadConfigFile(test::sourceDir() / "etc" / "pitlink.yaml").sas.legacyBonus);
+    EXPECT_TRUE(load("sas:\n  legacy_bonus: true\n").sas.legacyBonus);
+    EXPECT_EQ(errorOf("sas:\n  legacy_bonus: 1\n").key(), "sas.legacy_bonus");
+}
+
 }  // namespace
 }  // namespace pitlink::config

@@ -21,9 +21,17 @@ TEST(EventLine, EachEventInTheEngineLinksForm) {
               R"({"card":"QH","event":"card","position":2,"round":12})");
     EXPECT_EQ(line(table::RoundVoided{12, "misdeal"}),
               R"({"event":"result","reason":"misdeal","round":12,"voided":true})");
-    EXPECT_EQ(line(table::CreditsChanged{5, 2500, std::nullopt}), R"({"credits":2500,"event":"credits","station":5})");
-    EXPECT_EQ(line(table::CreditsChanged{5, 2500, 9}),
+    EXPECT_EQ(line(table::CreditsChanged{5, 2500, std::nullopt, std::nullopt, {}}),
+              R"({"credits":2500,"event":"credits","station":5})");
+    EXPECT_EQ(line(table::CreditsChanged{5, 2500, 9, std::nullopt, {}}),
               R"({"credits":2500,"event":"credits","resettled_round":9,"station":5})");
+    // Credit types and a cashless transfer (issue 36): the promotional parts when there are any.
+    EXPECT_EQ(
+        line(table::CreditsChanged{5, 2500, std::nullopt, std::pair<std::string, std::string>("T-7", "transfer_in"),
+                                   journal::PromoParts{700, 300}}),
+        R"({"credits":2500,"event":"credits","nonrestricted":300,"restricted":700,"station":5,)"
+        R"("transfer":{"id":"T-7","reason":"transfer_in"}})");
+    EXPECT_EQ(line(table::AftLockChanged{4, true}), R"({"event":"aft_lock","locked":true,"station":4})");
     EXPECT_EQ(line(table::TiltChanged{true, "door:main", "main door open"}),
               R"({"cause":"door:main","event":"tilt","message":"main door open","tilted":true})");
     EXPECT_EQ(line(table::TiltChanged{false, std::nullopt, std::nullopt}), R"({"event":"tilt","tilted":false})");

@@ -74,7 +74,9 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
                                                    false,
                                                    false,
                                                    1,
-                                                   {}});
+                                                   {},
+                                                   {},
+                                                   false});
     status.stations.push_back(table::StationStatus{2,
                                                    0,
                                                    {},
@@ -89,7 +91,9 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
                                                    false,
                                                    true,
                                                    25,
-                                                   {"live-1", "live-2"}});
+                                                   {"live-1", "live-2"},
+                                                   journal::PromoParts{400, 0},
+                                                   true});
     status.denominations = {1, 25};
     status.limitLevels = 7;
     EXPECT_EQ(
@@ -100,11 +104,12 @@ TEST(ReplyLine, StatusListsTheTableAndEveryStation) {
         R"({"attendant":true,"auto_repeat":false,"bets":[{"bet":1,"spot":"tie","stake":100}],"confirmed":false,)"
         R"("credits":2500,"denomination":1,"dispute":null,"handpay":null,)"
         R"("host_disabled":false,"keep_bets":false,"limit_level":1,"personal_limits":{},"reserved":false,"station":1},)"
-        R"({"attendant":false,"auto_repeat":true,"bets":[],"confirmed":true,"credits":0,"denomination":25,)"
+        R"({"aft_locked":true,"attendant":false,"auto_repeat":true,"bets":[],"confirmed":true,"credits":0,)"
+        R"("denomination":25,)"
         R"("dispute":{"round":29,"text":"banker had 7"},"games":["live-1","live-2"],)"
         R"("handpay":{"amount":120000,"kind":"cancelled_credit"},)"
         R"("host_disabled":true,"keep_bets":false,"limit_level":3,"personal_limits":{"min":500},"reserved":true,)"
-        R"("reserved_until_ms":1800000,"station":2}],)"
+        R"("reserved_until_ms":1800000,"restricted":400,"station":2}],)"
         R"("table":"t1","tilts":{"door:main":"main door open"}})");
 }
 

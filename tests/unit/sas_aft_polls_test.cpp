@@ -5,6 +5,7 @@
 
 #include "protocols/sas/aft_polls.h"
 #include "tests/support/hex.h"
+#include "tests/support/test_crc.h"
 
 namespace pitlink::sas::aft {
 namespace {
@@ -12,20 +13,7 @@ namespace {
 using test::bytes;
 using test::hex;
 
-// CRC-16/KERMIT (reflected 0x1021, initial 0), sent low byte first.
-std::string withCrc(const std::string& frame) {
-    std::uint16_t crc = 0;
-    for (const std::uint8_t b : bytes(frame)) {
-        crc ^= b;
-        for (int i = 0; i < 8; ++i) {
-            crc = (crc & 1U) != 0 ? static_cast<std::uint16_t>((crc >> 1U) ^ 0x8408U)
-                                  : static_cast<std::uint16_t>(crc >> 1U);
-        }
-    }
-    char tail[8];
-    std::snprintf(tail, sizeof tail, " %02X %02X", crc & 0xFFU, crc >> 8U);
-    return frame + tail;
-}
+using test::withCrc;
 
 Poll pollOf(const std::string& frame) {
     PollFramer framer;

@@ -45,6 +45,13 @@ TEST(SasMachineInfo, FeatureBitsSayWhatTheStationDoes) {
     // multi-denomination extensions 0x80 (B0 answered for every denomination offered).
     EXPECT_EQ(featureBytes(ValidationMode::System, true), (std::array<std::uint8_t, 3>{0xB0, 0x89, 0x00}));
     EXPECT_EQ(featureBytes(ValidationMode::SecureEnhanced, false), (std::array<std::uint8_t, 3>{0x50, 0x89, 0x00}));
+    // Legacy bonusing on (sas.legacy_bonus): byte 1 bit 2 (0x04); AFT's bonus bit (0x02) stays off
+    // without AFT.
+    EXPECT_EQ(featureBytes(ValidationMode::System, true, AftSettings{}, true),
+              (std::array<std::uint8_t, 3>{0xB4, 0x89, 0x00}));
+    AftSettings aft;
+    aft.enabled = true;
+    EXPECT_EQ(featureBytes(ValidationMode::System, true, aft, true), (std::array<std::uint8_t, 3>{0xB6, 0xC9, 0x00}));
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // The meter identity of protocols/sas/README.md "Meters", on a real table and journal: after every
 // step of a mixed run (ticket in, bets placed and withdrawn, a win at the jackpot limit, its
-// hand-pay, a tip, a re-settlement each way, a cash-out), what SAS would read balances:
-//   current credits = ticket in + coin out + keyed on - coin in - cancelled credits - keyed off,
+// hand-pay, a tip, a re-settlement each way, a legacy bonus, a cash-out), what SAS would read balances:
+//   current credits = ticket in + coin out + keyed on + legacy bonus - coin in - cancelled credits
+//                     - keyed off,
 // and each meter holds the amount worked out by hand below (the standard paytable: Banker pays
 // 19/20, and "2S 9H 4D KC" is a Banker natural 9 against 6).
 #include <gtest/gtest.h>
@@ -18,7 +19,9 @@ constexpr const char* kBankerWins = "2S 9H 4D KC";
 constexpr const char* kPlayerWins = "9S 2H KD 4C";  // Player natural 9 against 6
 
 struct Expected {
-    game::Money current, ticketIn, coinOut, keyedOn, coinIn, cancelled, keyedOff, jackpot;
+    game::Money current = 0, ticketIn = 0, coinOut = 0, keyedOn = 0, coinIn = 0, cancelled = 0, keyedOff = 0,
+                jackpot = 0;
+    game::Money legacyBonus = 0;  // LP 9A's three (SAS LP 8A), and 001E with no AFT bonus
 };
 
 void expectSas(TableFixture& f, const Expected& e, const char* step) {
@@ -34,7 +37,9 @@ void expectSas(TableFixture& f, const Expected& e, const char* step) {
     EXPECT_EQ(m.cancelled, e.cancelled);
     EXPECT_EQ(m.keyedOff, e.keyedOff);
     EXPECT_EQ(m.jackpot, e.jackpot);
-    EXPECT_EQ(m.current, m.ticketIn + m.coinOut + m.keyedOn - m.coinIn - m.cancelled - m.keyedOff);
+    EXPECT_EQ(m.legacyBonus, e.legacyBonus);
+    EXPECT_EQ(m.machinePaidBonus, e.legacyBonus);
+    EXPECT_EQ(m.current, m.ticketIn + m.coinOut + m.keyedOn + m.legacyBonus - m.coinIn - m.cancelled - m.keyedOff);
 }
 
 TEST(SasMeterIdentity, HoldsAfterEveryStepOfAMixedRun) {
@@ -81,9 +86,15 @@ TEST(SasMeterIdentity, HoldsAfterEveryStepOfAMixedRun) {
                  }).ok);
     expectSas(f, {9'700, 10'000, 2'000, 3'900, 2'000, 0, 4'200, 1'900}, "re-settled to a win");
 
+    // The host awards a legacy bonus of each tax status: 250 + 40 + 10, all cashable.
+    ASSERT_TRUE(f.table->legacyBonus(1, 250, journal::TaxStatus::Deductible, [](bool) {}));
+    ASSERT_TRUE(f.table->legacyBonus(1, 40, journal::TaxStatus::NonDeductible, [](bool) {}));
+    ASSERT_TRUE(f.table->legacyBonus(1, 10, journal::TaxStatus::WagerMatch, [](bool) {}));
+    expectSas(f, {10'000, 10'000, 2'000, 3'900, 2'000, 0, 4'200, 1'900, 300}, "legacy bonuses");
+
     ASSERT_TRUE(f.call([&](Respond r) { f.table->cashOut(1, r); }).ok);
     EXPECT_EQ(f.credits(1), 0);
-    expectSas(f, {0, 10'000, 2'000, 3'900, 2'000, 9'700, 4'200, 1'900}, "cashed out");
+    expectSas(f, {0, 10'000, 2'000, 3'900, 2'000, 10'000, 4'200, 1'900, 300}, "cashed out");
 }
 
 }  // namespace

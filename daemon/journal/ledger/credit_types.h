@@ -5,6 +5,8 @@
 // promotional parts of its amount; the rest is cashable. Pure rules, shared by the writer
 // (JournalTransaction::credit, the settlement) and the ledger that checks every record.
 #include <cstdint>
+#include <optional>
+#include <string_view>
 
 #include "daemon/game/settlement.h"
 
@@ -42,6 +44,31 @@ struct PromoParts {
 // cashable.
 [[nodiscard]] constexpr PromoParts stakeReturned(const PromoParts& stake, Money stakeTotal, Money returned) {
     return returned > stakeTotal ? PromoParts{} : stakeTaken(stake, returned);
+}
+
+// A legacy bonus's tax status (SAS LP 8A's 00, 01, 02): the legacy bonus meter that counts it.
+// Its credits are cashable whatever it is.
+enum class TaxStatus : std::uint8_t { Deductible = 0, NonDeductible = 1, WagerMatch = 2 };
+
+// The name a credit record's body gives it ("tax_status"), and back (nullopt: not a tax status).
+[[nodiscard]] constexpr std::string_view taxStatusName(TaxStatus status) {
+    switch (status) {
+        case TaxStatus::NonDeductible:
+            return "non_deductible";
+        case TaxStatus::WagerMatch:
+            return "wager_match";
+        case TaxStatus::Deductible:
+            break;
+    }
+    return "deductible";
+}
+[[nodiscard]] constexpr std::optional<TaxStatus> taxStatusNamed(std::string_view name) {
+    for (const TaxStatus status : {TaxStatus::Deductible, TaxStatus::NonDeductible, TaxStatus::WagerMatch}) {
+        if (taxStatusName(status) == name) {
+            return status;
+        }
+    }
+    return std::nullopt;
 }
 
 }  // namespace pitlink::journal

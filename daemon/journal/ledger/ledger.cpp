@@ -132,6 +132,19 @@ void meterTransfer(MeterSet& meters, const PromoParts& parts, Money amount, cons
     add(which.nonrestricted, parts.nonrestricted);
 }
 
+// The legacy bonus meter of a tax status (SAS LP 9A's three).
+Meter legacyBonusMeter(TaxStatus status) {
+    switch (status) {
+        case TaxStatus::NonDeductible:
+            return Meter::LegacyBonusNonDeductible;
+        case TaxStatus::WagerMatch:
+            return Meter::LegacyBonusWagerMatch;
+        case TaxStatus::Deductible:
+            break;
+    }
+    return Meter::LegacyBonusDeductible;
+}
+
 std::string playsText(const std::map<PlayKey, MeterSet>& plays) {
     std::string text = "{";
     for (const auto& [key, played] : plays) {
@@ -239,14 +252,21 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
                                                   reason::kTransferIn,
                                                   reason::kBonus,
                                                   reason::kTransferOut,
-                                                  reason::kRestrictedExpired};
+                                                  reason::kRestrictedExpired,
+                                                  reason::kLegacyBonus};
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
     const Money wagered = credit.wagered.value_or(0);
     const bool paidOut = why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot ||
                          why == reason::kTip || why == reason::kTransferOut || why == reason::kRestrictedExpired;
-    const bool paidIn = why == reason::kTicketIn || why == reason::kTransferIn || why == reason::kBonus;
+    const bool paidIn =
+        why == reason::kTicketIn || why == reason::kTransferIn || why == reason::kBonus || why == reason::kLegacyBonus;
+    if ((why == reason::kLegacyBonus) != credit.taxStatus.has_value()) {
+        throw LedgerError(
+            "credit record with reason " + why +
+            (credit.taxStatus ? " has a tax status (only a legacy bonus has one)" : " without a tax status"));
+    }
     if ((paidOut && amount > 0) || (paidIn && amount < 0) || wagered < 0 ||
         (why == reason::kSettlement && amount < 0) || (why == reason::kBetReturn && amount < 0) ||
         (why == reason::kBet && amount > 0)) {
@@ -291,6 +311,8 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
             TransferMeters{Meter::TransferOutCashable, Meter::TransferOutRestricted, Meter::TransferOutNonrestricted});
     } else if (why == reason::kRestrictedExpired) {
         meters.add(Meter::RestrictedExpired, -amount);
+    } else if (why == reason::kLegacyBonus) {
+        meters.add(legacyBonusMeter(*credit.taxStatus), amount);
     }
     const auto counted = [&](std::int64_t n) {
         if (n == std::numeric_limits<std::int64_t>::max()) {

@@ -46,14 +46,18 @@ enum class Meter : std::uint8_t {
     TransferOutNonrestricted,
     TransferOutNonrestrictedCount,
     RestrictedExpired,  // restricted credits gone at their expiration
-    PowerUps,           // table: daemon starts
-    RoundsSettled,      // table
-    RoundsVoided,       // table
-    RoundsResettled,    // table: re-settlement steps
+    // Legacy bonuses the SAS host awarded (LP 8A), by tax status: SAS LP 9A's meters.
+    LegacyBonusDeductible,
+    LegacyBonusNonDeductible,
+    LegacyBonusWagerMatch,
+    PowerUps,         // table: daemon starts
+    RoundsSettled,    // table
+    RoundsVoided,     // table
+    RoundsResettled,  // table: re-settlement steps
 };
-inline constexpr int kMeterCount = 38;
+inline constexpr int kMeterCount = 41;
 
-inline constexpr std::array<Meter, 34> kStationMeters{
+inline constexpr std::array<Meter, 37> kStationMeters{
     Meter::CoinIn,
     Meter::CoinOut,
     Meter::GamesPlayed,
@@ -88,11 +92,15 @@ inline constexpr std::array<Meter, 34> kStationMeters{
     Meter::TransferOutNonrestricted,
     Meter::TransferOutNonrestrictedCount,
     Meter::RestrictedExpired,
+    Meter::LegacyBonusDeductible,
+    Meter::LegacyBonusNonDeductible,
+    Meter::LegacyBonusWagerMatch,
 };
-// The meters of promotional credits and cashless transfers (credit_types.h): a snapshot leaves
-// them out while they are 0, so that a table without them writes the snapshots it wrote before.
+// The meters of promotional credits, cashless transfers (credit_types.h) and legacy bonuses: a
+// snapshot leaves them out while they are 0, so that a table without them writes the snapshots
+// it wrote before.
 [[nodiscard]] constexpr bool isCashlessMeter(Meter meter) {
-    return meter >= Meter::RestrictedPlayed && meter <= Meter::RestrictedExpired;
+    return meter >= Meter::RestrictedPlayed && meter <= Meter::LegacyBonusWagerMatch;
 }
 inline constexpr std::array<Meter, 5> kTableMeters{
     Meter::DoorOpens, Meter::PowerUps, Meter::RoundsSettled, Meter::RoundsVoided, Meter::RoundsResettled,

@@ -94,6 +94,9 @@ void AftState::apply(const AftTransferRecord& record) {
         current = record;  // a pending transfer's end
         return;
     }
+    if (record.status == 0x40 && (record.flags & 0x01U) != 0) {
+        hostCashout = record.flags & 0x06U;  // a request taken sets the host cash-out mode
+    }
     current = record;
     acknowledged = record.status != 0x40;  // refused at once: nothing for the host to acknowledge
 }
@@ -125,6 +128,9 @@ json aftStateJson(const AftState& state) {
         history.push_back(toBody(entry));
     }
     body["history"] = std::move(history);
+    if (state.hostCashout != 0) {
+        body["host_cashout"] = state.hostCashout;
+    }
     return body;
 }
 
@@ -142,6 +148,13 @@ AftState aftStateFromJson(const json& body) {
         if (state.history.size() > kAftHistoryKept) {
             throw BodyError("more than 127 transfers in an AFT history");
         }
+    }
+    if (body.contains("host_cashout")) {
+        const std::int64_t mode = integerField(body, "host_cashout", 0, 0x06);
+        if ((mode & ~std::int64_t{0x06}) != 0) {
+            throw BodyError("host_cashout is not a host cash-out mode (02 enabled, 04 hard)");
+        }
+        state.hostCashout = static_cast<std::uint8_t>(mode);
     }
     return state;
 }

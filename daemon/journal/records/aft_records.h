@@ -75,6 +75,9 @@ struct AftState {
     std::optional<AftTransferRecord> current;  // the last transfer (its last record)
     bool acknowledged = true;                  // the current transfer's (a refusal at once needs none)
     std::vector<AftTransferRecord> history;    // acknowledged successful transfers, oldest first (<= 127)
+    // The host cash-out mode (LP 72 flags 02 enabled, 04 hard) the last transfer request taken
+    // with flag 01 (enable control) set; 0: off.
+    std::uint8_t hostCashout = 0;
     friend bool operator==(const AftState&, const AftState&) = default;
     // The state after one more aft.* record of the station.
     void apply(const AftRegistrationRecord& record) { registration = record; }

@@ -37,6 +37,9 @@ json toBody(const CreditRecord& record) {
     putPart("nonrestricted", record.promo.nonrestricted);
     putPart("wagered_restricted", record.wageredPromo.restricted);
     putPart("wagered_nonrestricted", record.wageredPromo.nonrestricted);
+    if (record.taxStatus) {
+        body["tax_status"] = taxStatusName(*record.taxStatus);
+    }
     return body;
 }
 
@@ -62,6 +65,15 @@ CreditRecord fromBody(const json& body, std::type_identity<CreditRecord>) {
     };
     r.promo = {part("restricted"), part("nonrestricted")};
     r.wageredPromo = {part("wagered_restricted"), part("wagered_nonrestricted")};
+    if (r.reason == reason::kLegacyBonus) {
+        const std::string name = stringField(body, "tax_status");
+        r.taxStatus = taxStatusNamed(name);
+        if (!r.taxStatus) {
+            throw BodyError(
+                "a legacy bonus credit's \"tax_status\" is deductible, non_deductible or wager_match, not \"" + name +
+                "\"");
+        }
+    }
     return r;
 }
 

@@ -39,6 +39,9 @@ struct CreditRecord {
     // `wagered` ("wagered_restricted", "wagered_nonrestricted").
     PromoParts promo{};
     PromoParts wageredPromo{};
+    // A legacy bonus (SAS LP 8A, reason legacy_bonus): its tax status ("tax_status"; required on
+    // those, absent on every other credit).
+    std::optional<TaxStatus> taxStatus{};
     friend bool operator==(const CreditRecord&, const CreditRecord&) = default;
 };
 // What JournalTransaction::credit adds to amount, balance and reason.
@@ -52,6 +55,7 @@ struct CreditDetail {
     // coming back, a transfer); else JournalTransaction::credit takes them by the rules of
     // credit_types.h (a bet's, a returned bet's), cashable for the rest.
     std::optional<PromoParts> promo{};
+    std::optional<TaxStatus> taxStatus{};  // legacy bonus credits
 };
 [[nodiscard]] nlohmann::json toBody(const CreditRecord& record);
 [[nodiscard]] CreditRecord fromBody(const nlohmann::json& body, std::type_identity<CreditRecord>);

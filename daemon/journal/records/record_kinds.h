@@ -64,9 +64,11 @@ inline constexpr std::string_view kClockSet = "clock.set";                 // LP
 inline constexpr std::string_view kSasTicketSetup = "sas.ticket_setup";    // LP 7B / 7C / 7D changed it
 inline constexpr std::string_view kSasRecordRead = "sas.record_read";      // LP 4D 00 read a ticket's record
 inline constexpr std::string_view kSasMachineNumbers = "sas.machine_numbers";  // LP B7 set the asset number, location
-inline constexpr std::string_view kAftRegistration = "aft.registration";       // LP 73 changed the registration
-inline constexpr std::string_view kAftTransfer = "aft.transfer";               // LP 72: a transfer, pending or ended
-inline constexpr std::string_view kAftAcknowledged = "aft.acknowledged";       // the host acknowledged the transfer
+// The host acknowledged LP 90's answer reporting a legacy bonus (its 7C's serial).
+inline constexpr std::string_view kSasLegacyBonusRead = "sas.legacy_bonus_read";
+inline constexpr std::string_view kAftRegistration = "aft.registration";  // LP 73 changed the registration
+inline constexpr std::string_view kAftTransfer = "aft.transfer";          // LP 72: a transfer, pending or ended
+inline constexpr std::string_view kAftAcknowledged = "aft.acknowledged";  // the host acknowledged the transfer
 // Modbus table I/O (protocols/modbus): dealer buttons and the module's link.
 inline constexpr std::string_view kButtonPressed = "button.pressed";  // journaled before the table acts
 inline constexpr std::string_view kModbusLink = "modbus.link";        // the I/O module answering or not
@@ -103,5 +105,7 @@ inline constexpr std::string_view kTransferIn = "transfer_in";
 inline constexpr std::string_view kBonus = "bonus";
 inline constexpr std::string_view kTransferOut = "transfer_out";
 inline constexpr std::string_view kRestrictedExpired = "restricted_expired";
+// A legacy bonus the SAS host awarded (LP 8A): cashable, with its tax status.
+inline constexpr std::string_view kLegacyBonus = "legacy_bonus";
 
 }  // namespace pitlink::journal::reason

@@ -154,6 +154,14 @@ json toBody(const SasRecordReadRecord& record) {
     return json{{"validation", record.validation}};
 }
 
+json toBody(const SasLegacyBonusReadRecord& record) {
+    return json{{"serial", record.serial}};
+}
+
+SasLegacyBonusReadRecord fromBody(const json& body, std::type_identity<SasLegacyBonusReadRecord>) {
+    return SasLegacyBonusReadRecord{static_cast<std::uint64_t>(integerField(body, "serial", 0, kMaxInt64))};
+}
+
 json toBody(const ClockSetRecord& record) {
     return json{{"from_ms", record.fromMs}, {"to_ms", record.toMs}, {"offset_ms", record.offsetMs}};
 }
@@ -223,6 +231,13 @@ json carriedSasJson(const CarriedSasState& state) {
         }
         out["aft"] = std::move(aft);
     }
+    if (!state.legacyBonus.empty()) {
+        json bonus = json::object();
+        for (const auto& [station, awarded] : state.legacyBonus) {
+            bonus[std::to_string(station)] = toBody(awarded);
+        }
+        out["legacy_bonus"] = std::move(bonus);
+    }
     return out;
 }
 
@@ -269,6 +284,11 @@ CarriedSasState carriedSasFromJson(const json& sas) {
     if (sas.contains("aft")) {
         for (const auto& [station, aft] : objectField(sas, "aft").items()) {
             state.aft[stationKey(station)] = aftStateFromJson(aft);
+        }
+    }
+    if (sas.contains("legacy_bonus")) {
+        for (const auto& [station, awarded] : objectField(sas, "legacy_bonus").items()) {
+            state.legacyBonus[stationKey(station)] = readBody<SasExceptionRecord>(awarded);
         }
     }
     return state;

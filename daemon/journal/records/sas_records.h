@@ -1,6 +1,7 @@
 #pragma once
 // The SAS stations' records (schema/README.md: sas.exception, sas.acked, sas.queue,
-// sas.validation_id, sas.host_enabled, sas.ticket_setup, sas.record_read, clock.set) and the
+// sas.validation_id, sas.host_enabled, sas.ticket_setup, sas.record_read, sas.legacy_bonus_read,
+// clock.set) and the
 // "sas" part of segment.carried, typed (typed_record.h): daemon/sas fills these structs from its
 // own state and reads them back at start; the bodies' field names are written here only.
 #include <nlohmann/json.hpp>
@@ -112,6 +113,17 @@ struct SasRecordReadRecord {
 };
 [[nodiscard]] nlohmann::json toBody(const SasRecordReadRecord& record);
 
+// sas.legacy_bonus_read: the host acknowledged the LP 90 answer that reported the legacy bonus
+// of the 7C with this serial (LP 90 reports zeros from then on, until the next bonus).
+struct SasLegacyBonusReadRecord {
+    static constexpr std::string_view kKind = kind::kSasLegacyBonusRead;
+    std::uint64_t serial = 0;
+    friend bool operator==(const SasLegacyBonusReadRecord&, const SasLegacyBonusReadRecord&) = default;
+};
+[[nodiscard]] nlohmann::json toBody(const SasLegacyBonusReadRecord& record);
+[[nodiscard]] SasLegacyBonusReadRecord fromBody(const nlohmann::json& body,
+                                                std::type_identity<SasLegacyBonusReadRecord>);
+
 // clock.set: LP 7F moved the journal's clock.
 struct ClockSetRecord {
     static constexpr std::string_view kKind = kind::kClockSet;
@@ -147,6 +159,9 @@ struct CarriedSasState {
     std::map<std::int64_t, std::int64_t> selectedGame;
     std::map<std::int64_t, SasMachineNumbersRecord> machineNumbers;
     std::map<std::int64_t, AftState> aft;  // AFT registration, current transfer, history: absent while none
+    // The 7C (legacy bonus awarded, its event data LP 90's) of each station whose bonus the host
+    // has not read with LP 90 yet: absent while none.
+    std::map<std::int64_t, SasExceptionRecord> legacyBonus;
     friend bool operator==(const CarriedSasState&, const CarriedSasState&) = default;
 };
 [[nodiscard]] nlohmann::json carriedSasJson(const CarriedSasState& state);

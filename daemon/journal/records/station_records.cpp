@@ -47,6 +47,7 @@ json toBody(const RequestRefusedRecord& record) {
     putIfSet(body, "cards", r.cards);
     putIfSet(body, "card", r.card);
     putIfSet(body, "reason", r.reason);
+    putIfSet(body, "tax_status", r.taxStatus);
     putIfSet(body, "station", record.station);
     return body;
 }

@@ -75,6 +75,7 @@ struct RefusedRequest {
     std::optional<std::vector<std::string>> cards{};  // a reader's burn
     std::optional<std::string> card{};                // a card the engine or the reader sent
     std::optional<std::string> reason{};              // a void's, a re-settlement's
+    std::optional<std::string> taxStatus{};           // a legacy bonus's (SAS LP 8A; credit_types.h's names)
 };
 
 // request.refused: any other request the table refused, journaled like an acceptance.

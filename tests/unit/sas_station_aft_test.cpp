@@ -1,0 +1,81 @@
+// LP 72's implied acknowledgement through a whole station (framer, link, SasStation) to an
+// AftHost double: only a 72 FF 00 answered with the current transfer's final status is
+// acknowledged by the host's next other poll. One answered 40 (pending) is not, even when the
+// transfer ends before that poll: the host has not seen how it ended (found by
+// fuzz_sas_station_aft). The frames' CRCs are computed here by the test's own CRC-16/KERMIT.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "protocols/sas/aft_polls.h"
+#include "protocols/sas/station_stack.h"
+#include "tests/support/hex.h"
+#include "tests/support/no_tickets_host.h"
+#include "tests/support/recording_link_output.h"
+#include "tests/support/test_crc.h"
+
+namespace pitlink::sas::aft {
+namespace {
+
+using test::bytes;
+
+using test::withCrc;
+
+// A station without ticketing: every ticket poll finds nothing to report.
+using Table = test::NoTicketsHost;
+
+// One current transfer whose status the test sets; counts the acknowledgements.
+struct Host final : AftHost {
+    TransferReply transfer(const TransferRequest& /*request*/) override { return NoAnswerYet{}; }
+    TransferReply interrogate(const TransferQuery& /*query*/) override {
+        TransferAnswer a;
+        a.status = status;
+        a.transactionId = "T1";
+        return a;
+    }
+    void interrogationAcknowledged() override { ++acknowledgements; }
+    RegistrationAnswer registration(const RegistrationRequest& /*request*/) override { return {}; }
+    LockAnswer lock(const LockRequest& /*request*/) override { return {}; }
+    std::uint8_t status = status::kPending;
+    int acknowledgements = 0;
+};
+
+struct Station {
+    Station() : stack(1, MachineInfo{}, table, table, table, wire, 0) {
+        stack.station().setAftHost(&host);
+        poll("80");  // another address: the link synchronises
+    }
+    std::string poll(const std::string& frame) {
+        now += 40;
+        bool first = true;
+        for (const std::uint8_t b : bytes(frame)) {
+            stack.receive(WireByte{b, first}, false, now);
+            first = false;
+        }
+        return wire.take();
+    }
+    Table table;
+    Host host;
+    test::RecordingLinkOutput wire;
+    StationStack stack;
+    std::int64_t now = 0;
+};
+
+TEST(SasStationAft, A72FFAnsweredPendingIsNotAcknowledgedEvenIfTheTransferEndsBeforeTheNextPoll) {
+    Station s;
+    const std::string ff = withCrc("01 72 02 FF 00");
+    EXPECT_NE(s.poll(ff), "(nothing)");     // answered 40
+    s.host.status = status::kFullTransfer;  // it ends (its transaction commits) before the next poll
+    EXPECT_EQ(s.poll("80"), "(nothing)");
+    EXPECT_EQ(s.host.acknowledgements, 0);
+    // FE (status only) is never acknowledged; FF answered with the final status is.
+    EXPECT_NE(s.poll(withCrc("01 72 02 FE 00")), "(nothing)");
+    EXPECT_EQ(s.poll("80"), "(nothing)");
+    EXPECT_EQ(s.host.acknowledgements, 0);
+    EXPECT_NE(s.poll(ff), "(nothing)");
+    EXPECT_EQ(s.poll("80"), "(nothing)");
+    EXPECT_EQ(s.host.acknowledgements, 1);
+}
+
+}  // namespace
+}  // namespace pitlink::sas::aft
