@@ -93,6 +93,7 @@ class EngineClient:
 def play(path, stations, seed):
     rng = random.Random(seed)
     client = EngineClient(path)
+    rounds = 0
     for s in range(1, stations + 1):
         client.request("ticket_in", station=s, validation="%018d" % (rng.randrange(10**17)), amount=50_000)
     while True:
@@ -101,7 +102,14 @@ def play(path, stations, seed):
         except (ConnectionError, TimeoutError, OSError):
             return
         client.events.clear()
+        rounds += 1
         try:
+            if rounds == 4 and stations >= 3:
+                # Station 3's player leaves: with the accounting host's host cash-out on (the
+                # demo's SAS simulator asks for it), the cash-out is offered to the host (6A) and
+                # answered `to_host` once its transfer took the credits (else a ticket).
+                reply = client.request("cash_out", station=3)
+                print("station 3 cashes out: %s" % json.dumps(reply.get("data", reply)), flush=True)
             for s in range(1, stations + 1):
                 roll = rng.random()
                 if roll < 0.10:

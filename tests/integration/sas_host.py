@@ -1239,6 +1239,7 @@ class _Station:
         self.number, self.link, self.tickets, self.rte, self.quiet = number, link, tickets, rte, quiet
         self.aft = aft  # register the station, give it promotional credits (once), reconcile AFT meters
         self.aft_done = False
+        self.legacy = False  # legacy bonusing offered (A0): its meters join the identity
         self.master, self.path, self.slave = open_pty_pair()
         self.host = SasHost(SasLine(self.master), number, timeout=SIMULATOR_TIMEOUT)
         self.synced = False
@@ -1314,6 +1315,18 @@ class _Station:
             self.tickets.settle(self.redeeming, credited=status == 0x00)
             self.say(f"ticket {self.redeeming}: redemption status {status:02X}")
             self.redeeming = None
+        elif code == 0x6A and self.aft:  # AFT host cash-out: take what LP 74 says can move
+            status = self.host.lp_74()
+            self.host.sync()
+            if status["cashable"] + status["nonrestricted"] + status["restricted"] > 0:
+                done = self.aft_transfer(0x01, f"HCO-{time.time_ns() % 10**12}", 0x80, cashable=status["cashable"],
+                                         restricted=status["restricted"], nonrestricted=status["nonrestricted"],
+                                         asset=status["asset"], key=bytes((self.number,)) * 20)
+                self.say(f"AFT host cash-out: took {done.cashable + done.restricted + done.nonrestricted} cents "
+                         f"(LP 72 to the host {done.transaction_id}, status {done.status:02X})")
+        elif code == 0x7C:  # legacy bonus awarded: read it (LP 90)
+            win = self.host.lp_90()
+            self.say(f"legacy bonus paid: {win['bonus']} credits, tax status {win['tax_status']:02X} (LP 90)")
         elif code == 0x51:  # hand-pay pending: the attendant pays it; the host reads what
             info = self.host.lp_1b()
             self.say(f"hand-pay of {info['amount']} cents pending (LP 1B)")
@@ -1338,6 +1351,21 @@ class _Station:
             registered = self.host.lp_73(0x01, status["asset"], key, 1)["status"]
             self.host.sync()
             self.say(f"AFT: registered (LP 73 status {registered:02X}), asset {status['asset']}")
+            if self.number == 3:
+                # Host cash-out (soft): the flags of a transfer in ask for the station's cash-outs;
+                # a player's cash-out then raises 6A and this host takes it (handle()).
+                done = self.aft_transfer(0x00, f"DEMO-HCO-{int(time.time())}", 0x00, cashable=2000, flags=0x03,
+                                         asset=status["asset"], key=key)
+                mode = self.host.lp_74()["host_cashout"]
+                self.host.sync()
+                self.say(f"AFT: in-house transfer {done.transaction_id} of {done.cashable} cents with host cash-out "
+                         f"on (LP 74 host cash-out status {mode:02X}): the next cash-out is offered to the host")
+            self.legacy = self.host.lp_a0()["legacy_bonus"]
+            self.host.sync()
+            if self.number == 4 and self.legacy:
+                taken = self.host.lp_8a(750, 0x01)  # 7.50, non-deductible
+                self.host.sync()
+                self.say(f"legacy bonus: LP 8A of 750 credits, non-deductible: {'taken' if taken else 'busy'}")
             if self.number == 2:
                 done = self.aft_transfer(0x00, f"DEMO-{int(time.time())}", 0x00, restricted=1000, nonrestricted=500,
                                          asset=status["asset"], key=key, expiration=30, pool=1)
@@ -1359,7 +1387,12 @@ class _Station:
             if self.aft:
                 self.host.sync()  # another AF at once would be an implied NACK: the same answer again
                 m.update(self.host.lp_af(0, list(AFT_IN_METERS + AFT_BONUS_METERS + AFT_OUT_METERS)))
-            balance = identity_credits(m)
+            if self.legacy:
+                # Legacy bonuses (LP 9A, credits) are the identity's last term ("Meters").
+                self.host.sync()
+                bonus = self.host.lp_9a(0)
+                m[0x9A] = bonus["deductible"] + bonus["non_deductible"] + bonus["wager_match"]
+            balance = identity_credits(m) + m.get(0x9A, 0)
             verdict = "reconciles" if balance == m[0x000C] else f"DOES NOT RECONCILE ({balance} != {m[0x000C]})"
             summary = (f"station {self.number}: credits {credits}, coin in {meters['coin_in']}, "
                        f"coin out {meters['coin_out']}, drop {meters['drop']}, "
