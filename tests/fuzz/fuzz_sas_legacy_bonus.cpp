@@ -162,7 +162,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             stack.receive(WireByte{b, first}, false, now);
             first = false;
         }
-        const std::vector<std::uint8_t> head(frame.begin(), frame.begin() + std::min<std::size_t>(frame.size(), 2));
+        const std::vector<std::uint8_t> head(frame.begin(),
+                                             frame.begin() + std::min<std::ptrdiff_t>(std::ssize(frame), 2));
         const bool repeat = lastAnswered && frame[0] == kAddress && frame.size() > 1 && head == lastHead;
         if (frame.size() > 1 && frame[1] == 0x8A && repeat) {
             check(bonus.awards == awardsBefore);  // the link's implied NACK: never a second award
