@@ -181,6 +181,16 @@ void printStations(const json& stations, std::ostream& out) {
         if (s.value("auto_repeat", false)) {
             floor += "auto-repeat ";
         }
+        // Credit types and the accounting host's cashless lock (issue 36).
+        const std::int64_t restricted = s.value("restricted", std::int64_t{0});
+        const std::int64_t nonrestricted = s.value("nonrestricted", std::int64_t{0});
+        if (restricted != 0 || nonrestricted != 0) {
+            floor += "promo " + std::to_string(restricted) + " restricted " + std::to_string(nonrestricted) +
+                     " non-restricted ";
+        }
+        if (s.value("aft_locked", false)) {
+            floor += "AFT-locked ";
+        }
         out << (floor.empty() ? "-" : floor) << "\n";
     }
 }

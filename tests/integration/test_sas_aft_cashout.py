@@ -12,6 +12,7 @@ Usage: test_sas_aft_cashout.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -20,7 +21,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from test_sas import SasTable  # noqa: E402
-from test_table import ok  # noqa: E402
+from test_table import CTL, ok  # noqa: E402
 from engine_client import EngineClient  # noqa: E402
 import sas_host as sh  # noqa: E402
 
@@ -69,6 +70,11 @@ class HostCashout(unittest.TestCase):
         status = host.lp_74()
         self.assertEqual(status["host_cashout"], CONTROLLABLE | ENABLE)
         host.sync()
+        # The floor sees the promotional part (pitlinkctl stations).
+        line = [l for l in subprocess.run([CTL, "stations", "--socket", t.daemon.control], capture_output=True,
+                                          text=True, check=True).stdout.splitlines() if l.startswith("1 ")]
+        self.assertEqual(len(line), 1)
+        self.assertIn("promo 0 restricted 500 non-restricted", line[0])
 
         # The player cashes out: 6A, the host reads LP 74 and takes what can move.
         request = t.send("cash_out", station=1)
