@@ -52,7 +52,7 @@ void CreditTypesChecker::credit(std::int64_t seq, std::int64_t station, const nl
         s.stakedNonrestricted -= wagedN;
         s.restrictedPlayed += wagedR;
         s.nonrestrictedPlayed += wagedN;
-    } else if (why == "ticket_in" || why == "handpay" || why == "jackpot" || why == "tip") {
+    } else if (why == "ticket_in" || why == "handpay" || why == "jackpot" || why == "tip" || why == "legacy_bonus") {
         if (r != 0 || n != 0) {
             problem(where + "moved promotional credits (" + std::to_string(r) + ", " + std::to_string(n) + ")");
         }

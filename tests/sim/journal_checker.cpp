@@ -494,11 +494,14 @@ void JournalChecker::State::feed(const CheckerRow& r) {
             m.coinOut += amount;  // a hand-paid win is not paid by the machine (SAS 0001)
         } else if (why == "tip") {
             m.keyedOff -= amount;
+        } else if (why == "legacy_bonus") {
+            m.legacyBonus += amount;
         } else if (why == "resettlement") {
             (amount >= 0 ? m.keyedOn : m.keyedOff) += amount >= 0 ? amount : -amount;
         }
         if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip" ||
-            why == "transfer_in" || why == "bonus" || why == "transfer_out" || why == "restricted_expired") {
+            why == "transfer_in" || why == "bonus" || why == "transfer_out" || why == "restricted_expired" ||
+            why == "legacy_bonus") {
             sums[s] += amount;  // money in and out of the table
         } else if (why == "settlement") {
             atRound().creditsByStation[s] += amount;

@@ -54,6 +54,7 @@ struct StationMeters {
     std::int64_t settledPaid = 0;  // every settlement credit
     std::int64_t keyedOn = 0;      // credits re-settlements added
     std::int64_t keyedOff = 0;     // tips, and credits re-settlements took back
+    std::int64_t legacyBonus = 0;  // LP 8A awards (LP 9A, credits)
     // The play of each game at each denomination, from the settlement and jackpot credits' `game`
     // (none: the first game) and `denomination` (none: the accounting one, 1 here):
     // {coin in, coin out as SAS counts it (jackpots hand-paid), jackpots, games played}.

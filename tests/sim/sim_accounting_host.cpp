@@ -426,6 +426,29 @@ bool SimAccountingHost::delayGame(std::int64_t station, int tenths) {
     return true;
 }
 
+std::optional<bool> SimAccountingHost::legacyBonus(std::int64_t station, std::int64_t credits, std::uint8_t taxStatus) {
+    const auto address = static_cast<std::uint8_t>(station);
+    const auto answer = send(
+        station, withCrc(concat(concat({address, 0x8A}, toBcd(static_cast<std::uint64_t>(credits), 4)), {taxStatus})));
+    if (answer == std::vector<std::uint8_t>{address}) {
+        return true;
+    }
+    if (answer == std::vector<std::uint8_t>{address, 0x00}) {
+        return false;
+    }
+    fail_("station " + std::to_string(station) + ": LP 8A answered" + hex(answer));
+    return std::nullopt;
+}
+
+std::optional<std::int64_t> SimAccountingHost::legacyBonusMeters(std::int64_t station) {
+    const auto answer = send(station, withCrc({static_cast<std::uint8_t>(station), 0x9A, 0x00, 0x00}));
+    if (!wellFormed(station, 0x9A, answer, 18)) {
+        return std::nullopt;
+    }
+    return fromBcd(std::span(answer.data() + 4, 4)) + fromBcd(std::span(answer.data() + 8, 4)) +
+           fromBcd(std::span(answer.data() + 12, 4));
+}
+
 std::optional<std::int64_t> SimAccountingHost::currentCredits(std::int64_t station) {
     const auto answer = send(station, {static_cast<std::uint8_t>(station), 0x1A});
     if (!wellFormed(station, 0x1A, answer, 8)) {

@@ -79,6 +79,11 @@ public:
 
     // LP 94: the answer code, nullopt when malformed (reported as a failure).
     std::optional<std::uint8_t> remoteHandpayReset(std::int64_t station);
+    // LP 8A: a legacy bonus of `credits` with its tax status; true when taken (ACK), false when
+    // busy (`addr 00`), nullopt when the answer was wrong (reported as a failure).
+    std::optional<bool> legacyBonus(std::int64_t station, std::int64_t credits, std::uint8_t taxStatus);
+    // LP 9A for game 0: the legacy bonuses paid, in credits (deductible + non-deductible + wager match).
+    std::optional<std::int64_t> legacyBonusMeters(std::int64_t station);
     // LP 1A: current credits.
     // LP 2E: no new game at the station for `tenths` x 100 ms (0 ends a delay); true when ACKed.
     bool delayGame(std::int64_t station, int tenths);

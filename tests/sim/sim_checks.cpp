@@ -149,7 +149,7 @@ void Simulation::checkMeterIdentity() {
         const std::int64_t aftOut =
             a[Meter::TransferOutCashable] + a[Meter::TransferOutRestricted] + a[Meter::TransferOutNonrestricted];
         const std::int64_t balance =
-            m.ticketIn + m.coinOut + m.keyedOn + aftIn - m.coinIn - m.cancelled - m.keyedOff - aftOut;
+            m.ticketIn + m.coinOut + m.keyedOn + aftIn + m.legacyBonus - m.coinIn - m.cancelled - m.keyedOff - aftOut;
         if (m.current != balance) {
             fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) +
                  "'s SAS meters do not balance: current credits " + std::to_string(m.current) +
@@ -219,9 +219,18 @@ void Simulation::checkMeters(const std::string& where, const CheckReport& report
             return;
         }
         meters->insert(aftMeters->begin(), aftMeters->end());
+        const auto legacy = host_.legacyBonusMeters(s);  // LP 9A: the identity's legacy bonus term
+        if (!legacy) {
+            return;
+        }
+        if (*legacy != mine.legacyBonus % 100'000'000) {
+            fail(where + ": station " + std::to_string(s) + "'s LP 9A legacy bonuses read " + std::to_string(*legacy) +
+                 ", the journal's own sums say " + std::to_string(mine.legacyBonus));
+            return;
+        }
         const auto& m = *meters;
-        const std::int64_t in =
-            m.at(0x0D) + m.at(0x01) + m.at(0xFA) + m.at(0xA0) + m.at(0xA2) + m.at(0xA4) + m.at(0xAE) + m.at(0xB0);
+        const std::int64_t in = m.at(0x0D) + m.at(0x01) + m.at(0xFA) + m.at(0xA0) + m.at(0xA2) + m.at(0xA4) +
+                                m.at(0xAE) + m.at(0xB0) + *legacy;
         const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD) + m.at(0xB8) + m.at(0xBA) + m.at(0xBC);
         if (*credits != in - out) {
             fail(where + ": station " + std::to_string(s) + "'s SAS meters do not reconcile: current credits " +

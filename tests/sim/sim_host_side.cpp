@@ -47,6 +47,12 @@ void Simulation::accountingHost() {
         if (random_() % 3 == 0) {
             send(*connections_.back(), json{{"cmd", "handpay_reset"}, {"station", station}});  // the attendant too
         }
+    } else if (roll < 52) {
+        // A legacy bonus (LP 8A), racing the station's bets in every game for its wallet.
+        ++result_.sasPolls;
+        const auto taken = host_.legacyBonus(station, std::uniform_int_distribution<std::int64_t>(1, 2000)(random_),
+                                             static_cast<std::uint8_t>(random_() % 3));
+        result_.legacyBonuses += taken.value_or(false) ? 1 : 0;
     } else if (roll < 78) {
         ++result_.sasPolls;
         host_.currentCredits(station);

@@ -86,6 +86,7 @@ std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
            "  clock_tolerance_s: " +
            std::to_string(kClockToleranceS) +
            "\n"
+           "  legacy_bonus: true\n"
            "  aft: {enabled: true, bonus: true, host_cashout_wait_ms: 1000, transfer_limit: " +
            std::to_string(kAftTransferLimit) +
            "}\n"
