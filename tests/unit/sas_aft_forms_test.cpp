@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "protocols/sas/aft_polls.h"
+#include "tests/support/framed_poll.h"
 #include "tests/support/hex.h"
 #include "tests/support/test_crc.h"
 
@@ -20,19 +21,7 @@ using test::hex;
 
 using test::withCrc;
 
-Poll pollOf(const std::string& frame) {
-    PollFramer framer;
-    std::optional<Poll> poll;
-    bool first = true;
-    for (const std::uint8_t b : bytes(withCrc(frame))) {
-        if (auto p = framer.push(WireByte{b, first})) {
-            poll = std::move(p);
-        }
-        first = false;
-    }
-    EXPECT_TRUE(poll.has_value()) << frame;
-    return poll.value_or(Poll{});
-}
+using test::pollOf;
 
 // `addr 72 len body`, the length byte counted here.
 std::string lp72(const std::string& body) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "protocols/sas/aft_polls.h"
+#include "tests/support/framed_poll.h"
 #include "tests/support/hex.h"
 #include "tests/support/test_crc.h"
 
@@ -15,17 +16,7 @@ using test::hex;
 
 using test::withCrc;
 
-Poll pollOf(const std::string& frame) {
-    PollFramer framer;
-    std::optional<Poll> poll;
-    bool first = true;
-    for (const std::uint8_t b : bytes(withCrc(frame))) {
-        poll = framer.push(WireByte{b, first});
-        first = false;
-    }
-    EXPECT_TRUE(poll.has_value()) << frame;
-    return poll.value_or(Poll{});
-}
+using test::pollOf;
 
 constexpr const char* kZeroKey = "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
 

@@ -8,8 +8,7 @@
 #include "protocols/sas/legacy_bonus_polls.h"
 #include "protocols/sas/station_stack.h"
 #include "tests/support/hex.h"
-#include "tests/support/no_tickets_host.h"
-#include "tests/support/recording_link_output.h"
+#include "tests/support/polled_station.h"
 #include "tests/support/test_crc.h"
 
 namespace pitlink::sas::legacy {
@@ -106,9 +105,6 @@ TEST(SasLegacyBonusPolls, LP9AIsAGameAndAnswersItsThreeMeters) {
 
 // --- through a whole station ---
 
-// A station without ticketing: every ticket poll finds nothing to report.
-using Table = test::NoTicketsHost;
-
 // What the daemon's StationLegacyBonus does, as plain fields.
 struct Bonus final : LegacyBonusHost {
     AwardAnswer award(const Award& a) override {
@@ -129,32 +125,19 @@ struct Bonus final : LegacyBonusHost {
     int acknowledgements = 0;
 };
 
-struct Station {
-    explicit Station(bool legacyBonus = true) : stack(1, info(), table, table, table, wire, 0) {
+// A whole station whose legacy bonus polls reach `bonus` (none with legacy bonusing off).
+struct Station : test::PolledStation {
+    explicit Station(bool legacyBonus = true) : test::PolledStation(info()) {
         if (legacyBonus) {
             stack.station().setLegacyBonusHost(&bonus);
         }
-        poll("80");  // another address: the link synchronises
     }
     static MachineInfo info() {
         MachineInfo m;
         m.games.resize(2);  // games 1 and 2
         return m;
     }
-    std::string poll(const std::string& frame) {
-        now += 40;
-        bool first = true;
-        for (const std::uint8_t b : bytes(frame)) {
-            stack.receive(WireByte{b, first}, false, now);
-            first = false;
-        }
-        return wire.take();
-    }
-    Table table;
     Bonus bonus;
-    test::RecordingLinkOutput wire;
-    StationStack stack;
-    std::int64_t now = 0;
 };
 
 TEST(SasLegacyBonusStation, AnAwardIsAckedOnceAndARepeatOfItIsTheSameAckNotASecondAward) {

@@ -10,8 +10,7 @@
 #include "protocols/sas/aft_polls.h"
 #include "protocols/sas/station_stack.h"
 #include "tests/support/hex.h"
-#include "tests/support/no_tickets_host.h"
-#include "tests/support/recording_link_output.h"
+#include "tests/support/polled_station.h"
 #include "tests/support/test_crc.h"
 
 namespace pitlink::sas::aft {
@@ -20,9 +19,6 @@ namespace {
 using test::bytes;
 
 using test::withCrc;
-
-// A station without ticketing: every ticket poll finds nothing to report.
-using Table = test::NoTicketsHost;
 
 // One current transfer whose status the test sets; counts the acknowledgements.
 struct Host final : AftHost {
@@ -40,25 +36,10 @@ struct Host final : AftHost {
     int acknowledgements = 0;
 };
 
-struct Station {
-    Station() : stack(1, MachineInfo{}, table, table, table, wire, 0) {
-        stack.station().setAftHost(&host);
-        poll("80");  // another address: the link synchronises
-    }
-    std::string poll(const std::string& frame) {
-        now += 40;
-        bool first = true;
-        for (const std::uint8_t b : bytes(frame)) {
-            stack.receive(WireByte{b, first}, false, now);
-            first = false;
-        }
-        return wire.take();
-    }
-    Table table;
+// A whole station whose AFT polls reach `host`.
+struct Station : test::PolledStation {
+    Station() { stack.station().setAftHost(&host); }
     Host host;
-    test::RecordingLinkOutput wire;
-    StationStack stack;
-    std::int64_t now = 0;
 };
 
 TEST(SasStationAft, A72FFAnsweredPendingIsNotAcknowledgedEvenIfTheTransferEndsBeforeTheNextPoll) {
