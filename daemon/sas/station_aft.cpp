@@ -10,11 +10,12 @@ namespace pitlink::sas {
 
 namespace {
 
-constexpr std::chrono::milliseconds kCompleteRepeat{15'000};  // 69 (docs/sas.md "AFT")
-constexpr std::chrono::milliseconds kLockedRepeat{5'000};     // 6F
-constexpr std::chrono::milliseconds kHostCashoutRepeat{800};  // 6A (Monaco's HostCashOutProvider)
-constexpr std::uint8_t kHostCashoutControl = 0x01;            // LP 72 flags: apply 02 and 04
-constexpr std::uint8_t kHostCashoutModeBits = 0x06;           // 02 enabled, 04 hard
+constexpr std::chrono::milliseconds kCompleteRepeat{15'000};    // 69 (docs/sas.md "AFT")
+constexpr std::chrono::milliseconds kLockedRepeat{5'000};       // 6F
+constexpr std::chrono::milliseconds kHostCashoutRepeat{800};    // 6A (Monaco's HostCashOutProvider)
+constexpr std::uint8_t kHostCashoutControl = 0x01;              // LP 72 flags: apply 02 and 04
+constexpr std::uint8_t kHostCashoutModeBits = 0x06;             // 02 enabled, 04 hard
+constexpr std::chrono::milliseconds kExpiryCheckEvery{60'000};  // restricted credits' expiry
 
 journal::AftAmounts amountsOf(const aft::Amounts& a) {
     return {static_cast<std::int64_t>(a.cashable), static_cast<std::int64_t>(a.restricted),
@@ -38,6 +39,21 @@ std::optional<SasDateTime> dateTimeOf(const std::optional<std::string>& text) {
         return std::nullopt;
     }
     return t;
+}
+
+// A local date as the records write it, "YYYY-MM-DD", and back.
+std::string textOf(const aft::Date& d) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d", d.year, d.month, d.day);
+    return text;
+}
+
+std::optional<aft::Date> dateOf(const std::optional<std::string>& text) {
+    aft::Date d;
+    if (!text || std::sscanf(text->c_str(), "%4d-%2d-%2d", &d.year, &d.month, &d.day) != 3 || !aft::validDate(d)) {
+        return std::nullopt;
+    }
+    return d;
 }
 
 }  // namespace
@@ -71,7 +87,7 @@ aft::TransferRequest requestOf(const journal::AftTransferRecord& record) {
 
 StationAft::StationAft(std::int64_t station, const AftSettings& settings, table::Table& table,
                        const journal::Journal& journal, platform::Executor& timers, const TableClock& clock,
-                       Raise raise, JournalRecord journalRecord, AssetNumber asset)
+                       Raise raise, JournalRecord journalRecord, AssetNumber asset, RestrictedDays restrictedDays)
     : station_(station),
       settings_(settings),
       table_(table),
@@ -81,10 +97,13 @@ StationAft::StationAft(std::int64_t station, const AftSettings& settings, table:
       raise_(std::move(raise)),
       journalRecord_(std::move(journalRecord)),
       asset_(std::move(asset)),
+      restrictedDays_(std::move(restrictedDays)),
+      checkedOffset_(clock.offsetMs()),
       lockStatus_(aft::lock::kNotLocked) {}
 
 StationAft::~StationAft() {
-    for (const auto timer : {completeRepeat_, lockTimeout_, lockedRepeat_, hostCashoutRepeat_, hostCashoutWait_}) {
+    for (const auto timer :
+         {completeRepeat_, lockTimeout_, lockedRepeat_, hostCashoutRepeat_, hostCashoutWait_, expiryCheck_}) {
         if (timer != 0) {
             timers_.cancel(timer);
         }
@@ -97,22 +116,16 @@ void StationAft::restore(const AftResume& resume) {
         const auto& r = *resume.registration;
         registration_ = aft::Registration{r.status, r.asset, r.key, r.posId};
     }
-    // The pool and expiration of the restricted credits held are those of the last restricted
-    // transfer in (as ended() keeps them): from the history, then from the current transfer when
-    // it ended and is not acknowledged yet (not in the history).
-    const auto restrictedIn = [this](const journal::AftTransferRecord& t) {
-        if (aft::toStation(t.type) && succeeded(t.status) && t.moved.restricted > 0) {
-            restrictedPool_ = t.pool;
-            restrictedExpiration_ = t.expiration;
-        }
-    };
+    // The pool and expiry of the restricted credits held: the journal's, after the last transfer in
+    // that brought some (kept apart from the history, which forgets after 127 transfers), while the
+    // station still holds restricted credits.
+    restricted_.reset();
+    if (resume.restricted && restrictedHeld() > 0) {
+        restricted_ = Restricted{resume.restricted->pool, dateOf(resume.restricted->expires)};
+    }
     for (const journal::AftTransferRecord& entry : resume.history) {
         history_.add(answerOf(entry, 0));
         lastHistoryId_ = entry.id;
-        restrictedIn(entry);
-    }
-    if (resume.current && !resume.acknowledged) {
-        restrictedIn(*resume.current);
     }
     // At every start the station is unlocked (LP 74).
     table_.setAftLocked(station_, false);
@@ -125,6 +138,8 @@ void StationAft::restore(const AftResume& resume) {
 }
 
 void StationAft::start() {
+    checkExpiry();  // the restricted credits held may have expired while pitlinkd was down
+    scheduleExpiryCheck();
     if (!current_) {
         return;
     }
@@ -164,14 +179,81 @@ aft::TransferContext StationAft::context() const {
     c.available = available();
     c.transferLimitCents = static_cast<std::uint64_t>(settings_.transferLimitCents);
     c.denominationCents = static_cast<std::uint64_t>(table_.denomination());
+    c.jackpotLimitCents = static_cast<std::uint64_t>(std::max<game::Money>(table_.jackpotLimit(), 0));
+    c.idle = table_.stationIdle(station_);
     const table::StationWallet& w = table_.wallet(station_);
     const bool busy = table_.tilted() || w.handpay.has_value() || w.cashingOut || w.redeeming;
     c.transferInAllowed = !busy;
     c.transferOutAllowed = !busy;
     c.bonusAllowed = settings_.bonus && !table_.tilted() && !w.handpay;
-    c.restrictedPool = restrictedPool_;
+    c.restrictedPool = restricted_ ? restricted_->pool : 0;
     c.lastHistoryId = lastHistoryId_;
+    if (current_ && current_->record.status == aft::status::kPending) {
+        c.expirationValid = expiryOf(current_->record.expiration).valid;  // checked again when it moves
+    }
     return c;
+}
+
+aft::Date StationAft::today() const {
+    const SasDateTime t = clock_.localTime();
+    return aft::Date{t.year, t.month, t.day};
+}
+
+aft::Expiry StationAft::expiryOf(std::uint32_t expiration) const {
+    return aft::expiryOf(expiration, today(), restrictedDays_ ? restrictedDays_() : 0);
+}
+
+game::Money StationAft::restrictedHeld() const {
+    const journal::StationAccount acc = journal_.projected().station(station_);
+    return acc.promo.held.restricted + acc.promo.staked().restricted;
+}
+
+bool StationAft::transferInFlight() const {
+    return current_ && (!current_->durable || current_->record.status == aft::status::kPending);
+}
+
+std::optional<std::string> StationAft::expiresAfter(const aft::TransferRequest& request) const {
+    const aft::Expiry incoming = expiryOf(request.expiration);
+    std::optional<aft::Date> expires = incoming.expires;
+    if (restricted_ && restrictedHeld() > 0) {
+        expires = aft::laterExpiry(restricted_->expires, incoming.expires);  // never shortened
+    }
+    return expires ? std::optional<std::string>(textOf(*expires)) : std::nullopt;
+}
+
+void StationAft::scheduleExpiryCheck() {
+    expiryCheck_ = timers_.after(kExpiryCheckEvery, [this] {
+        expiryCheck_ = 0;
+        checkExpiry();
+        scheduleExpiryCheck();
+    });
+}
+
+void StationAft::checkExpiry() {
+    checkedOffset_ = clock_.offsetMs();
+    if (journal_.failed()) {
+        return;
+    }
+    const journal::StationAccount acc = journal_.projected().station(station_);
+    if (acc.promo.held.restricted + acc.promo.staked().restricted <= 0) {
+        restricted_.reset();  // none left: the pool and the date go with them
+        return;
+    }
+    const game::Money unstaked = acc.promo.held.restricted;
+    if (!restricted_ || !restricted_->expires || unstaked <= 0 || !aft::expiredOn(*restricted_->expires, today())) {
+        return;
+    }
+    const table::StationWallet& w = table_.wallet(station_);
+    if (transferInFlight() || w.handpay || w.cashingOut || w.hostCashingOut || hostCashoutDone_) {
+        return;  // the next check
+    }
+    // A restricted stake in play stays restricted: if it comes back, the next check takes it.
+    const std::string ref = "pool " + std::to_string(restricted_->pool) + " expired " + textOf(*restricted_->expires);
+    table_.expireRestricted(station_, unstaked, ref, [this](bool committed) {
+        if (committed && restrictedHeld() <= 0) {
+            restricted_.reset();
+        }
+    });
 }
 
 std::string StationAft::nowText() const {
@@ -235,7 +317,9 @@ aft::TransferReply StationAft::transfer(const aft::TransferRequest& request) {
 
 void StationAft::begin(const aft::TransferRequest& request) {
     journal::AftTransferRecord record = transferRecordOf(request);
-    const auto refused = aft::refusalOf(request, context());
+    aft::TransferContext c = context();
+    c.expirationValid = expiryOf(request.expiration).valid;
+    const auto refused = aft::refusalOf(request, c);
     if (refused) {
         // A refusal found at once: journaled, answered once durable, acknowledged already (no 69).
         record.status = *refused;
@@ -273,6 +357,10 @@ void StationAft::execute() {
     std::string_view reason = journal::reason::kTransferIn;
     if (amounts.done()) {
         final.moved = amountsOf(amounts.moved);
+        if (request.type == aft::type::kInHouseToMachine && amounts.moved.restricted > 0) {
+            // Its end says when the restricted credits held expire after it (its local date).
+            final.expires = expiresAfter(request);
+        }
         const auto total = static_cast<game::Money>(amounts.moved.total());
         parts = {static_cast<game::Money>(amounts.moved.restricted),
                  static_cast<game::Money>(amounts.moved.nonrestricted)};
@@ -286,11 +374,14 @@ void StationAft::execute() {
         }
     }
     releaseLock();  // a transfer's end releases the lock
-    table_.aftTransfer(station_, final, amount, parts, reason, [this, final](bool committed) {
-        if (committed) {
-            ended(final);
-        }
-    });
+    table_.aftTransfer(
+        station_, final, amount, parts, reason,
+        [this, final](bool committed) {
+            if (committed) {
+                ended(final);
+            }
+        },
+        amounts.handpay);
 }
 
 void StationAft::ended(const journal::AftTransferRecord& final) {
@@ -299,9 +390,8 @@ void StationAft::ended(const journal::AftTransferRecord& final) {
     }
     current_->record = final;
     current_->durable = true;
-    if (final.moved.restricted > 0 && aft::toStation(final.type)) {
-        restrictedPool_ = final.pool;
-        restrictedExpiration_ = final.expiration;
+    if (succeeded(final.status) && final.type == aft::type::kInHouseToMachine && final.moved.restricted > 0) {
+        restricted_ = Restricted{final.pool, dateOf(final.expires)};
     }
     repeatComplete();  // 69 was raised by the transaction itself (exception_events.cpp)
     if (hostCashoutDone_ && succeeded(final.status) && !aft::toStation(final.type) && final.moved.total() > 0) {
@@ -470,8 +560,10 @@ aft::LockAnswer StationAft::lock(const aft::LockRequest& request) {
     a.transferLimit = static_cast<std::uint64_t>(settings_.transferLimitCents);
     // The host controls cash-outs to the host (LP 72 flags 01-04): 01 controllable, and the mode.
     a.hostCashout = aft::lock::kCashoutControllable | hostCashout_;
-    a.restrictedExpiration = a.current.restricted > 0 ? restrictedExpiration_ : 0;
-    a.restrictedPool = a.current.restricted > 0 ? restrictedPool_ : 0;
+    // The restricted credits' expiry date (MMDDYYYY; 0 when they never expire) and pool.
+    const bool restricted = a.current.restricted > 0 && restricted_;
+    a.restrictedExpiration = restricted && restricted_->expires ? aft::mmddyyyyOf(*restricted_->expires) : 0;
+    a.restrictedPool = restricted ? restricted_->pool : 0;
     return a;
 }
 
@@ -526,6 +618,9 @@ void StationAft::tick() {
         releaseLock();  // a tilt releases the lock
     }
     tryLock();
+    if (clock_.offsetMs() != checkedOffset_) {
+        checkExpiry();  // the host moved the clock (LP 7F): perhaps past the expiry date
+    }
 }
 
 }  // namespace pitlink::sas

@@ -9,7 +9,11 @@
 //   its credits (Table::aftTransfer), which raises 69; 69 repeats every 15 s until the host
 //   interrogates it (72 FF) and polls on (the implied ACK, journaled as aft.acknowledged); a
 //   successful one then goes to the 127-entry history;
-// - a transfer still pending at a restart ends as 9F with no credit moved (the resume).
+// - a transfer still pending at a restart ends as 9F with no credit moved (the resume);
+// - restricted credits brought in expire at the end of their expiry date, station local time
+//   (protocols/sas/aft_expiration.h): resolved when the transfer ends (its aft.transfer's
+//   `expires`), the later date kept while restricted credits are held, checked at start, every
+//   60 s and after the clock moved (LP 7F), journaled as a restricted_expired credit.
 // Runs on the logic thread; answers from memory.
 #include <nlohmann/json.hpp>
 
@@ -26,6 +30,7 @@
 #include "daemon/platform/executor.h"
 #include "daemon/sas/table_clock.h"
 #include "daemon/table/table.h"
+#include "protocols/sas/aft_expiration.h"
 #include "protocols/sas/aft_rules.h"
 
 namespace pitlink::sas {
@@ -45,10 +50,12 @@ public:
     using Raise = std::function<void(std::uint8_t code)>;
     using JournalRecord = std::function<void(const AftStationRecord& record, std::function<void(bool committed)>)>;
     using AssetNumber = std::function<std::uint32_t()>;
+    // LP 7B's restricted expiration days of the station (its ticket setup): a request's 0.
+    using RestrictedDays = std::function<std::uint16_t()>;
 
     StationAft(std::int64_t station, const AftSettings& settings, table::Table& table, const journal::Journal& journal,
                platform::Executor& timers, const TableClock& clock, Raise raise, JournalRecord journalRecord,
-               AssetNumber asset);
+               AssetNumber asset, RestrictedDays restrictedDays);
     ~StationAft() override;
     StationAft(const StationAft&) = delete;
     StationAft& operator=(const StationAft&) = delete;
@@ -58,8 +65,14 @@ public:
     // ...and once the floor runs: a transfer the journal leaves pending ended with the power (9F,
     // nothing moved, journaled); 69 is raised while the current transfer is unacknowledged.
     void start();
-    // Every tick: a pending lock taken when the station is idle, a lock released by a tilt.
+    // Every tick: a pending lock taken when the station is idle, a lock released by a tilt; the
+    // restricted credits' expiry checked when the clock was moved (LP 7F) since the last check.
     void tick();
+    // Restricted credits past their expiry date (the station's local date after it) and not staked
+    // are journaled gone (Table::expireRestricted), unless a transfer of the station is in flight
+    // or a hand-pay or cash-out is pending (then at the next check); once the station holds none,
+    // staked or not, their pool and date are cleared. Run by start(), every 60 s and by tick().
+    void checkExpiry();
     // Host cash-out (table::TicketSystem::offerHostCashout): false unless the host asked for it
     // (LP 72 flags 01 + 02); else 6A until a transfer to the host takes the credits (`done` with
     // what it took) or, in soft mode, the wait ends (`done` with nullopt). Hard mode waits.
@@ -90,6 +103,15 @@ private:
     [[nodiscard]] std::uint8_t aftStatus() const;
     [[nodiscard]] aft::TransferAnswer answerOf(const journal::AftTransferRecord& record, std::uint8_t position) const;
     [[nodiscard]] std::string nowText() const;
+    [[nodiscard]] aft::Date today() const;
+    [[nodiscard]] aft::Expiry expiryOf(std::uint32_t expiration) const;
+    // Restricted credits of the station, held and staked (the state with everything in flight).
+    [[nodiscard]] game::Money restrictedHeld() const;
+    [[nodiscard]] bool transferInFlight() const;
+    // The `expires` the end of a transfer in that moves restricted credits carries: its own
+    // expiration resolved today, or the later date of the restricted credits already held.
+    [[nodiscard]] std::optional<std::string> expiresAfter(const aft::TransferRequest& request) const;
+    void scheduleExpiryCheck();
     void begin(const aft::TransferRequest& request);
     void execute();
     void ended(const journal::AftTransferRecord& final);
@@ -109,12 +131,20 @@ private:
     Raise raise_;
     JournalRecord journalRecord_;
     AssetNumber asset_;
+    RestrictedDays restrictedDays_;
     aft::Registration registration_;
     std::optional<Current> current_;
     aft::TransferHistory history_;
     std::optional<std::string> lastHistoryId_;
-    std::uint16_t restrictedPool_ = 0;
-    std::uint32_t restrictedExpiration_ = 0;
+    // The restricted credits held: their pool and the last local date they may be played on
+    // (nullopt: never); none while the station holds no restricted credits.
+    struct Restricted {
+        std::uint16_t pool = 0;
+        std::optional<aft::Date> expires;
+    };
+    std::optional<Restricted> restricted_;
+    platform::Executor::TimerId expiryCheck_ = 0;     // every 60 s
+    std::int64_t checkedOffset_ = 0;                  // the clock's offset at the last expiry check
     platform::Executor::TimerId completeRepeat_ = 0;  // 69 every 15 s until acknowledged
     std::uint8_t lockStatus_;
     platform::Executor::TimerId lockTimeout_ = 0;

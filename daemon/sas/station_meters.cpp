@@ -25,11 +25,12 @@ StationSasMeters stationSasMeters(const journal::StationAccount& account) {
     s.current = account.credits + account.inPlay;
     s.currentRestricted = account.promo.held.restricted + account.promo.staked().restricted;
     s.wonCredits = m[Meter::CoinOut];
-    s.handpaidAll = m[Meter::HandpaidCancelledCredits] + m[Meter::Jackpots];
+    s.handpaidAll = m[Meter::HandpaidCancelledCredits] + m[Meter::Jackpots] + m[Meter::BonusHandpaid];
     // A bonus is not won in a game: never in coin out (0001), each kind a term of its own.
     s.legacyBonus =
         m[Meter::LegacyBonusDeductible] + m[Meter::LegacyBonusNonDeductible] + m[Meter::LegacyBonusWagerMatch];
-    s.machinePaidBonus = s.legacyBonus + m[Meter::BonusCashable] + m[Meter::BonusNonrestricted];
+    s.attendantPaidBonus = m[Meter::BonusHandpaid];
+    s.machinePaidBonus = s.legacyBonus + m[Meter::BonusCashable] + m[Meter::BonusNonrestricted] - s.attendantPaidBonus;
     return s;
 }
 

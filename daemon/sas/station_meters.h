@@ -28,12 +28,16 @@ struct StationSasMeters {
     game::Money current = 0;            // 000C: the credits, with the stakes of a round not yet settled
     game::Money currentRestricted = 0;  // 001B: restricted credits, with restricted stakes not yet settled
     game::Money wonCredits = 0;         // 0022: every win paid, by the machine or by hand (coin out + jackpot)
-    game::Money handpaidAll = 0;        // 0023: everything paid by hand (0003 + 0002)
+    game::Money handpaidAll = 0;        // 0023: everything paid by hand (0003 + 0002 + 0021)
     // Legacy bonuses (LP 8A) credited: LP 9A's deductible + non-deductible + wager match.
     game::Money legacyBonus = 0;
     // 001E, total machine paid external bonus win: every bonus the station paid to its credit
-    // meter, legacy and AFT (00AE + 00B0), as Monaco counts it.
+    // meter, legacy and AFT (00AE + 00B0, less the bonus jackpots hand-paid), as Monaco counts it.
     game::Money machinePaidBonus = 0;
+    // 0021, total attendant paid external bonus win: AFT bonus jackpots (LP 72 type 11) at or
+    // above the jackpot limit, paid by hand. They are in 00AE/00B0 (the host's AFT sums) and
+    // leave the credit meter in the same transaction: a term of the identity of their own.
+    game::Money attendantPaidBonus = 0;
 };
 
 [[nodiscard]] StationSasMeters stationSasMeters(const journal::StationAccount& account);

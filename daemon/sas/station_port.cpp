@@ -46,7 +46,8 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
           [this](const AftStationRecord& record, std::function<void(bool)> done) {
               context_.journalAft(link_.station, record, std::move(done));
           },
-          [this] { return tickets_.assetNumber(); }),
+          [this] { return tickets_.assetNumber(); },
+          [this] { return tickets_.ticketSetup().restrictedExpirationDays; }),
       legacyBonus_(
           link.station, context.table, context.journal,
           [this](const journal::SasLegacyBonusReadRecord& record) { context_.journalRecord(link_.station, record); }),
@@ -145,6 +146,8 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
             return inCredits(sas.keyedOn);
         case meter::kKeyedOffCashable:
             return inCredits(sas.keyedOff);
+        case meter::kKeyedOffRestricted:  // restricted credits gone at their expiry
+            return inCredits(acc.meters[Meter::RestrictedExpired]);
         case meter::kRestrictedPlayed:
             return inCredits(acc.meters[Meter::RestrictedPlayed]);
         case meter::kNonrestrictedPlayed:
@@ -153,6 +156,8 @@ std::optional<std::uint64_t> StationPort::meter(std::uint16_t code) const {
             return inCredits(sas.currentRestricted);
         case meter::kMachinePaidExternalBonus:
             return inCredits(sas.machinePaidBonus);
+        case meter::kAttendantPaidExternalBonus:
+            return inCredits(sas.attendantPaidBonus);
         case meter::kDrop:
             return 0;  // a table takes no coins or bills
         case meter::kSlotDoorOpens:

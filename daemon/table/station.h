@@ -15,10 +15,15 @@
 
 namespace pitlink::table {
 
+// The hand-pay of an AFT bonus jackpot (LP 72 type 11) at or above the jackpot limit.
+inline constexpr std::string_view kBonusJackpotHandpay = "bonus_jackpot";
+
 struct PendingHandpay {
     game::Money amount = 0;
-    std::string kind;         // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
-    bool offCredits = false;  // a jackpot already off the credit meter (journal::HandpayFact)
+    // "cancelled_credit" (cash-out above the ticket limit), "jackpot" (a win at the jackpot
+    // limit) or "bonus_jackpot" (kBonusJackpotHandpay)
+    std::string kind;
+    bool offCredits = false;  // already off the credit meter (journal::HandpayFact)
 };
 
 // What a station keeps whichever game it plays (seed 000: one credit meter, one cash-out button

@@ -134,9 +134,18 @@ public:
     void cashOut(std::int64_t station, Respond respond);
     // SAS AFT (daemon/table/table_cashless.cpp): the end of a pending transfer journaled with the
     // credits it moves (`amount` and its promotional parts, by `reason` transfer_in, bonus or
-    // transfer_out; 0: a transfer that ended moving nothing); `done(committed)`.
+    // transfer_out; 0: a transfer that ended moving nothing); `done(committed)`. `handpay`: a
+    // bonus jackpot at the jackpot limit, credited and taken off again for an attendant's
+    // hand-pay in the same transaction (bonus_handpay), the station locked as for a jackpot win.
     void aftTransfer(std::int64_t station, const journal::AftTransferRecord& record, game::Money amount,
-                     journal::PromoParts parts, std::string_view reason, std::function<void(bool)> done);
+                     journal::PromoParts parts, std::string_view reason, std::function<void(bool)> done,
+                     bool handpay = false);
+    // Restricted credits at their expiry (daemon/table/table_restricted_expiry.cpp;
+    // daemon/sas/station_aft.cpp decides when): `amount` (> 0, all restricted, none of it staked)
+    // leaves the station as a credit with reason restricted_expired (ref `ref`), and the station is
+    // told (credits event); `done(committed)`.
+    void expireRestricted(std::int64_t station, game::Money amount, const std::string& ref,
+                          std::function<void(bool)> done);
     // LP 74's lock: while locked the station takes no bet, cash-out, tip or ticket.
     void setAftLocked(std::int64_t station, bool locked);
     // No stake of the station in play in any game, no hand-pay, cash-out or ticket in progress.
@@ -220,6 +229,8 @@ public:
     [[nodiscard]] game::Money denomination() const { return settings_.denomination; }  // SAS accounting
     [[nodiscard]] const std::vector<game::Money>& denominations() const { return settings_.denominations; }
     [[nodiscard]] game::Money ticketLimit() const { return settings_.ticketLimit; }  // a cash-out above: hand-pay
+    // A win (or an AFT bonus jackpot) at or above it is paid by hand-pay; 0: none.
+    [[nodiscard]] game::Money jackpotLimit() const { return settings_.jackpotLimit; }
     // The station's value of one credit (its choice, or the table's first).
     [[nodiscard]] game::Money denominationOf(std::int64_t station) const {
         return controller_.wallet(station).denomination.value_or(settings_.denomination);

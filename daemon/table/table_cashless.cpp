@@ -7,19 +7,33 @@
 namespace pitlink::table {
 
 void Table::aftTransfer(std::int64_t number, const journal::AftTransferRecord& record, game::Money amount,
-                        journal::PromoParts parts, std::string_view reason, std::function<void(bool)> done) {
+                        journal::PromoParts parts, std::string_view reason, std::function<void(bool)> done,
+                        bool handpay) {
     journal::JournalTransaction tx = journal_.begin();
     tx.add(record, std::nullopt, number);
     if (amount != 0) {
         tx.credit(number, amount, reason, std::nullopt, {.ref = "aft " + record.id, .promo = parts});
     }
+    if (handpay) {
+        // A bonus jackpot at the jackpot limit is paid by an attendant, as a jackpot win is: it
+        // leaves the credit meter in the transaction that brought it, and the station locks.
+        tx.add(journal::HandpayPendingRecord{amount, std::string(kBonusJackpotHandpay), std::nullopt, true},
+               std::nullopt, number);
+        tx.credit(number, -amount, journal::reason::kBonusHandpay, std::nullopt,
+                  {.ref = "aft " + record.id, .promo = parts.negated()});
+        walletAt(number).handpay = PendingHandpay{amount, std::string(kBonusJackpotHandpay), true};
+    }
     const game::Money credits = tx.balance(number);
     commit(
         std::move(tx), [done = std::move(done)](const Reply& reply) { done(reply.ok); },
         Reply::accepted(CreditsAnswer{credits}),
-        [this, number, credits, moved = amount != 0, id = record.id, why = std::string(reason)] {
+        [this, number, credits, moved = amount != 0 && !handpay, handpay, amount, id = record.id,
+         why = std::string(reason)] {
             if (moved) {
                 publish(CreditsChanged{number, credits, std::nullopt, std::pair(id, why), {}});
+            }
+            if (handpay) {
+                publish(HandpayLocked{number, amount, std::string(kBonusJackpotHandpay)});
             }
         });
 }

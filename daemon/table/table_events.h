@@ -91,7 +91,7 @@ struct TicketIssued {
 struct HandpayLocked {
     std::int64_t station = 0;
     game::Money amount = 0;
-    std::string kind;  // "cancelled_credit"
+    std::string kind;  // "cancelled_credit" or "bonus_jackpot" (a jackpot win shows in its round)
 };
 struct HandpayReset {
     std::int64_t station = 0;

@@ -109,10 +109,10 @@ std::optional<std::uint8_t> refusalOf(const TransferRequest& r, const TransferCo
         case type::kInHouseToMachine:
         case type::kInHouseToHost:
         case type::kBonusCoinOut:
+        case type::kBonusJackpot:
             break;
         case type::kWinToHost:
             return status::kNoWonCredits;  // no host cash-out of a win is pending
-        case type::kBonusJackpot:
         case type::kInHouseToTicket:
         case type::kDebitToMachine:
         case type::kDebitToTicket:
@@ -129,6 +129,9 @@ std::optional<std::uint8_t> refusalOf(const TransferRequest& r, const TransferCo
     const std::uint64_t denom = std::max<std::uint64_t>(c.denominationCents, 1);
     if (r.amounts.cashable % denom != 0 || r.amounts.restricted % denom != 0 || r.amounts.nonrestricted % denom != 0) {
         return status::kNotMultipleOfDenomination;
+    }
+    if (r.type == type::kInHouseToMachine && r.amounts.restricted != 0 && !c.expirationValid) {
+        return status::kNotValidAmount;  // an expiration that is no date, or one already past
     }
     if (r.type == type::kInHouseToMachine && r.amounts.restricted != 0 && c.available.restricted != 0 &&
         r.poolId != c.restrictedPool) {
@@ -168,6 +171,14 @@ TransferAmounts amountsMoved(const TransferRequest& r, const TransferContext& c)
         }
         return moved;
     };
+    if (r.type == type::kBonusJackpot && c.jackpotLimitCents > 0 && r.amounts.total() >= c.jackpotLimitCents) {
+        if (!c.idle) {
+            return {{}, status::kUnableNow};
+        }
+        out.moved = r.amounts;
+        out.handpay = true;
+        return out;
+    }
     if (toStation(r.type)) {
         if (r.amounts.total() <= limit) {
             out.moved = r.amounts;

@@ -38,14 +38,17 @@ struct RegistrationStep {
 struct TransferContext {
     std::uint32_t asset = 0;  // LP 7B's asset number
     Registration registration;
-    bool locked = false;                       // LP 74 lock effective
-    Amounts available;                         // cents of each type the station holds that can move (no stake in play)
-    std::uint64_t transferLimitCents = 0;      // the most one transfer to the station may bring
-    std::uint64_t denominationCents = 1;       // the accounting denomination: amounts are whole credits of it
+    bool locked = false;                   // LP 74 lock effective
+    Amounts available;                     // cents of each type the station holds that can move (no stake in play)
+    std::uint64_t transferLimitCents = 0;  // the most one transfer to the station may bring
+    std::uint64_t denominationCents = 1;   // the accounting denomination: amounts are whole credits of it
+    std::uint64_t jackpotLimitCents = 0;   // a bonus jackpot (11) at or above is hand-paid (0: never)
+    bool idle = true;  // no stake in play, no hand-pay, cash-out or ticket: a hand-paid bonus jackpot needs it
     bool transferInAllowed = false;            // not tilted, not in a hand-pay, a cash-out or a ticket
     bool transferOutAllowed = false;           // the same for a transfer to the host
     bool bonusAllowed = false;                 // not tilted, not in a hand-pay
     std::uint16_t restrictedPool = 0;          // of the restricted credits held (with restricted > 0)
+    bool expirationValid = true;               // a restricted transfer in's expiration: a date, not past (83)
     std::optional<std::string> lastHistoryId;  // the newest history entry's transaction ID
 };
 
@@ -58,13 +61,18 @@ struct TransferContext {
 // What a taken request moves, in cents (to the station, or to the host for 80), and its status:
 // 00 all it asked, 01 a partial transfer's part, or why it moves nothing: 84 over the transfer
 // limit, 82 more than the station holds of a type (a full transfer to the host), 83 nothing to
-// move (a partial one with none of what it asked). A partial transfer to the station fills
-// restricted first, then non-restricted, then cashable up to the limit; one to the host takes
-// cashable first, then non-restricted, then restricted, up to what is held and the limit (as
-// Monaco's AftOnTransferProvider / AftOffTransferProvider).
+// move (a partial one with none of what it asked). A bonus jackpot (11) at or above the jackpot
+// limit is hand-paid (`handpay`): it never stays on the credit meter, so the transfer limit does
+// not bound it (Monaco pays every bonus jackpot by hand-pay; pitlink as a jackpot win: by hand
+// from the jackpot limit, to the credit meter below it); one while the station is not idle is
+// 87 (its lock would stop a round the station has stakes in, or meet another hand-pay). A partial transfer to the
+// station fills restricted first, then non-restricted, then cashable up to the limit; one to the host takes cashable
+// first, then non-restricted, then restricted, up to what is held and the limit (as Monaco's AftOnTransferProvider /
+// AftOffTransferProvider).
 struct TransferAmounts {
     Amounts moved;
     std::uint8_t status = status::kFullTransfer;
+    bool handpay = false;  // a bonus jackpot paid by an attendant, not to the credit meter
     [[nodiscard]] bool done() const { return status == status::kFullTransfer || status == status::kPartialTransfer; }
 };
 [[nodiscard]] TransferAmounts amountsMoved(const TransferRequest& request, const TransferContext& context);

@@ -24,6 +24,8 @@ inline constexpr std::uint16_t kNonrestrictedPlayed = 0x001A;
 inline constexpr std::uint16_t kCurrentRestrictedCredits = 0x001B;
 // Total machine paid external bonus win: every bonus paid to the credit meter (legacy and AFT).
 inline constexpr std::uint16_t kMachinePaidExternalBonus = 0x001E;
+// Total attendant paid external bonus win: AFT bonus jackpots hand-paid at the jackpot limit.
+inline constexpr std::uint16_t kAttendantPaidExternalBonus = 0x0021;
 inline constexpr std::uint16_t kTotalWonCredits = 0x0022;
 inline constexpr std::uint16_t kTotalHandPaidCredits = 0x0023;
 inline constexpr std::uint16_t kDrop = 0x0024;
@@ -38,6 +40,8 @@ inline constexpr std::uint16_t kAftInHouseRestrictedOut = 0x00BA;
 inline constexpr std::uint16_t kAftInHouseNonrestrictedOut = 0x00BC;
 inline constexpr std::uint16_t kKeyedOnCashable = 0x00FA;
 inline constexpr std::uint16_t kKeyedOffCashable = 0x00FD;
+// Restricted promotional keyed-off funds: restricted credits gone at their expiry (credits).
+inline constexpr std::uint16_t kKeyedOffRestricted = 0x00FE;
 // Not in Table C-7's numbered list but reported by LP 1C and LP 18.
 inline constexpr std::uint16_t kSlotDoorOpens = 0xF000;
 inline constexpr std::uint16_t kPowerResets = 0xF001;

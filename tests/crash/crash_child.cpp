@@ -188,15 +188,16 @@ public:
         : table_(table), journal_(journal), acknowledge_(std::move(acknowledge)) {}
 
     // StationAft::restore: the registration aside (the requests here carry no key), the current
-    // transfer and whether the host acknowledged it, the history's newest ID, the restricted pool.
+    // transfer and whether the host acknowledged it, the history's newest ID, the restricted pool
+    // (the journal's, kept apart from the history).
     void restore(const sas::SasResume& resume) {
         for (const auto& [station, state] : resume.aft) {
             Station& s = stations_[station];
             for (const journal::AftTransferRecord& entry : state.history) {
                 s.lastHistoryId = entry.id;
-                if (entry.moved.restricted > 0) {
-                    s.restrictedPool = entry.pool;
-                }
+            }
+            if (state.restricted) {
+                s.restrictedPool = state.restricted->pool;
             }
             s.current = state.current;
             s.acknowledged = state.acknowledged;
@@ -576,6 +577,18 @@ int play(const Options& o) {
                 if (cashable > 0) {
                     table.handpay(station, cashable);
                     acknowledge("handpay");
+                }
+                break;
+            case 3:
+                // A linked station's restricted credits reached their expiry (StationAft::
+                // checkExpiry): those not staked go (none are staked between rounds).
+                for (std::int64_t linked = 1; linked <= kAftStations; ++linked) {
+                    const game::Money restricted = journal.projected().station(linked).promo.held.restricted;
+                    if (restricted > 0) {
+                        table.expireRestricted(linked, restricted, "pool 1 expired");
+                        acknowledge("restricted_expired");
+                        break;
+                    }
                 }
                 break;
             default:

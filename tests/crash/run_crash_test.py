@@ -210,7 +210,7 @@ TRANSFER_METERS = {0: ("transfer_in_cashable", "transfer_in_restricted", "transf
 AFT_METER_NAMES = [m for names in TRANSFER_METERS.values() for name in names if name for m in (name, name + "_count")]
 # Money in and out of the table by credit reason (the rest is the game's).
 MONEY_IN = ("ticket_in", "transfer_in", "bonus", "legacy_bonus")
-MONEY_OUT = ("ticket_out", "handpay", "jackpot", "tip", "transfer_out", "restricted_expired")
+MONEY_OUT = ("ticket_out", "handpay", "jackpot", "tip", "transfer_out", "restricted_expired", "bonus_handpay")
 GAME = ("bet", "settlement", "bet_return", "resettlement")
 
 
@@ -287,6 +287,7 @@ class Checker:
         self.stakes = 0           # sum of the stakes of the bets accepted
         self.promo = {}           # station -> [restricted, non-restricted] of its credits
         self.played = {}          # station -> [restricted, non-restricted] its settled stakes took
+        self.expired = {}         # station -> restricted credits gone at their expiry (meter restricted_expired)
         self.transfers = {}       # station -> Transfer, its current (last) one
         self.ended = set()        # IDs of the transfers ended (refused at once or not)
         self.last_begun = None    # ID of the last transfer begun
@@ -342,6 +343,7 @@ class Checker:
                 "held": sum(self.balance.values()), "balances": dict(self.balance),
                 "promo": {s: tuple(p) for s, p in self.promo.items() if any(p)},
                 "played": {s: tuple(p) for s, p in self.played.items() if any(p)},
+                "expired": {s: (e,) for s, e in self.expired.items() if e},
                 "aft_meters": {s: {k: v for k, v in m.items() if v}
                                for s, m in self.aft_meters.items() if any(m.values())},
                 "outcomes": dict(self.outcomes)}
@@ -465,6 +467,8 @@ class Checker:
                 self.fail(f"credit record {seq} of station {station} {body}: {problem or 'a type below zero'} "
                           f"(restricted {held[0]}, non-restricted {held[1]}, cashable {body['balance'] - sum(held)} "
                           f"after it)")
+            if body["reason"] == "restricted_expired":
+                self.expired[station] = self.expired.get(station, 0) - body["amount"]
             if body["reason"] == "settlement":
                 played = self.played.setdefault(station, [0, 0])
                 played[0] += body.get("wagered_restricted", 0)
@@ -506,8 +510,8 @@ class Checker:
             return None if ok else "a bonus is cashable or non-restricted"
         if why == "transfer_out":
             return None if max(parts) <= 0 and cashable <= 0 else "takes negative parts"
-        if why == "ticket_out":
-            return None if parts[0] == 0 and parts[1] <= 0 else "a ticket takes cashable and non-restricted credits"
+        if why in ("ticket_out", "bonus_handpay"):
+            return None if parts[0] == 0 and parts[1] <= 0 else "takes cashable and non-restricted credits only"
         if why == "restricted_expired":
             return None if parts == (amount, 0) else "expires restricted credits only"
         if why == "resettlement":
@@ -702,8 +706,10 @@ def main():
                       for k, v in stations.items()}
             aft_meters = {k: {m: v["meters"][m] for m in AFT_METER_NAMES if v["meters"].get(m)}
                           for k, v in stations.items()}
+            expired = {k: (v["meters"].get("restricted_expired", 0),) for k, v in stations.items()}
             for what, daemon, mine in (("promotional credits", promo, state["promo"]),
                                        ("promotional credits played", played, state["played"]),
+                                       ("restricted credits expired", expired, state["expired"]),
                                        ("transfer meters", aft_meters, state["aft_meters"])):
                 daemon = {k: v for k, v in daemon.items() if any(v.values() if isinstance(v, dict) else v)}
                 if daemon != mine:

@@ -1024,6 +1024,7 @@ class AftTransfer(NamedTuple):
 # AFT: a host's books and its transfer exchange (docs/sas.md "AFT")
 
 AFT_TO_STATION, AFT_BONUS_COIN_OUT, AFT_TO_HOST = 0x00, 0x10, 0x80  # the transfer types answered
+AFT_BONUS_JACKPOT = 0x11  # a bonus paid as a jackpot: by hand-pay from the station's jackpot limit
 AFT_SUCCESSFUL = (0x00, 0x01)  # full, partial
 AFT_PENDING, AFT_BUSY = 0x40, 0xC0  # a transfer in progress; another not acknowledged yet
 # LP 6F/AF codes of the AFT meters, cents then count of the transfers that moved that part
@@ -1032,17 +1033,22 @@ AFT_PENDING, AFT_BUSY = 0x40, 0xC0  # a transfer in progress; another not acknow
 AFT_IN_METERS, AFT_IN_COUNTS = (0x00A0, 0x00A2, 0x00A4), (0x00A1, 0x00A3, 0x00A5)
 AFT_BONUS_METERS, AFT_BONUS_COUNTS = (0x00AE, 0x00B0), (0x00AF, 0x00B1)
 AFT_OUT_METERS, AFT_OUT_COUNTS = (0x00B8, 0x00BA, 0x00BC), (0x00B9, 0x00BB, 0x00BD)
-# The meters of the credit meter identity (protocols/sas/README.md "Meters").
+# The meters of the credit meter identity (protocols/sas/README.md "Meters"); 0021 (attendant
+# paid external bonus: bonus jackpots hand-paid) is its AFT term that leaves the credit meter.
 IDENTITY_METERS = (0x000C, 0x000D, 0x0001, 0x00FA, 0x0000, 0x0004, 0x00FD)
+ATTENDANT_PAID_BONUS = 0x0021
+# 00FE (restricted promotional keyed-off funds): restricted credits gone at their expiry.
+RESTRICTED_KEYED_OFF = 0x00FE
 
 
 def identity_credits(m: dict) -> int:
     """What the meters say current credits (000C) must be: ticket in + coin out + keyed on + AFT
-    in + AFT bonus - coin in - cancelled credits - keyed off - AFT out (a meter missing or not
-    kept, None, counts 0)."""
+    in + AFT bonus - coin in - cancelled credits - keyed off - AFT out - bonuses hand-paid -
+    restricted credits expired (a meter missing or not kept, None, counts 0)."""
     get = lambda code: m.get(code) or 0  # noqa: E731
     return (get(0x000D) + get(0x0001) + get(0x00FA) + sum(get(c) for c in AFT_IN_METERS + AFT_BONUS_METERS)
-            - get(0x0000) - get(0x0004) - get(0x00FD) - sum(get(c) for c in AFT_OUT_METERS))
+            - get(0x0000) - get(0x0004) - get(0x00FD) - sum(get(c) for c in AFT_OUT_METERS)
+            - get(ATTENDANT_PAID_BONUS) - get(RESTRICTED_KEYED_OFF))
 
 
 class AftError(SasError):
@@ -1076,7 +1082,7 @@ class AftBooks:
         moved = (answer.cashable, answer.restricted, answer.nonrestricted)
         if transfer_type == AFT_TO_STATION:
             sums, counts, parts = self.to_station, AFT_IN_COUNTS, moved
-        elif transfer_type == AFT_BONUS_COIN_OUT:
+        elif transfer_type in (AFT_BONUS_COIN_OUT, AFT_BONUS_JACKPOT):
             if answer.restricted:
                 raise AssertionError(f"{answer.transaction_id}: a restricted bonus {answer}")
             sums, counts, parts = self.bonus, AFT_BONUS_COUNTS, (moved[0], moved[2])
@@ -1101,7 +1107,7 @@ class AftBooks:
     def cumulative(self, transfer_type: int) -> tuple:
         """The cumulative meters an answer of that direction carries: (cashable, restricted,
         non-restricted) in, out, or the bonuses' (cashable, 0, non-restricted)."""
-        if transfer_type == AFT_BONUS_COIN_OUT:
+        if transfer_type in (AFT_BONUS_COIN_OUT, AFT_BONUS_JACKPOT):
             return self.bonus[0], 0, self.bonus[1]
         return tuple(self.to_host if transfer_type == AFT_TO_HOST else self.to_station)
 
@@ -1366,6 +1372,20 @@ class _Station:
                 taken = self.host.lp_8a(750, 0x01)  # 7.50, non-deductible
                 self.host.sync()
                 self.say(f"legacy bonus: LP 8A of 750 credits, non-deductible: {'taken' if taken else 'busy'}")
+            if self.number == 5:
+                # A bonus jackpot (LP 72 type 11) of 1200.00, the demo's jackpot limit
+                # (cashier.jackpot_limit): paid by an attendant, the station locked (51, LP 1B),
+                # the credits as they were; this host then resets the hand-pay (LP 94).
+                done = self.aft_transfer(0x00, f"DEMO-JP-{int(time.time())}", AFT_BONUS_JACKPOT, cashable=120000,
+                                         asset=status["asset"], key=key)
+                handpay = self.host.lp_1b()["amount"]
+                self.host.sync()
+                self.say(f"AFT: bonus jackpot {done.transaction_id} of {done.cashable} cents (type 11), status "
+                         f"{done.status:02X}: at the jackpot limit, a hand-pay of {handpay} cents (LP 1B), "
+                         f"not on the credit meter (0021)")
+                reset = self.host.lp_94()
+                self.host.sync()
+                self.say(f"AFT: the bonus jackpot's hand-pay reset by the host (LP 94: {reset:02X})")
             if self.number == 2:
                 done = self.aft_transfer(0x00, f"DEMO-{int(time.time())}", 0x00, restricted=1000, nonrestricted=500,
                                          asset=status["asset"], key=key, expiration=30, pool=1)
@@ -1382,11 +1402,12 @@ class _Station:
         def step():
             credits, meters = self.host.lp_1a_current_credits(), self.host.lp_19()
             # The credit meter identity a host reconciles (protocols/sas/README.md "Meters"):
-            # 000C = 000D + 0001 + 00FA + AFT in - 0000 - 0004 - 00FD - AFT out, read in LP AF.
+            # 000C = 000D + 0001 + 00FA + AFT in - 0000 - 0004 - 00FD - AFT out - 0021 - 00FE, read in LP AF.
             m = self.host.lp_af(0, list(IDENTITY_METERS))
             if self.aft:
                 self.host.sync()  # another AF at once would be an implied NACK: the same answer again
-                m.update(self.host.lp_af(0, list(AFT_IN_METERS + AFT_BONUS_METERS + AFT_OUT_METERS)))
+                m.update(self.host.lp_af(0, list(AFT_IN_METERS + AFT_BONUS_METERS + AFT_OUT_METERS)
+                                         + [ATTENDANT_PAID_BONUS, RESTRICTED_KEYED_OFF]))
             if self.legacy:
                 # Legacy bonuses (LP 9A, credits) are the identity's last term ("Meters").
                 self.host.sync()

@@ -6,10 +6,13 @@ non-restricted) and awards a bonus; the host keeps its own wallet and transactio
 requests whose answer it did not get, interrogates each transfer to its final status and
 acknowledges it. Then the host reconciles: its wallet change with the AFT meters (6F) and the
 cumulative meters of each answer, LP 74's balances with 000C and 001B, the history (absolute
-and relative positions) after a restart, and the journal holds one transfer per successful ID.
+and relative positions) after a restart, and the journal holds one transfer per successful ID; its
+inspector views (schema 5: aft_transfers, station_statement), read with sqlite3 alone, list each
+transfer as the host's log has it.
 
 Usage: test_sas_aft.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
+import datetime
 import json
 import os
 import sys
@@ -28,6 +31,13 @@ IN_HOUSE_TO_STATION, BONUS_COIN_OUT, TO_HOST = sh.AFT_TO_STATION, sh.AFT_BONUS_C
 # LP 6F codes: current credits, restricted played, non-restricted played, current restricted, AFT.
 CURRENT, R_PLAYED, N_PLAYED, CURRENT_R = 0x000C, 0x0019, 0x001A, 0x001B
 AFT_IN, AFT_BONUS, AFT_OUT = sh.AFT_IN_METERS, sh.AFT_BONUS_METERS, sh.AFT_OUT_METERS
+
+
+def expiry(when, days):
+    """LP 74's restricted expiration (MMDDYYYY, as its 8 digits) of credits expiring `days` after
+    the local date of a transfer's answer `when` (0000NNNN in the request)."""
+    d = when.date() + datetime.timedelta(days=days)
+    return d.month * 1000000 + d.day * 10000 + d.year
 
 
 class SasAft(unittest.TestCase):
@@ -100,8 +110,9 @@ class SasAft(unittest.TestCase):
         self.assertIsNotNone(t1.when)
         self.drain_69(t)
         status = host.lp_74()
+        # LP 74 reports the date they expire at (30 days after the transfer's local date).
         self.assertEqual((status["cashable"], status["restricted"], status["nonrestricted"], status["pool"],
-                          status["expiration"]), (5000, 2000, 1000, 3, 30))
+                          status["expiration"]), (5000, 2000, 1000, 3, expiry(t1.when, 30)))
         host.sync()
         # The same request again: the ID is the last transfer's (81), nothing moves a second time.
         again = self.send(host, 0x00, "T1", IN_HOUSE_TO_STATION, cashable=5000)
@@ -221,10 +232,41 @@ class SasAft(unittest.TestCase):
         self.assertEqual(sum(c["amount"] for c in credits),
                          sum(wallet.to_station) + sum(wallet.bonus) - sum(wallet.to_host))
         self.assertEqual([c["ref"] for c in credits], ["aft T1", "aft T2", "aft T3", "aft T4", "aft T6"])
+        self.check_inspector_views(t, wallet)
+
+    def check_inspector_views(self, t, wallet):
+        """The journal's inspector views (schema 5), read with sqlite3 alone, against the host's own
+        log: aft_transfers has each successful ID once, of its type, status and amounts moved by
+        credit type, acknowledged, with the credit that moved it (the statement's row of that
+        transfer, of the amount the host booked); each refusal the host booked with its status, and
+        the repeat of T1 refused at once (81: the host books only final answers of its own IDs)."""
+        rows = t.daemon.rows(
+            "SELECT transfer_id, type, type_name, status, outcome, moved_cashable, moved_restricted, "
+            "moved_nonrestricted, acknowledged, credit_seq, requested_seq, ended_seq FROM aft_transfers "
+            "WHERE station = 1 ORDER BY coalesce(requested_seq, ended_seq)")
+        names = {IN_HOUSE_TO_STATION: "in_house_to_station", BONUS_COIN_OUT: "bonus_coin_out",
+                 TO_HOST: "in_house_to_host"}
+        moved = [r for r in rows if r[4] in ("full", "partial")]
+        booked = [i for i, a in wallet.log.items() if a.status in sh.AFT_SUCCESSFUL]
+        self.assertEqual([r[0] for r in moved], booked)  # each successful ID once, in order
+        for tid, kind, name, status, _, cashable, restricted, nonrestricted, ack, credit_seq, requested, ended in moved:
+            answer, booked_type = wallet.log[tid], wallet.types[tid]
+            self.assertEqual((kind, name, status, cashable, restricted, nonrestricted, ack),
+                             (booked_type, names[booked_type], answer.status, answer.cashable, answer.restricted,
+                              answer.nonrestricted, 1), tid)
+            self.assertLess(requested, ended, tid)  # journaled pending, then its end
+            statement = t.daemon.rows("SELECT amount, transfer_id FROM station_statement WHERE seq = ?", credit_seq)
+            self.assertEqual(statement, [(-wallet.signed(tid), tid)], tid)
+        refused = {(r[0], r[3]) for r in rows if r[4] == "refused"}
+        self.assertEqual(refused, {(i, a.status) for i, a in wallet.log.items() if a.status not in sh.AFT_SUCCESSFUL}
+                         | {("T1", 0x81)})
+        self.assertEqual(len(rows), len(moved) + len(refused))  # nothing pending, nothing cut by a restart
+        # The host's wallet moved by what the view says moved, signed from the station's side.
+        self.assertEqual(sum(-wallet.signed(r[0]) for r in moved), wallet.opening - wallet.wallet)
 
     def test_the_restricted_pool_survives_a_restart_after_a_transfer_out_and_an_unacknowledged_one(self):
-        """The pool and expiration of the restricted credits held are the last restricted transfer
-        in's, after a restart too: neither a restricted transfer to the host (pool 0) in the
+        """The pool of the restricted credits held is the last restricted transfer in's, and their
+        expiry the later one the transfers in brought, after a restart too: neither a restricted transfer to the host (pool 0) in the
         history nor a transfer in that ended but was not acknowledged (not in the history) may
         lose them (found by integration.sas_aft_lossy)."""
         t, host, engine = self.start()
@@ -247,7 +289,8 @@ class SasAft(unittest.TestCase):
         t.restart()
         t.events(1)
         status = host.lp_74()
-        self.assertEqual((status["restricted"], status["pool"], status["expiration"]), (700, 3, 60))
+        # 30 days after P1, then 60 after P3: the later stays.
+        self.assertEqual((status["restricted"], status["pool"], status["expiration"]), (700, 3, expiry(p3.when, 60)))
         host.sync()
         final = sh.aft_settle(host, "P3", host.lp_72_interrogate(status_only=True))
         self.assertEqual(final.status, 0x00)

@@ -485,7 +485,7 @@ class LossyAft(unittest.TestCase):
 
         # The credit meter identity, with the AFT terms; LP 74's balances are 000C and 001B, and
         # the host's model of them.
-        meters = host.lp_af(0, list(sh.IDENTITY_METERS) + [0x001B])
+        meters = host.lp_af(0, list(sh.IDENTITY_METERS) + [0x001B, sh.RESTRICTED_KEYED_OFF])
         host.sync()
         meters.update(by_af)
         self.assertEqual(meters[0x000C], sh.identity_credits(meters))

@@ -56,6 +56,25 @@ void CreditTypesChecker::credit(std::int64_t seq, std::int64_t station, const nl
         if (r != 0 || n != 0) {
             problem(where + "moved promotional credits (" + std::to_string(r) + ", " + std::to_string(n) + ")");
         }
+    } else if (why == "bonus_handpay") {
+        // A bonus jackpot at the jackpot limit leaves as it came, in its own transaction: the
+        // negation of the bonus credit with the same ref, which must come just before it.
+        const std::string ref = body.value("ref", "");
+        const auto it = ref.rfind("aft ", 0) == 0 ? credited_.find(ref.substr(4)) : credited_.end();
+        if (it == credited_.end() || handpaid_.contains(ref) ||
+            it->second != std::array<std::int64_t, 3>{-cashable, -r, -n} || lastCredit_[station] != ref) {
+            problem(where + "with ref '" + ref + "' of " + std::to_string(cashable) + ", " + std::to_string(r) + ", " +
+                    std::to_string(n) + ": not the negation of the bonus credited just before");
+        }
+        handpaid_.insert(ref);
+        s.bonusHandpaid -= amount;
+    } else if (why == "restricted_expired") {
+        // Restricted credits gone at their expiry: restricted only, never a stake in play (checked
+        // below: what is held of the type may not go below zero).
+        if (amount >= 0 || r != amount || n != 0) {
+            problem(where + "of " + std::to_string(amount) + " with parts " + std::to_string(r) + ", " +
+                    std::to_string(n) + ": not restricted credits only");
+        }
     } else if (why == "ticket_out") {
         if (r != 0 || n > 0) {
             problem(where + "took " + std::to_string(-r) + " restricted credits (a cashable ticket takes none)");
@@ -87,6 +106,7 @@ void CreditTypesChecker::credit(std::int64_t seq, std::int64_t station, const nl
             credited_[ref.substr(4)] = moved;
         }
     }
+    lastCredit_[station] = why == "bonus" ? body.value("ref", "") : std::string();
     s.restricted += r;
     s.nonrestricted += n;
     std::int64_t& credits = credits_[station];

@@ -7,7 +7,8 @@
 // - the rules of each reason: a bet takes restricted credits first, then non-restricted; what a
 //   settlement gives back of its stakes' types is at most what they took; a win, a ticket in, a
 //   hand-pay, a jackpot and a tip move cashable credits only; a ticket out takes no restricted
-//   credits; a bonus none; a transfer in only adds and a transfer out only takes;
+//   credits; a bonus none; a transfer in only adds and a transfer out only takes; an expiry
+//   (restricted_expired) takes restricted credits only, never more than are held (not staked);
 // - the AFT meters by type and count (SAS 00A0-00BD), 0019/001A (the promotional parts played)
 //   and 001B (restricted held and staked), as a host reads them;
 // - every `aft.transfer` ends once (the last one of a station may still be pending), and one that
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 namespace pitlink::sim {
@@ -37,6 +39,7 @@ struct StationCreditTypes {
     std::array<std::int64_t, 3> transferOutCount{};
     std::array<std::int64_t, 2> bonus{};  // cashable, non-restricted
     std::array<std::int64_t, 2> bonusCount{};
+    std::int64_t bonusHandpaid = 0;  // bonus jackpots taken off for a hand-pay (0021)
     [[nodiscard]] std::int64_t currentRestricted() const { return restricted + stakedRestricted; }  // 001B
 };
 
@@ -70,6 +73,8 @@ private:
     std::map<std::int64_t, std::string> lastTransfer_;  // station -> its last transfer's ID
     // ID -> the moved amounts its credit carried, before or after its final record.
     std::map<std::string, std::array<std::int64_t, 3>> credited_;
+    std::set<std::string> handpaid_;                  // refs of the bonus jackpots taken off for a hand-pay
+    std::map<std::int64_t, std::string> lastCredit_;  // by station: the ref of its last credit if a bonus
 };
 
 }  // namespace pitlink::sim

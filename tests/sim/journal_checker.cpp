@@ -496,12 +496,16 @@ void JournalChecker::State::feed(const CheckerRow& r) {
             m.keyedOff -= amount;
         } else if (why == "legacy_bonus") {
             m.legacyBonus += amount;
+        } else if (why == "bonus_handpay") {
+            m.bonusHandpaid -= amount;
+        } else if (why == "restricted_expired") {
+            m.restrictedExpired -= amount;
         } else if (why == "resettlement") {
             (amount >= 0 ? m.keyedOn : m.keyedOff) += amount >= 0 ? amount : -amount;
         }
         if (why == "ticket_in" || why == "ticket_out" || why == "handpay" || why == "jackpot" || why == "tip" ||
             why == "transfer_in" || why == "bonus" || why == "transfer_out" || why == "restricted_expired" ||
-            why == "legacy_bonus") {
+            why == "legacy_bonus" || why == "bonus_handpay") {
             sums[s] += amount;  // money in and out of the table
         } else if (why == "settlement") {
             atRound().creditsByStation[s] += amount;

@@ -50,11 +50,13 @@ struct StationMeters {
     std::int64_t ticketIn = 0;
     std::int64_t ticketOut = 0;
     // What SAS reads besides (protocols/sas/README.md "Meters"), from the bets and credit records:
-    std::int64_t inPlay = 0;       // stakes of bets accepted and not yet settled, withdrawn or voided
-    std::int64_t settledPaid = 0;  // every settlement credit
-    std::int64_t keyedOn = 0;      // credits re-settlements added
-    std::int64_t keyedOff = 0;     // tips, and credits re-settlements took back
-    std::int64_t legacyBonus = 0;  // LP 8A awards (LP 9A, credits)
+    std::int64_t inPlay = 0;             // stakes of bets accepted and not yet settled, withdrawn or voided
+    std::int64_t settledPaid = 0;        // every settlement credit
+    std::int64_t keyedOn = 0;            // credits re-settlements added
+    std::int64_t keyedOff = 0;           // tips, and credits re-settlements took back
+    std::int64_t legacyBonus = 0;        // LP 8A awards (LP 9A, credits)
+    std::int64_t bonusHandpaid = 0;      // AFT bonus jackpots hand-paid (0021)
+    std::int64_t restrictedExpired = 0;  // restricted credits gone at their expiry (00FE)
     // The play of each game at each denomination, from the settlement and jackpot credits' `game`
     // (none: the first game) and `denomination` (none: the accounting one, 1 here):
     // {coin in, coin out as SAS counts it (jackpots hand-paid), jackpots, games played}.

@@ -15,6 +15,7 @@ constexpr std::uint8_t kFull = 0x00;
 constexpr std::uint8_t kPartial = 0x01;
 constexpr std::uint8_t kInHouseIn = 0x00;
 constexpr std::uint8_t kBonusCoinOut = 0x10;
+constexpr std::uint8_t kBonusJackpot = 0x11;
 constexpr std::uint8_t kToHost = 0x80;
 constexpr std::uint8_t kPending = 0x40;
 constexpr std::uint8_t kUnexpectedError = 0x9F;
@@ -60,10 +61,11 @@ std::int64_t total(const AftParts& p) {
 
 }  // namespace
 
-SimAftHost::SimAftHost(std::vector<std::int64_t> stations, std::int64_t transferLimit, std::mt19937_64& random,
-                       Poll poll, Fail fail)
+SimAftHost::SimAftHost(std::vector<std::int64_t> stations, std::int64_t transferLimit, std::int64_t jackpotLimit,
+                       std::mt19937_64& random, Poll poll, Fail fail)
     : order_(std::move(stations)),
       transferLimit_(transferLimit),
+      jackpotLimit_(jackpotLimit),
       random_(random),
       poll_(std::move(poll)),
       fail_(std::move(fail)) {
@@ -345,13 +347,16 @@ void SimAftHost::ended(std::int64_t station, const Answer& a) {
     out.status = a.status;
     if (succeeded(a.status)) {
         out.moved = a.amounts;
+        const bool bonus = out.type == kBonusCoinOut || out.type == kBonusJackpot;
+        // A bonus jackpot from the jackpot limit on is hand-paid: the transfer limit does not bound it.
+        const bool handpaid = out.type == kBonusJackpot && total(out.moved) >= jackpotLimit_;
         bool fits = true;
         for (std::size_t i = 0; i < 3; ++i) {
             fits = fits && out.moved[i] >= 0 && out.moved[i] <= out.asked[i];
         }
         if (!fits || (a.status == 0x00 && out.moved != out.asked) ||
             (a.status == 0x01 && (out.code != kPartial || total(out.moved) >= total(out.asked))) ||
-            (out.type == kBonusCoinOut && out.moved[1] != 0) || total(out.moved) > transferLimit_) {
+            (bonus && out.moved[1] != 0) || (total(out.moved) > transferLimit_ && !handpaid)) {
             fail_(name + " ended " + std::to_string(a.status) + " moving " + partsText(out.moved));
             return;
         }
@@ -363,7 +368,8 @@ void SimAftHost::ended(std::int64_t station, const Answer& a) {
                 sums.inCount[i] += out.moved[i] > 0 ? 1 : 0;
             }
             cumulative = sums.in;
-        } else if (out.type == kBonusCoinOut) {
+        } else if (bonus) {
+            stats_.bonusJackpotsHandpaid += handpaid ? 1 : 0;
             sums.bonus[0] += out.moved[0];
             sums.bonus[1] += out.moved[2];
             sums.bonusCount[0] += out.moved[0] > 0 ? 1 : 0;
@@ -613,7 +619,14 @@ void SimAftHost::act(std::int64_t station, std::int64_t nowMs) {
         if (total(amounts) == 0) {
             amounts[2] = 250;
         }
-        start(station, percent() < 5 ? kPartial : kFull, kBonusCoinOut, amounts, 0, 0, false);
+        // One in three a bonus jackpot (11), half of those from the jackpot limit on: hand-paid,
+        // the station locked until the operator or the host (LP 94) resets it.
+        const int kind = percent();
+        if (kind < 15) {
+            amounts = {jackpotLimit_ + cents(most), 0, percent() < 50 ? cents(most / 4) : 0};
+        }
+        start(station, percent() < 5 ? kPartial : kFull, kind < 33 ? kBonusJackpot : kBonusCoinOut, amounts, 0, 0,
+              false);
     } else if (roll < 55) {
         // To the host without a lock: what LP 74 said, racing the station's bets.
         const auto held = balances(station, nowMs);

@@ -62,12 +62,13 @@ struct AftHostStats {
     std::int64_t unexpected = 0;  // 9F: cut by a restart
     std::int64_t notCompatible = 0;
     std::int64_t locksAsked = 0;
-    std::int64_t locked = 0;             // lock requests or interrogations that found the station locked
-    std::int64_t lockedCashouts = 0;     // cash-outs to the host under a lock, with exactly LP 74's balances
-    std::int64_t registrations = 0;      // LP 73 register and unregister
-    std::int64_t historyReads = 0;       // LP 72 FF of a history position that held a transfer
-    std::int64_t balanceChecks = 0;      // LP 74 balances compared with the journal
-    std::int64_t hostCashoutsTaken = 0;  // 6A answered by a transfer to the host
+    std::int64_t locked = 0;                 // lock requests or interrogations that found the station locked
+    std::int64_t lockedCashouts = 0;         // cash-outs to the host under a lock, with exactly LP 74's balances
+    std::int64_t registrations = 0;          // LP 73 register and unregister
+    std::int64_t historyReads = 0;           // LP 72 FF of a history position that held a transfer
+    std::int64_t balanceChecks = 0;          // LP 74 balances compared with the journal
+    std::int64_t hostCashoutsTaken = 0;      // 6A answered by a transfer to the host
+    std::int64_t bonusJackpotsHandpaid = 0;  // bonus jackpots (11) at the jackpot limit taken
 };
 
 class SimAftHost {
@@ -76,8 +77,10 @@ public:
     using Poll = std::function<std::vector<std::uint8_t>(std::int64_t station, const std::vector<std::uint8_t>&)>;
     using Fail = std::function<void(const std::string&)>;
 
-    SimAftHost(std::vector<std::int64_t> stations, std::int64_t transferLimit, std::mt19937_64& random, Poll poll,
-               Fail fail);
+    // `jackpotLimit`: the table's; a bonus jackpot (11) from it on is hand-paid, whatever the
+    // transfer limit.
+    SimAftHost(std::vector<std::int64_t> stations, std::int64_t transferLimit, std::int64_t jackpotLimit,
+               std::mt19937_64& random, Poll poll, Fail fail);
 
     // One act at a station on the host's initiative (none while its last transaction is open).
     void act(std::int64_t station, std::int64_t nowMs);
@@ -156,6 +159,7 @@ private:
     std::vector<std::int64_t> order_;
     std::map<std::int64_t, Station> stations_;
     std::int64_t transferLimit_;
+    std::int64_t jackpotLimit_;
     std::mt19937_64& random_;
     Poll poll_;
     Fail fail_;

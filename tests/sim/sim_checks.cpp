@@ -148,8 +148,9 @@ void Simulation::checkMeterIdentity() {
                                    a[Meter::BonusNonrestricted];
         const std::int64_t aftOut =
             a[Meter::TransferOutCashable] + a[Meter::TransferOutRestricted] + a[Meter::TransferOutNonrestricted];
-        const std::int64_t balance =
-            m.ticketIn + m.coinOut + m.keyedOn + aftIn + m.legacyBonus - m.coinIn - m.cancelled - m.keyedOff - aftOut;
+        const std::int64_t balance = m.ticketIn + m.coinOut + m.keyedOn + aftIn + m.legacyBonus - m.coinIn -
+                                     m.cancelled - m.keyedOff - aftOut - m.attendantPaidBonus -
+                                     a[Meter::RestrictedExpired];
         if (m.current != balance) {
             fail("step " + std::to_string(result_.step) + ": station " + std::to_string(station) +
                  "'s SAS meters do not balance: current credits " + std::to_string(m.current) +
@@ -181,16 +182,26 @@ void Simulation::checkMeterIdentity() {
 // - cancelled credits - keyed off (protocols/sas/README.md "Meters"; the denomination is 1).
 void Simulation::checkMeters(const std::string& where, const CheckReport& report) {
     static const std::vector<std::uint8_t> kFirst = {0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0D, 0x0E};
-    static const std::vector<std::uint8_t> kSecond = {0x22, 0x23, 0xFA, 0xFD};
+    static const std::vector<std::uint8_t> kSecond = {0x21, 0x22, 0x23, 0xFA, 0xFD, 0xFE};
     for (const std::int64_t s : host_.stations()) {
         const auto it = report.meters.find(s);
         const StationMeters mine = it == report.meters.end() ? StationMeters{} : it->second;
-        const std::map<std::uint8_t, std::int64_t> expected{
-            {0x00, mine.coinIn},    {0x01, mine.coinOut},     {0x02, mine.jackpots},
-            {0x03, mine.handpaid},  {0x04, mine.cancelled},   {0x05, mine.gamesPlayed},
-            {0x06, mine.gamesWon},  {0x07, mine.gamesLost},   {0x0D, mine.ticketIn},
-            {0x0E, mine.ticketOut}, {0x22, mine.settledPaid}, {0x23, mine.handpaid + mine.jackpots},
-            {0xFA, mine.keyedOn},   {0xFD, mine.keyedOff}};
+        const std::map<std::uint8_t, std::int64_t> expected{{0x00, mine.coinIn},
+                                                            {0x01, mine.coinOut},
+                                                            {0x02, mine.jackpots},
+                                                            {0x03, mine.handpaid},
+                                                            {0x04, mine.cancelled},
+                                                            {0x05, mine.gamesPlayed},
+                                                            {0x06, mine.gamesWon},
+                                                            {0x07, mine.gamesLost},
+                                                            {0x0D, mine.ticketIn},
+                                                            {0x0E, mine.ticketOut},
+                                                            {0x21, mine.bonusHandpaid},
+                                                            {0x22, mine.settledPaid},
+                                                            {0x23, mine.handpaid + mine.jackpots + mine.bonusHandpaid},
+                                                            {0xFA, mine.keyedOn},
+                                                            {0xFD, mine.keyedOff},
+                                                            {0xFE, mine.restrictedExpired}};
         const auto credits = host_.currentCredits(s);
         auto meters = host_.meters(s, kFirst);
         const auto more = host_.meters(s, kSecond);
@@ -231,7 +242,8 @@ void Simulation::checkMeters(const std::string& where, const CheckReport& report
         const auto& m = *meters;
         const std::int64_t in = m.at(0x0D) + m.at(0x01) + m.at(0xFA) + m.at(0xA0) + m.at(0xA2) + m.at(0xA4) +
                                 m.at(0xAE) + m.at(0xB0) + *legacy;
-        const std::int64_t out = m.at(0x00) + m.at(0x04) + m.at(0xFD) + m.at(0xB8) + m.at(0xBA) + m.at(0xBC);
+        const std::int64_t out =
+            m.at(0x00) + m.at(0x04) + m.at(0xFD) + m.at(0xFE) + m.at(0xB8) + m.at(0xBA) + m.at(0xBC) + m.at(0x21);
         if (*credits != in - out) {
             fail(where + ": station " + std::to_string(s) + "'s SAS meters do not reconcile: current credits " +
                  std::to_string(*credits) + " != " + std::to_string(in) + " in - " + std::to_string(out) + " out");

@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
     std::int64_t aftHistory = 0;
     std::int64_t aftLockRefusals = 0;
     std::int64_t aftHostCashouts = 0;
+    std::int64_t aftBonusJackpotsHandpaid = 0;
     std::int64_t legacyBonuses = 0;
     int failed = 0;
     std::uint64_t runs = 0;
@@ -135,6 +136,7 @@ int main(int argc, char** argv) {
         aftHistory += r.aftHistoryReads;
         aftLockRefusals += r.aftLockRefusals;
         aftHostCashouts += r.aftHostCashoutReplies;
+        aftBonusJackpotsHandpaid += r.aftBonusJackpotsHandpaid;
         legacyBonuses += r.legacyBonuses;
         if (!r.ok) {
             ++failed;
@@ -179,9 +181,9 @@ int main(int argc, char** argv) {
               << aftUnanswered << " requests sent again unanswered (not durable yet), " << aftLockedCashouts
               << " cash-outs to the host under a lock, " << aftHistory << " history reads, " << aftLockRefusals
               << " station ops refused under a lock, " << aftHostCashouts << " cash-outs taken by the host, "
-              << legacyBonuses << " legacy bonuses (LP 8A) taken; " << simulatedMs / 1000 << " s simulated in "
-              << seconds << " s (" << static_cast<std::int64_t>(static_cast<double>(requests) / seconds)
-              << " simulated requests/s)\n";
+              << legacyBonuses << " legacy bonuses (LP 8A) taken, " << aftBonusJackpotsHandpaid
+              << " bonus jackpots hand-paid; " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
+              << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
     if (runs >= 10 && options.faults && hostDelayRefusals == 0) {
@@ -208,10 +210,12 @@ int main(int argc, char** argv) {
     }
     if (runs >= 10 && options.faults &&
         (aftTransfers == 0 || aftPartial == 0 || aftRefused == 0 || aftRepeats == 0 || aftUnanswered == 0 ||
-         aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0 || aftHostCashouts == 0 || legacyBonuses == 0)) {
+         aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0 || aftHostCashouts == 0 || legacyBonuses == 0 ||
+         aftBonusJackpotsHandpaid == 0)) {
         std::cout << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
                      "unanswered while committing, cash-out under a lock, station op refused under a lock, "
-                     "transfer cut by a power cut (9F), or cash-out taken by the host\n";
+                     "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
+                     "hand-paid\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -59,6 +59,7 @@ inline constexpr std::uint16_t kCountedKey = 5;  // the module counts its edges 
 inline constexpr std::uint16_t kKeyCounter = 40;
 inline constexpr std::int64_t kClockToleranceS = 3600;
 inline constexpr std::int64_t kAftTransferLimit = 50'000;  // sas.aft.transfer_limit (cents)
+inline constexpr std::int64_t kJackpotLimit = 120'000;     // cashier.jackpot_limit (cents)
 
 // The stations on SAS links to the accounting host (address = station). On even seeds the host
 // redeems every ticket (`cashier.ticket_in_local: false`) and six stations are linked; on odd

@@ -63,7 +63,9 @@ std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
            games +
            "cashier:\n"
            "  ticket_limit: 30000\n"
-           "  jackpot_limit: 120000\n"
+           "  jackpot_limit: " +
+           std::to_string(kJackpotLimit) +
+           "\n"
            "  ticket_in_local: " +
            std::string(hostRedeems ? "false" : "true") +
            "\n"
@@ -122,7 +124,7 @@ Simulation::Simulation(const SimOptions& options)
           [this](std::int64_t station, const std::vector<std::uint8_t>& frame) { return poll(station, frame); },
           [this](const std::string& what) { fail(what); }),
       aft_(
-          sasStationsFor(hostRedeems_), kAftTransferLimit, random_,
+          sasStationsFor(hostRedeems_), kAftTransferLimit, kJackpotLimit, random_,
           [this](std::int64_t station, const std::vector<std::uint8_t>& frame) { return host_.send(station, frame); },
           [this](const std::string& what) { fail(what); }),
       hostSkewMs_(std::uniform_int_distribution<std::int64_t>(-1'800'000, 1'800'000)(random_)) {
@@ -198,6 +200,7 @@ SimResult Simulation::run() {
     result_.aftLockedCashouts = aft.lockedCashouts;
     result_.aftHistoryReads = aft.historyReads;
     result_.aftHostCashoutsTaken = aft.hostCashoutsTaken;
+    result_.aftBonusJackpotsHandpaid = aft.bonusJackpotsHandpaid;
     return result_;
 }
 

@@ -190,6 +190,13 @@ void ScenarioTable::aftTransfer(std::int64_t station, const journal::AftTransfer
     submit(std::move(tx));
 }
 
+void ScenarioTable::expireRestricted(std::int64_t station, game::Money amount, const std::string& ref) {
+    JournalTransaction tx = journal_.begin();
+    tx.credit(station, -amount, reason::kRestrictedExpired, std::nullopt,
+              {.ref = ref, .promo = journal::PromoParts{-amount, 0}});
+    submit(std::move(tx));
+}
+
 void ScenarioTable::snapshot() {
     pending_ = true;
     journal_.snapshot([this](const journal::CommitResult& result) {

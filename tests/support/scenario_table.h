@@ -52,6 +52,9 @@ public:
     // `amount` (signed; 0: nothing moved, no credit) of `parts` for `reason`, ref "aft ID".
     void aftTransfer(std::int64_t station, const journal::AftTransferRecord& record, game::Money amount,
                      journal::PromoParts parts, std::string_view reason);
+    // Restricted credits at their expiry (Table::expireRestricted): `amount` of the station's
+    // restricted credits not staked leave as a credit with reason restricted_expired.
+    void expireRestricted(std::int64_t station, game::Money amount, const std::string& ref);
 
     [[nodiscard]] std::int64_t roundId() const { return roundId_; }
     [[nodiscard]] const std::string& paytableSha() const { return sha_; }

@@ -121,5 +121,114 @@ TEST(AftRecords, TheHostCashoutModeIsSetByARequestTakenWithFlag01AndReadsBack) {
     EXPECT_THROW((void)aftStateFromJson(bad), nlohmann::json::exception);
 }
 
+// The end of a transfer in that moved restricted credits (type 00, status 00/01).
+AftTransferRecord restrictedIn(const std::string& id, std::uint16_t pool, std::optional<std::string> expires,
+                               std::uint32_t expiration = 0, std::string at = "2026-11-27 21:00:00") {
+    AftTransferRecord r;
+    r.id = id;
+    r.asked = {0, 1000, 0};
+    r.moved = {0, 1000, 0};
+    r.pool = pool;
+    r.expiration = expiration;
+    r.status = 0x00;
+    r.at = std::move(at);
+    r.expires = std::move(expires);
+    return r;
+}
+
+TEST(AftRecords, TheRestrictedPoolAndExpiryComeFromTheEndsOfTransfersInAndOutliveTheHistory) {
+    AftState s;
+    AftTransferRecord pending = restrictedIn("R1", 3, std::nullopt, 30);
+    pending.status = 0x40;
+    pending.moved = {};
+    pending.at.reset();
+    s.apply(pending);
+    EXPECT_EQ(s.restricted, std::nullopt);  // taken, nothing moved yet
+    s.apply(restrictedIn("R1", 3, "2026-12-27", 30));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2026-12-27"}));
+    // Refused, to the host, or a bonus: none of them brings restricted credits.
+    AftTransferRecord refused = restrictedIn("R2", 5, "2027-01-01");
+    refused.status = 0x8F;
+    refused.moved = {};
+    s.apply(refused);
+    AftTransferRecord out = restrictedIn("R3", 0, std::nullopt);
+    out.type = 0x80;
+    s.apply(out);
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2026-12-27"}));
+    // An end says what holds after it: the daemon kept the later date, or found none held.
+    s.apply(restrictedIn("R4", 3, "2027-01-05", 11'202'026));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2027-01-05"}));
+    s.apply(restrictedIn("R5", 4, std::nullopt, 0));  // never (0 with no LP 7B days)
+    EXPECT_EQ(s.restricted, (AftRestricted{4, std::nullopt}));
+    s.apply(restrictedIn("R6", 4, "2026-12-01", 12'012'026));
+    s.apply(AftAcknowledgedRecord{"R6"});
+    for (int i = 0; i < 130; ++i) {
+        const std::string id = "H" + std::to_string(i);
+        s.apply(transfer(id, 0x40, 1));
+        s.apply(transfer(id, 0x00, 1));
+        s.apply(AftAcknowledgedRecord{id});
+    }
+    EXPECT_EQ(s.history.front().id, "H3");
+    EXPECT_EQ(s.restricted, (AftRestricted{4, "2026-12-01"}));
+    EXPECT_EQ(aftStateJson(s)["restricted"], (nlohmann::json{{"expires", "2026-12-01"}, {"pool", 4}}));
+    EXPECT_EQ(aftStateFromJson(aftStateJson(s)), s);
+    s.restricted = AftRestricted{9, std::nullopt};
+    EXPECT_EQ(aftStateJson(s)["restricted"], (nlohmann::json{{"pool", 9}}));
+    EXPECT_EQ(aftStateFromJson(aftStateJson(s)), s);
+
+    // The record's `expires`: written, read back, and only as a real date.
+    const AftTransferRecord r = restrictedIn("R7", 2, "2028-02-29");
+    EXPECT_EQ(toBody(r)["expires"], "2028-02-29");
+    EXPECT_EQ(readBody<AftTransferRecord>(toBody(r)), r);
+    EXPECT_FALSE(toBody(restrictedIn("R8", 2, std::nullopt)).contains("expires"));
+    for (const char* bad : {"2027-02-29", "2026-13-01", "2026-1-05", "20261105", "2026-11-05 00:00:00"}) {
+        nlohmann::json body = toBody(r);
+        body["expires"] = bad;
+        EXPECT_THROW((void)readBody<AftTransferRecord>(body), nlohmann::json::exception) << bad;
+    }
+    nlohmann::json carried = aftStateJson(s);
+    carried["restricted"]["pool"] = 70'000;
+    EXPECT_THROW((void)aftStateFromJson(carried), nlohmann::json::exception);
+    carried = aftStateJson(s);
+    carried["restricted"]["expires"] = "2026-02-30";
+    EXPECT_THROW((void)aftStateFromJson(carried), nlohmann::json::exception);
+}
+
+TEST(AftRecords, EndsWrittenBeforeExpiryWasKeptResolveAsThenFromTheirExpirationAndTime) {
+    AftState s;
+    // 0000NNNN: N days after the end's local date (November 27th + 30: December 27th).
+    s.apply(restrictedIn("O1", 3, std::nullopt, 30));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2026-12-27"}));
+    // MMDDYYYY: that date; the later of it and the held one stays (December 31st).
+    s.apply(restrictedIn("O2", 3, std::nullopt, 12'312'026));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2026-12-31"}));
+    s.apply(restrictedIn("O3", 3, std::nullopt, 5));  // December 2nd: earlier, the 31st stays
+    EXPECT_EQ(s.restricted, (AftRestricted{3, "2026-12-31"}));
+    // 0 (LP 7B's days then, which the record does not hold): never, and never stays.
+    s.apply(restrictedIn("O4", 3, std::nullopt, 0));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, std::nullopt}));
+    s.apply(restrictedIn("O5", 3, std::nullopt, 45));
+    EXPECT_EQ(s.restricted, (AftRestricted{3, std::nullopt}));
+    // Across a year end and a leap day: February 1st 2028 + 28 days is the 29th.
+    AftState leap;
+    leap.apply(restrictedIn("O6", 1, std::nullopt, 28, "2028-02-01 09:30:00"));
+    EXPECT_EQ(leap.restricted, (AftRestricted{1, "2028-02-29"}));
+
+    // A state carried before it was kept: found again in the history and the current transfer.
+    AftState old;
+    AftTransferRecord in = restrictedIn("T1", 3, std::nullopt, 30);
+    old.apply(in);
+    old.apply(AftAcknowledgedRecord{"T1"});
+    old.apply(restrictedIn("T2", 3, std::nullopt, 12'312'026));  // ended, not acknowledged
+    nlohmann::json carried = aftStateJson(old);
+    carried.erase("restricted");
+    EXPECT_EQ(aftStateFromJson(carried).restricted, (AftRestricted{3, "2026-12-31"}));
+    EXPECT_EQ(aftStateFromJson(carried), old);
+    // ...and in an acknowledged current transfer, whose answer was kept in the history too.
+    carried["history"].clear();
+    carried["acknowledged"] = true;
+    EXPECT_EQ(aftStateFromJson(carried).restricted, (AftRestricted{3, "2026-12-31"}));
+}
+
 }  // namespace
 }  // namespace pitlink::journal

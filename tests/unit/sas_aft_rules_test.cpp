@@ -143,6 +143,45 @@ TEST(SasAftRules, FullTransfersMoveAllOrNothingAndPartialOnesWhatFits) {
               status::kNotValidAmount);
 }
 
+// A bonus jackpot (11) is a bonus (whole, never restricted) that is paid by hand-pay from the
+// jackpot limit on, where the transfer limit no longer bounds it (it never stays on the meter).
+TEST(SasAftRules, ABonusJackpotAtTheJackpotLimitIsHandPaidAndBelowItIsABonus) {
+    TransferContext c = context();  // transfer limit 1000.00, denomination 0.25
+    c.jackpotLimitCents = 120'000;
+    const auto refused = [&](TransferRequest r) { return refusalOf(r, c).value_or(0); };
+    EXPECT_EQ(refused(transfer(type::kBonusJackpot, {1'000, 0, 0})), 0);
+    EXPECT_EQ(refused(transfer(type::kBonusJackpot, {0, 1'000, 0})), status::kNotValidFunction);
+    EXPECT_EQ(refused(transfer(type::kBonusJackpot, {1'000, 0, 0}, kTransferPartial)), status::kNotValidFunction);
+    EXPECT_EQ(refused(transfer(type::kBonusJackpot, {1'010, 0, 0})), status::kNotMultipleOfDenomination);
+    TransferContext handpaying = c;
+    handpaying.bonusAllowed = false;  // in a hand-pay already, or tilted
+    EXPECT_EQ(refusalOf(transfer(type::kBonusJackpot, {200'000, 0, 0}), handpaying).value_or(0), status::kUnableNow);
+
+    auto moved = amountsMoved(transfer(type::kBonusJackpot, {99'000, 0, 1'000}), c);  // 1000.00: under 1200.00
+    EXPECT_EQ(moved.status, status::kFullTransfer);
+    EXPECT_FALSE(moved.handpay);
+    EXPECT_EQ(moved.moved, (Amounts{99'000, 0, 1'000}));
+    EXPECT_EQ(amountsMoved(transfer(type::kBonusJackpot, {110'000, 0, 0}), c).status, status::kOverLimit);
+    moved = amountsMoved(transfer(type::kBonusJackpot, {119'000, 0, 1'000}), c);  // exactly the jackpot limit
+    EXPECT_EQ(moved.status, status::kFullTransfer);
+    EXPECT_TRUE(moved.handpay);
+    EXPECT_EQ(moved.moved, (Amounts{119'000, 0, 1'000}));
+    EXPECT_TRUE(amountsMoved(transfer(type::kBonusJackpot, {5'000'000, 0, 0}), c).handpay);
+    // Not while the station has stakes in play (or another hand-pay, a cash-out, a ticket): 87.
+    TransferContext playing = c;
+    playing.idle = false;
+    moved = amountsMoved(transfer(type::kBonusJackpot, {119'000, 0, 1'000}), playing);
+    EXPECT_EQ(moved.status, status::kUnableNow);
+    EXPECT_EQ(moved.moved, (Amounts{}));
+    EXPECT_EQ(amountsMoved(transfer(type::kBonusJackpot, {99'000, 0, 1'000}), playing).status, status::kFullTransfer);
+    // A coin-out bonus is never hand-paid; without a jackpot limit neither is a jackpot bonus.
+    EXPECT_EQ(amountsMoved(transfer(type::kBonusCoinOut, {200'000, 0, 0}), c).status, status::kOverLimit);
+    c.jackpotLimitCents = 0;
+    moved = amountsMoved(transfer(type::kBonusJackpot, {200'000, 0, 0}), c);
+    EXPECT_EQ(moved.status, status::kOverLimit);
+    EXPECT_FALSE(moved.handpay);
+}
+
 TEST(SasAftRules, HistoryPositionsAreAbsoluteOrCountedBackFromTheNewest) {
     TransferHistory h;
     EXPECT_EQ(h.at(0xFF), nullptr);

@@ -7,6 +7,7 @@
 // 19/20, and "2S 9H 4D KC" is a Banker natural 9 against 6).
 #include <gtest/gtest.h>
 
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/station_meters.h"
 #include "tests/unit/table_fixture.h"
 
@@ -95,6 +96,42 @@ TEST(SasMeterIdentity, HoldsAfterEveryStepOfAMixedRun) {
     ASSERT_TRUE(f.call([&](Respond r) { f.table->cashOut(1, r); }).ok);
     EXPECT_EQ(f.credits(1), 0);
     expectSas(f, {0, 10'000, 2'000, 3'900, 2'000, 10'000, 4'200, 1'900, 300}, "cashed out");
+}
+
+// Restricted credits brought by an AFT transfer in (00A2), partly played (0000, 0019), the rest
+// expired (Table::expireRestricted): they leave the credit meter as restricted promotional
+// keyed-off funds (00FE, the ledger's restricted_expired), the identity's term for them:
+//   000C = 000D + 0001 + 00FA + AFT in (00A2) - 0000 - 0004 - 00FD - 00FE.
+TEST(SasMeterIdentity, RestrictedCreditsExpiredLeaveAsRestrictedKeyedOffFunds) {
+    TableFixture f(CardSource::Reader);
+    f.fund(1, 1'000);
+    journal::JournalTransaction in = f.journal->begin();
+    in.credit(1, 600, journal::reason::kTransferIn, std::nullopt,
+              {.ref = "aft R1", .promo = journal::PromoParts{600, 0}});
+    f.journal->submit(std::move(in));
+    f.openReaderRound();
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->placeBet(1, BetType::Banker, 200, r); }).ok);  // restricted first
+    ASSERT_TRUE(f.call([&](Respond r) { f.table->closeBets(r); }).ok);
+    f.deal(kPlayerWins);  // the banker's 200 lost
+    std::optional<bool> committed;
+    f.table->expireRestricted(1, 400, "pool 1 expired 2026-11-18", [&](bool ok) { committed = ok; });
+    EXPECT_EQ(committed, true);
+    EXPECT_EQ(f.events.back()["event"], "credits");
+    EXPECT_EQ(f.events.back()["credits"], 1'000);
+
+    const journal::StationAccount& acc = f.journal->committed().stations().at(1);
+    const sas::StationSasMeters m = sas::stationSasMeters(acc);
+    using journal::Meter;
+    EXPECT_EQ(acc.meters[Meter::TransferInRestricted], 600);
+    EXPECT_EQ(acc.meters[Meter::RestrictedPlayed], 200);
+    EXPECT_EQ(acc.meters[Meter::RestrictedExpired], 400);
+    EXPECT_EQ(acc.promo.held.restricted, 0);
+    EXPECT_EQ(m.current, 1'000);
+    EXPECT_EQ(m.coinIn, 200);
+    EXPECT_EQ(m.current, m.ticketIn + m.coinOut + m.keyedOn + acc.meters[Meter::TransferInRestricted] - m.coinIn -
+                             m.cancelled - m.keyedOff - acc.meters[Meter::RestrictedExpired]);
+    // Only restricted credits expire, never more than are held: the ledger refuses anything else.
+    EXPECT_THROW(f.table->expireRestricted(1, 1, "pool 1", [](bool) {}), journal::LedgerError);
 }
 
 }  // namespace

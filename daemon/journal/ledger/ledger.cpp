@@ -253,13 +253,15 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
                                                   reason::kBonus,
                                                   reason::kTransferOut,
                                                   reason::kRestrictedExpired,
-                                                  reason::kLegacyBonus};
+                                                  reason::kLegacyBonus,
+                                                  reason::kBonusHandpay};
     if (std::find(std::begin(kKnown), std::end(kKnown), why) == std::end(kKnown)) {
         throw LedgerError("credit record with unknown reason \"" + why + "\"");
     }
     const Money wagered = credit.wagered.value_or(0);
     const bool paidOut = why == reason::kTicketOut || why == reason::kHandpay || why == reason::kJackpot ||
-                         why == reason::kTip || why == reason::kTransferOut || why == reason::kRestrictedExpired;
+                         why == reason::kTip || why == reason::kTransferOut || why == reason::kRestrictedExpired ||
+                         why == reason::kBonusHandpay;
     const bool paidIn =
         why == reason::kTicketIn || why == reason::kTransferIn || why == reason::kBonus || why == reason::kLegacyBonus;
     if ((why == reason::kLegacyBonus) != credit.taxStatus.has_value()) {
@@ -313,6 +315,8 @@ void Ledger::applyCredit(std::optional<std::int64_t> stationColumn, const Credit
         meters.add(Meter::RestrictedExpired, -amount);
     } else if (why == reason::kLegacyBonus) {
         meters.add(legacyBonusMeter(*credit.taxStatus), amount);
+    } else if (why == reason::kBonusHandpay) {
+        meters.add(Meter::BonusHandpaid, -amount);
     }
     const auto counted = [&](std::int64_t n) {
         if (n == std::numeric_limits<std::int64_t>::max()) {

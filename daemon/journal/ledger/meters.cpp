@@ -46,6 +46,7 @@ constexpr std::array<std::string_view, kMeterCount> kNames{
     "legacy_bonus_deductible",
     "legacy_bonus_non_deductible",
     "legacy_bonus_wager_match",
+    "bonus_handpaid",
     "power_ups",
     "rounds_settled",
     "rounds_voided",

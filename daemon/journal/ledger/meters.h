@@ -50,14 +50,17 @@ enum class Meter : std::uint8_t {
     LegacyBonusDeductible,
     LegacyBonusNonDeductible,
     LegacyBonusWagerMatch,
+    // AFT bonus jackpots (LP 72 type 11) at or above the jackpot limit, paid by an attendant
+    // (SAS 0021, attendant paid external bonus win): credited as a bonus, then off the meter.
+    BonusHandpaid,
     PowerUps,         // table: daemon starts
     RoundsSettled,    // table
     RoundsVoided,     // table
     RoundsResettled,  // table: re-settlement steps
 };
-inline constexpr int kMeterCount = 41;
+inline constexpr int kMeterCount = 42;
 
-inline constexpr std::array<Meter, 37> kStationMeters{
+inline constexpr std::array<Meter, 38> kStationMeters{
     Meter::CoinIn,
     Meter::CoinOut,
     Meter::GamesPlayed,
@@ -95,12 +98,13 @@ inline constexpr std::array<Meter, 37> kStationMeters{
     Meter::LegacyBonusDeductible,
     Meter::LegacyBonusNonDeductible,
     Meter::LegacyBonusWagerMatch,
+    Meter::BonusHandpaid,
 };
 // The meters of promotional credits, cashless transfers (credit_types.h) and legacy bonuses: a
 // snapshot leaves them out while they are 0, so that a table without them writes the snapshots
 // it wrote before.
 [[nodiscard]] constexpr bool isCashlessMeter(Meter meter) {
-    return meter >= Meter::RestrictedPlayed && meter <= Meter::LegacyBonusWagerMatch;
+    return meter >= Meter::RestrictedPlayed && meter <= Meter::BonusHandpaid;
 }
 inline constexpr std::array<Meter, 5> kTableMeters{
     Meter::DoorOpens, Meter::PowerUps, Meter::RoundsSettled, Meter::RoundsVoided, Meter::RoundsResettled,

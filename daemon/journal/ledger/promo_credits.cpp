@@ -109,10 +109,11 @@ void PromoCredits::apply(const CreditRecord& credit, std::optional<std::int64_t>
             refuse("returns " + partsText(parts) + " of stakes that took " + partsText(wagered));
         }
         std::erase_if(stakesAfter, [r](const auto& entry) { return entry.first.round == r; });
-    } else if (why == reason::kTicketOut) {
-        // Non-restricted credits leave on a cashable ticket with the cashable ones.
+    } else if (why == reason::kTicketOut || why == reason::kBonusHandpay) {
+        // Non-restricted credits leave on a cashable ticket with the cashable ones; a hand-paid
+        // bonus jackpot leaves as it came (a bonus is cashable or non-restricted).
         if (parts.restricted != 0 || parts.nonrestricted > 0) {
-            refuse("a ticket printed takes cashable and non-restricted credits only");
+            refuse("a ticket printed or a bonus hand-paid takes cashable and non-restricted credits only");
         }
     } else if (why == reason::kTransferIn || why == reason::kBonus) {
         const Money cashable = credit.amount - parts.total();

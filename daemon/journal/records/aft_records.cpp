@@ -1,6 +1,7 @@
 #include "daemon/journal/records/aft_records.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 
 #include "daemon/journal/records/body_fields.h"
@@ -24,6 +25,98 @@ AftAmounts amountsOf(const json& body, std::string_view key) {
     const json& a = objectField(body, key);
     return {integerField(a, "cashable", 0, kMaxAftCents), integerField(a, "restricted", 0, kMaxAftCents),
             integerField(a, "nonrestricted", 0, kMaxAftCents)};
+}
+
+// A local date as the records write it, "YYYY-MM-DD" (years 1-9999, leap years Gregorian).
+struct Ymd {
+    int year = 0;
+    int month = 0;
+    int day = 0;
+};
+
+bool realDate(const Ymd& d) {
+    constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    if (d.year < 1 || d.year > 9999 || d.month < 1 || d.month > 12 || d.day < 1) {
+        return false;
+    }
+    const bool leap = (d.year % 4 == 0 && d.year % 100 != 0) || d.year % 400 == 0;
+    return d.day <= (d.month == 2 && leap ? 29 : kDays[d.month - 1]);
+}
+
+std::optional<Ymd> ymdOf(std::string_view text) {
+    const auto digits = [&text](std::size_t from, std::size_t n) {
+        int value = 0;
+        for (std::size_t i = from; i < from + n; ++i) {
+            if (text[i] < '0' || text[i] > '9') {
+                return -1;
+            }
+            value = value * 10 + (text[i] - '0');
+        }
+        return value;
+    };
+    if (text.size() < 10 || text[4] != '-' || text[7] != '-') {
+        return std::nullopt;
+    }
+    const Ymd d{digits(0, 4), digits(5, 2), digits(8, 2)};
+    return realDate(d) ? std::optional<Ymd>(d) : std::nullopt;
+}
+
+std::string textOf(const Ymd& d) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02d", d.year, d.month, d.day);
+    return text;
+}
+
+// `d` + `days` (H. Hinnant's days_from_civil and civil_from_days, as protocols/sas/aft_expiration.cpp).
+Ymd daysAfter(const Ymd& d, std::int64_t days) {
+    const std::int64_t y = d.year - (d.month <= 2 ? 1 : 0);
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const std::int64_t yoe = y - era * 400;
+    const std::int64_t doy = (153 * (d.month + (d.month > 2 ? -3 : 9)) + 2) / 5 + d.day - 1;
+    std::int64_t z = era * 146'097 + yoe * 365 + yoe / 4 - yoe / 100 + doy + days;
+    const std::int64_t era2 = (z >= 0 ? z : z - 146'096) / 146'097;
+    z -= era2 * 146'097;
+    const std::int64_t yoe2 = (z - z / 1460 + z / 36'524 - z / 146'096) / 365;
+    const std::int64_t doy2 = z - (365 * yoe2 + yoe2 / 4 - yoe2 / 100);
+    const std::int64_t mp = (5 * doy2 + 2) / 153;
+    const auto month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    return Ymd{static_cast<int>(yoe2 + era2 * 400 + (month <= 2 ? 1 : 0)), month,
+               static_cast<int>(doy2 - (153 * mp + 2) / 5 + 1)};
+}
+
+bool restrictedIn(const AftTransferRecord& r) {
+    return (r.status == 0x00 || r.status == 0x01) && r.type == 0x00 && r.moved.restricted > 0;
+}
+
+// The expiry a transfer in written before `expires` was kept resolves to, as it was read then:
+// MMDDYYYY that date, 0000NNNN N days after its `at`; 0 (LP 7B's days then, not in the record), or
+// no date: never.
+std::optional<std::string> expiresBefore(const AftTransferRecord& r) {
+    if (r.expiration == 0) {
+        return std::nullopt;
+    }
+    if (r.expiration <= 9999) {
+        const std::optional<Ymd> at = r.at ? ymdOf(*r.at) : std::nullopt;
+        return at ? std::optional<std::string>(textOf(daysAfter(*at, r.expiration))) : std::nullopt;
+    }
+    const Ymd d{static_cast<int>(r.expiration % 10'000), static_cast<int>(r.expiration / 1'000'000),
+                static_cast<int>(r.expiration / 10'000 % 100)};
+    return realDate(d) ? std::optional<std::string>(textOf(d)) : std::nullopt;
+}
+
+// The restricted credits after a transfer in that moved some: its `expires` is the expiry after
+// it; a record without one keeps the later of the held one and its own (never the latest), since
+// the later one stays.
+void takeRestricted(std::optional<AftRestricted>& held, const AftTransferRecord& r) {
+    if (r.expires) {
+        held = AftRestricted{r.pool, r.expires};
+        return;
+    }
+    std::optional<std::string> expires = expiresBefore(r);
+    if (held) {
+        expires = !held->expires || !expires ? std::nullopt : std::optional(std::max(*held->expires, *expires));
+    }
+    held = AftRestricted{r.pool, expires};
 }
 
 }  // namespace
@@ -57,6 +150,7 @@ json toBody(const AftTransferRecord& record) {
               {"pool", record.pool},
               {"status", record.status}};
     putIfSet(body, "at", record.at);
+    putIfSet(body, "expires", record.expires);
     return body;
 }
 
@@ -78,6 +172,12 @@ AftTransferRecord fromBody(const json& body, std::type_identity<AftTransferRecor
     if (body.contains("at")) {
         r.at = stringField(body, "at");
     }
+    if (body.contains("expires")) {
+        r.expires = stringField(body, "expires");
+        if (r.expires->size() != 10 || !ymdOf(*r.expires)) {
+            throw BodyError("\"expires\" is not a date YYYY-MM-DD");
+        }
+    }
     return r;
 }
 
@@ -90,6 +190,9 @@ AftAcknowledgedRecord fromBody(const json& body, std::type_identity<AftAcknowled
 }
 
 void AftState::apply(const AftTransferRecord& record) {
+    if (restrictedIn(record)) {
+        takeRestricted(restricted, record);
+    }
     if (current && current->id == record.id) {
         current = record;  // a pending transfer's end
         return;
@@ -131,6 +234,11 @@ json aftStateJson(const AftState& state) {
     if (state.hostCashout != 0) {
         body["host_cashout"] = state.hostCashout;
     }
+    if (state.restricted) {
+        json restricted{{"pool", state.restricted->pool}};
+        putIfSet(restricted, "expires", state.restricted->expires);
+        body["restricted"] = std::move(restricted);
+    }
     return body;
 }
 
@@ -155,6 +263,28 @@ AftState aftStateFromJson(const json& body) {
             throw BodyError("host_cashout is not a host cash-out mode (02 enabled, 04 hard)");
         }
         state.hostCashout = static_cast<std::uint8_t>(mode);
+    }
+    if (body.contains("restricted")) {
+        const json& restricted = objectField(body, "restricted");
+        AftRestricted held{static_cast<std::uint16_t>(integerField(restricted, "pool", 0, 0xFFFF)), std::nullopt};
+        if (restricted.contains("expires")) {
+            held.expires = stringField(restricted, "expires");
+            if (held.expires->size() != 10 || !ymdOf(*held.expires)) {
+                throw BodyError("restricted \"expires\" is not a date YYYY-MM-DD");
+            }
+        }
+        state.restricted = std::move(held);
+    } else {
+        // Carried before it was kept: from the transfers as they were read then (the history, then
+        // the current one, ended but perhaps not acknowledged).
+        for (const AftTransferRecord& entry : state.history) {
+            if (restrictedIn(entry)) {
+                takeRestricted(state.restricted, entry);
+            }
+        }
+        if (state.current && restrictedIn(*state.current)) {
+            takeRestricted(state.restricted, *state.current);
+        }
     }
     return state;
 }

@@ -53,6 +53,10 @@ struct AftTransferRecord {
     std::uint16_t pool = 0;
     std::uint8_t status = 0x40;
     std::optional<std::string> at;  // the station's local time at its end, "YYYY-MM-DD hh:mm:ss"
+    // The end of a transfer in that moved restricted credits: the local date whose end the
+    // restricted credits held expire at after it, "YYYY-MM-DD" (absent: none held, or they never
+    // expire; and in records written before expiry was kept).
+    std::optional<std::string> expires;
     friend bool operator==(const AftTransferRecord&, const AftTransferRecord&) = default;
 };
 [[nodiscard]] nlohmann::json toBody(const AftTransferRecord& record);
@@ -68,6 +72,15 @@ struct AftAcknowledgedRecord {
 [[nodiscard]] nlohmann::json toBody(const AftAcknowledgedRecord& record);
 [[nodiscard]] AftAcknowledgedRecord fromBody(const nlohmann::json& body, std::type_identity<AftAcknowledgedRecord>);
 
+// The restricted credits a station's transfers in brought: their pool and the local date whose
+// end they expire at ("YYYY-MM-DD"; nullopt: never), after the last transfer in that moved some.
+// Whether the station still holds any is the ledger's (a start-up clears it when none are left).
+struct AftRestricted {
+    std::uint16_t pool = 0;
+    std::optional<std::string> expires;
+    friend bool operator==(const AftRestricted&, const AftRestricted&) = default;
+};
+
 // A station's AFT state as its records leave it: what a start-up resumes and segment.carried
 // carries ("aft" of its "sas" part, by station).
 struct AftState {
@@ -78,6 +91,10 @@ struct AftState {
     // The host cash-out mode (LP 72 flags 02 enabled, 04 hard) the last transfer request taken
     // with flag 01 (enable control) set; 0: off.
     std::uint8_t hostCashout = 0;
+    // From the end of each transfer in that moved restricted credits (its `expires`; a record
+    // written before it had one resolves as before, from its `expiration` and `at`), so that it
+    // survives the history's 127 entries.
+    std::optional<AftRestricted> restricted;
     friend bool operator==(const AftState&, const AftState&) = default;
     // The state after one more aft.* record of the station.
     void apply(const AftRegistrationRecord& record) { registration = record; }

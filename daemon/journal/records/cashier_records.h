@@ -102,7 +102,7 @@ struct TicketRedeemedRecord {
 struct HandpayPendingRecord {
     static constexpr std::string_view kKind = kind::kHandpayPending;
     std::int64_t amount = 0;
-    std::string kind;                // "cancelled_credit" (cash-out above the ticket limit) or "jackpot"
+    std::string kind;                // "cancelled_credit" (above the ticket limit), "jackpot", "bonus_jackpot" (AFT)
     std::optional<std::string> why;  // cancelled credit: why it was not a ticket
     // A jackpot whose win left the credit meter when it locked the station (a "jackpot" credit
     // in the same transaction, as SAS meters it: a hand-paid win is never machine-paid); the

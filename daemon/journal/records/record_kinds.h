@@ -105,6 +105,10 @@ inline constexpr std::string_view kTransferIn = "transfer_in";
 inline constexpr std::string_view kBonus = "bonus";
 inline constexpr std::string_view kTransferOut = "transfer_out";
 inline constexpr std::string_view kRestrictedExpired = "restricted_expired";
+// A bonus jackpot (AFT type 11) at or above the jackpot limit leaving the credit meter for the
+// attendant's hand-pay, in the transaction that credited it (amount < 0; cashable and
+// non-restricted, as it came).
+inline constexpr std::string_view kBonusHandpay = "bonus_handpay";
 // A legacy bonus the SAS host awarded (LP 8A): cashable, with its tax status.
 inline constexpr std::string_view kLegacyBonus = "legacy_bonus";
 
