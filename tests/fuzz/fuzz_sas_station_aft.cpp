@@ -17,7 +17,8 @@
 //      argument tilts or recovers.
 // Whatever the host sends, it must hold that: a transaction ID moves money at most once (again
 // only after another ID moved: SAS refuses, 81, only the newest history entry's ID); money is
-// conserved (wallet = start + moved in - moved out + play, never below zero); a request repeated
+// conserved (wallet = start + moved in - moved out + play - bonus jackpots hand-paid, never below
+// zero); a request repeated
 // with the current transfer's ID never transfers again; a request is not answered until its
 // record is durable, and every LP 72 answer naming a transfer carries that durable record's
 // status and amounts; the implied ACK of a 72 FF answer comes from the host's next other poll;
@@ -101,6 +102,7 @@ public:
         constexpr std::uint64_t kLimits[] = {1'000'000, 10'000, 2'500, 0};
         denomination_ = kDenominations[(settings >> 1U) & 3U];
         limit_ = kLimits[(settings >> 3U) & 3U];
+        jackpotLimit_ = (settings & 0x20U) != 0 ? 5'000 : 0;  // a bonus jackpot from 50.00 on is hand-paid
     }
 
     aft::TransferReply transfer(const aft::TransferRequest& request) override {
@@ -207,6 +209,15 @@ public:
         if (amounts.done()) {
             move(request, amounts.moved);
             current_->moved = amounts.moved;
+            if (amounts.handpay) {
+                // A bonus jackpot at the jackpot limit: credited (the AFT bonus meters count it) and
+                // taken off again for an attendant's hand-pay, which locks the station.
+                check(request.type == aft::type::kBonusJackpot && jackpotLimit_ > 0 &&
+                      amounts.moved.total() >= jackpotLimit_ && amounts.moved.restricted == 0 && !busy_ && !tilted_);
+                wallet.add(amounts.moved, -1);
+                handpaid.add(amounts.moved, 1);
+                busy_ = true;
+            }
         }
         releaseLock();
         queue_.raise(kTransferComplete);
@@ -255,6 +266,7 @@ public:
     Wallet played;  // what play added (won) or took (lost), by type
     aft::Amounts movedIn;
     aft::Amounts movedOut;
+    Wallet handpaid{0, 0, 0};  // bonus jackpots taken off for a hand-pay, by type
     int begun = 0;
     int ended = 0;
     int acknowledgements = 0;
@@ -273,6 +285,8 @@ private:
         c.bonusAllowed = bonus_ && !busy_ && !tilted_;
         c.restrictedPool = restrictedPool_;
         c.lastHistoryId = lastHistoryId_;
+        c.jackpotLimitCents = jackpotLimit_;
+        c.idle = !busy_ && !tilted_;
         return c;
     }
 
@@ -325,6 +339,7 @@ private:
     bool bonus_;
     std::uint64_t denomination_ = 1;
     std::uint64_t limit_ = 0;
+    std::uint64_t jackpotLimit_ = 0;
     bool busy_ = false;
     bool tilted_ = false;
     aft::Registration registration_;
@@ -428,6 +443,9 @@ void checkConserved(const Aft& aft) {
     expected.cashable += aft.played.cashable;
     expected.restricted += aft.played.restricted;
     expected.nonrestricted += aft.played.nonrestricted;
+    expected.cashable -= aft.handpaid.cashable;
+    expected.restricted -= aft.handpaid.restricted;
+    expected.nonrestricted -= aft.handpaid.nonrestricted;
     check(aft.wallet == expected);
     (void)aft.wallet.held();  // never below zero
 }
