@@ -107,7 +107,9 @@ def journal_meters(daemon, station):
             "ticket_out": -sum(b["amount"] for b in bodies if b["reason"] == "ticket_out")}
 
 
-class Sas(unittest.TestCase):
+class SasTableCase(unittest.TestCase):
+    """A test of pitlinkd with SAS links (SasTable) in a temporary directory, closed after each test."""
+
     def setUp(self):
         self.dir = tempfile.TemporaryDirectory()
         self.table = None
@@ -117,6 +119,18 @@ class Sas(unittest.TestCase):
             self.table.close()
         self.dir.cleanup()
 
+    def start_table(self, config, stations=(1,), cashier=""):
+        """SasTable for `stations` with the configuration edit `config` (old, new), started; each
+        station has reported its power-up (17) and nothing else. Returns the table and its engine link."""
+        t = self.table = SasTable(self.dir.name, stations=stations, cashier=cashier)
+        t.daemon.rewrite_config([config])
+        engine = t.start()
+        for station in stations:
+            self.assertEqual([e.code for e in t.events(station)], [0x17])
+        return t, engine
+
+
+class Sas(SasTableCase):
     def make(self, **kwargs):
         self.table = SasTable(self.dir.name, **kwargs)
         return self.table

@@ -16,12 +16,11 @@ import datetime
 import json
 import os
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sas import SasTable  # noqa: E402
+from test_sas import SasTableCase  # noqa: E402
 from test_table import PLAYER_WINS, ok, play_round  # noqa: E402
 import sas_host as sh  # noqa: E402
 
@@ -40,21 +39,9 @@ def expiry(when, days):
     return d.month * 1000000 + d.day * 10000 + d.year
 
 
-class SasAft(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.table = None
-
-    def tearDown(self):
-        if self.table:
-            self.table.close()
-        self.dir.cleanup()
-
+class SasAft(SasTableCase):
     def start(self):
-        t = self.table = SasTable(self.dir.name, stations=(1,))
-        t.daemon.rewrite_config([AFT_CONFIG])
-        engine = t.start()
-        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        t, engine = self.start_table(AFT_CONFIG)
         return t, t.hosts[1], engine
 
     def send(self, host, code, transaction_id, transfer_type, **amounts):

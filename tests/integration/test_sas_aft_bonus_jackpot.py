@@ -12,12 +12,11 @@ Usage: test_sas_aft_bonus_jackpot.py BUILD_DIR SOURCE_DIR (ctest passes both).
 """
 import os
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sas import SasTable  # noqa: E402
+from test_sas import SasTableCase  # noqa: E402
 from test_table import ok  # noqa: E402
 import sas_host as sh  # noqa: E402
 
@@ -28,16 +27,7 @@ MACHINE_PAID_BONUS, ATTENDANT_PAID_BONUS, TOTAL_HANDPAID = 0x001E, 0x0021, 0x002
 HANDPAY_PENDING, HANDPAY_RESET = 0x51, 0x52
 
 
-class SasAftBonusJackpot(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.table = None
-
-    def tearDown(self):
-        if self.table:
-            self.table.close()
-        self.dir.cleanup()
-
+class SasAftBonusJackpot(SasTableCase):
     def bonus(self, host, books, transaction_id, transfer_type, **amounts):
         """A bonus sent until answered (no registration: an all-zero key), read to its final
         status with 72 FF and acknowledged; booked by the host."""
@@ -56,10 +46,7 @@ class SasAftBonusJackpot(unittest.TestCase):
         return m
 
     def test_a_bonus_jackpot_from_the_jackpot_limit_is_hand_paid_and_reconciles(self):
-        t = self.table = SasTable(self.dir.name, stations=(1,), cashier="  jackpot_limit: %d\n" % JACKPOT_LIMIT)
-        t.daemon.rewrite_config([AFT_CONFIG])
-        engine = t.start()
-        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        t, engine = self.start_table(AFT_CONFIG, cashier="  jackpot_limit: %d\n" % JACKPOT_LIMIT)
         host = t.hosts[1]
         books = sh.AftBooks()
 

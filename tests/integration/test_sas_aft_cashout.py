@@ -14,13 +14,12 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sas import SasTable  # noqa: E402
+from test_sas import SasTable, SasTableCase  # noqa: E402
 from test_table import CTL, ok  # noqa: E402
 from engine_client import EngineClient  # noqa: E402
 import sas_host as sh  # noqa: E402
@@ -30,16 +29,7 @@ ENABLE_CONTROL, ENABLE, HARD = 0x01, 0x02, 0x04
 CONTROLLABLE = 0x01
 
 
-class HostCashout(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.table = None
-
-    def tearDown(self):
-        if self.table:
-            self.table.close()
-        self.dir.cleanup()
-
+class HostCashout(SasTableCase):
     def start(self):
         t = self.table = SasTable(self.dir.name, stations=(1,))
         t.daemon.rewrite_config([AFT_CONFIG])

@@ -14,12 +14,11 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[2]), "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from test_sas import CTL, SasTable  # noqa: E402
+from test_sas import CTL, SasTableCase  # noqa: E402
 from test_table import BANKER_WINS, ok, play_round  # noqa: E402
 import sas_host as sh  # noqa: E402
 
@@ -37,23 +36,9 @@ def lp_90_of(tax_status, credits):
     return {"multiplier": 0, "multiplied_win": 0, "tax_status": tax_status, "bonus": credits}
 
 
-class SasLegacyBonus(unittest.TestCase):
-    def setUp(self):
-        self.dir = tempfile.TemporaryDirectory()
-        self.table = None
-
-    def tearDown(self):
-        if self.table:
-            self.table.close()
-        self.dir.cleanup()
-
+class SasLegacyBonus(SasTableCase):
     def start(self):
-        t = self.table = SasTable(self.dir.name, stations=(1, 2))
-        t.daemon.rewrite_config([LEGACY_ON])
-        engine = t.start()
-        for station in (1, 2):
-            self.assertEqual([e.code for e in t.events(station)], [0x17])
-        return t, engine
+        return self.start_table(LEGACY_ON, stations=(1, 2))
 
     def identity(self, host, legacy_credits):
         """Reads the identity's meters and 001E; checks that they balance with the legacy term."""
