@@ -483,19 +483,45 @@ void StationAft::interrogationAcknowledged() {
     journalRecord_(journal::AftAcknowledgedRecord{current_->record.id}, [](bool) {});
 }
 
-aft::RegistrationAnswer StationAft::registration(const aft::RegistrationRequest& request) {
-    const std::uint32_t asset = asset_();
-    const aft::RegistrationStep step = aft::registrationStep(registration_, request, asset);
-    if (!(step.after == registration_)) {
-        registration_ = step.after;
-        journalRecord_(journal::AftRegistrationRecord{registration_.status, registration_.asset, registration_.key,
-                                                      registration_.posId},
-                       [](bool) {});
+std::optional<aft::RegistrationAnswer> StationAft::registration(const aft::RegistrationRequest& request) {
+    if (request.code == aft::registration::kRead) {
+        return registrationAnswer();
     }
-    if (step.exception != 0) {
-        raise_(step.exception);
+    if (registering_) {
+        return std::nullopt;  // another change is not durable yet: this one waits for the repeat
     }
-    return {registration_.status, asset, registration_.key, registration_.posId};
+    if (registered_ == request) {
+        return registrationAnswer();  // a repeat of the change just made durable
+    }
+    registered_.reset();
+    const aft::RegistrationStep step = aft::registrationStep(registration_, request, asset_());
+    if (step.after == registration_) {
+        if (step.exception != 0) {
+            raise_(step.exception);
+        }
+        return registrationAnswer();
+    }
+    // A change: answered (and its exception raised) once its record is durable, so that a power
+    // cut never loses a registration the host was told of.
+    registering_ = request;
+    const aft::Registration& after = step.after;
+    journalRecord_(journal::AftRegistrationRecord{after.status, after.asset, after.key, after.posId},
+                   [this, step, request](bool committed) {
+                       registering_.reset();
+                       if (!committed) {
+                           return;  // not made: its repeat is taken afresh
+                       }
+                       registration_ = step.after;
+                       registered_ = request;
+                       if (step.exception != 0) {
+                           raise_(step.exception);
+                       }
+                   });
+    return std::nullopt;
+}
+
+aft::RegistrationAnswer StationAft::registrationAnswer() const {
+    return {registration_.status, asset_(), registration_.key, registration_.posId};
 }
 
 std::uint8_t StationAft::availableTransfers() const {

@@ -10,6 +10,9 @@
 //   interrogates it (72 FF) and polls on (the implied ACK, journaled as aft.acknowledged); a
 //   successful one then goes to the 127-entry history;
 // - a transfer still pending at a restart ends as 9F with no credit moved (the resume);
+// - an LP 73 change of the registration is journaled and answered once durable (the host
+//   repeats it until then; the repeat gets the state it made, where SAS's state machine would take
+//   a repeated 01 as out of turn and cancel); a read answers the durable registration;
 // - restricted credits brought in expire at the end of their expiry date, station local time
 //   (protocols/sas/aft_expiration.h): resolved when the transfer ends (its aft.transfer's
 //   `expires`), the later date kept while restricted credits are held, checked at start, every
@@ -82,7 +85,7 @@ public:
     aft::TransferReply transfer(const aft::TransferRequest& request) override;
     aft::TransferReply interrogate(const aft::TransferQuery& query) override;
     void interrogationAcknowledged() override;
-    aft::RegistrationAnswer registration(const aft::RegistrationRequest& request) override;
+    std::optional<aft::RegistrationAnswer> registration(const aft::RegistrationRequest& request) override;
     aft::LockAnswer lock(const aft::LockRequest& request) override;
 
     [[nodiscard]] const aft::Registration& registrationState() const { return registration_; }
@@ -98,6 +101,7 @@ private:
         std::uint8_t position = 0;  // its history position once acknowledged
     };
     [[nodiscard]] aft::TransferContext context() const;
+    [[nodiscard]] aft::RegistrationAnswer registrationAnswer() const;
     [[nodiscard]] aft::Amounts available() const;
     [[nodiscard]] std::uint8_t availableTransfers() const;
     [[nodiscard]] std::uint8_t aftStatus() const;
@@ -132,7 +136,12 @@ private:
     JournalRecord journalRecord_;
     AssetNumber asset_;
     RestrictedDays restrictedDays_;
-    aft::Registration registration_;
+    aft::Registration registration_;  // durable: what LP 73, 74 and 72 answer and check
+    // An LP 73 change journaled and not durable yet (no LP 73 change is answered meanwhile)...
+    std::optional<aft::RegistrationRequest> registering_;
+    // ...and, once durable, the change whose repeat is answered with the state it made (until
+    // another change request).
+    std::optional<aft::RegistrationRequest> registered_;
     std::optional<Current> current_;
     aft::TransferHistory history_;
     std::optional<std::string> lastHistoryId_;

@@ -171,6 +171,7 @@ struct RegistrationRequest {
     std::optional<std::uint32_t> asset;
     RegistrationKey key{};
     std::uint32_t posId = 0;
+    friend bool operator==(const RegistrationRequest&, const RegistrationRequest&) = default;
 };
 // nullopt: malformed (not answered).
 [[nodiscard]] std::optional<RegistrationRequest> parseRegistration(const Poll& poll);
@@ -250,8 +251,9 @@ public:
     virtual TransferReply interrogate(const TransferQuery& query) = 0;   // LP 72 80/FE/FF
     // The host implicitly acknowledged the last answer to a 72 FF of the current transfer.
     virtual void interrogationAcknowledged() = 0;
-    virtual RegistrationAnswer registration(const RegistrationRequest& request) = 0;  // LP 73
-    virtual LockAnswer lock(const LockRequest& request) = 0;                          // LP 74
+    // LP 73. nullopt: not answered (a change is answered once it is durable: the host repeats).
+    virtual std::optional<RegistrationAnswer> registration(const RegistrationRequest& request) = 0;
+    virtual LockAnswer lock(const LockRequest& request) = 0;  // LP 74
 };
 
 }  // namespace pitlink::sas::aft

@@ -121,7 +121,8 @@ std::optional<std::vector<std::uint8_t>> SasStation::answer(const Poll& poll, st
 std::optional<std::vector<std::uint8_t>> SasStation::aftPoll(const Poll& poll) {
     if (poll.command == 0x73) {
         const auto request = aft::parseRegistration(poll);
-        return request ? std::optional(aft::registrationAnswer(address_, aft_->registration(*request))) : std::nullopt;
+        const auto answer = request ? aft_->registration(*request) : std::nullopt;
+        return answer ? std::optional(aft::registrationAnswer(address_, *answer)) : std::nullopt;
     }
     if (poll.command == 0x74) {
         const auto request = aft::parseLock(poll);

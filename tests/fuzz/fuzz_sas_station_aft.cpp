@@ -9,7 +9,7 @@
 // the byte b after it (b % 5; its argument b / 5):
 //   0: time passes (argument x 250 ms: a lock may expire or be taken), then the link's tick;
 //   1: the journal commits the current request's record: it is durable (a refusal final, a
-//      transfer pending 40);
+//      transfer pending 40), and an LP 73 change's;
 //   2: the table's transaction ends the pending transfer: checked again, its amounts moved, 69;
 //   3: play: the player loses (argument < 26) or wins 100 cents x (argument % 13 + 1) of one
 //      credit type (argument % 3), never more than the wallet holds;
@@ -150,13 +150,31 @@ public:
         }
     }
 
-    aft::RegistrationAnswer registration(const aft::RegistrationRequest& request) override {
-        const aft::RegistrationStep step = aft::registrationStep(registration_, request, kAsset);
-        registration_ = step.after;
-        if (step.exception != 0) {
-            queue_.raise(step.exception);
+    // As StationAft: a change is answered once durable (commit()), its repeat with the state it
+    // made; no other change is answered meanwhile; a read answers the durable registration.
+    std::optional<aft::RegistrationAnswer> registration(const aft::RegistrationRequest& request) override {
+        const auto answer = [this] {
+            return aft::RegistrationAnswer{registration_.status, kAsset, registration_.key, registration_.posId};
+        };
+        if (request.code == aft::registration::kRead) {
+            return answer();
         }
-        return {registration_.status, kAsset, registration_.key, registration_.posId};
+        if (registering_) {
+            return std::nullopt;
+        }
+        if (registered_ == request) {
+            return answer();
+        }
+        registered_.reset();
+        const aft::RegistrationStep step = aft::registrationStep(registration_, request, kAsset);
+        if (step.after == registration_) {
+            if (step.exception != 0) {
+                queue_.raise(step.exception);
+            }
+            return answer();
+        }
+        registering_ = Registering{request, step};
+        return std::nullopt;
     }
 
     aft::LockAnswer lock(const aft::LockRequest& request) override {
@@ -190,6 +208,14 @@ public:
     void commit() {
         if (current_) {
             current_->durable = true;
+        }
+        if (registering_) {
+            registration_ = registering_->step.after;
+            registered_ = registering_->request;
+            if (registering_->step.exception != 0) {
+                queue_.raise(registering_->step.exception);
+            }
+            registering_.reset();
         }
     }
 
@@ -342,7 +368,13 @@ private:
     std::uint64_t jackpotLimit_ = 0;
     bool busy_ = false;
     bool tilted_ = false;
-    aft::Registration registration_;
+    aft::Registration registration_;  // durable
+    struct Registering {
+        aft::RegistrationRequest request;
+        aft::RegistrationStep step;
+    };
+    std::optional<Registering> registering_;              // a change not durable yet
+    std::optional<aft::RegistrationRequest> registered_;  // the change made durable last
     std::optional<Transfer> current_;
     aft::TransferHistory history_;
     std::optional<std::string> lastHistoryId_;

@@ -946,11 +946,15 @@ class SasHost:
                            pool=int.from_bytes(rest[11:13], "little"),
                            cumulative=None if meters == [None, None, None] else tuple(meters))
 
-    def lp_73(self, code: int, asset: Optional[int] = None, key: bytes = bytes(20), pos_id: int = 0) -> dict:
-        """LP 73 register: `len code [asset(4) key(20) pos(4)]`; answer `1D status asset key pos`."""
+    def lp_73(self, code: int, asset: Optional[int] = None, key: bytes = bytes(20), pos_id: int = 0, *,
+              deadline: float = 10.0) -> dict:
+        """LP 73 register: `len code [asset(4) key(20) pos(4)]`; answer `1D status asset key pos`.
+        A change is answered once it is durable (docs/sas.md "AFT"): the request is sent again,
+        as it is, until answered (`deadline` seconds; 0: once)."""
         data = bytes((code,)) if asset is None else (bytes((code,)) + asset.to_bytes(4, "little") + bytes(key)
                                                      + pos_id.to_bytes(4, "little"))
-        a = self.long_poll(0x73, bytes((len(data),)) + data, length_byte=True)
+        a = repeat_poll(lambda: self.long_poll(0x73, bytes((len(data),)) + data, length_byte=True), None,
+                        time.monotonic() + deadline, f"LP 73 {code:02X}")
         if a[2] != 0x1D:
             raise SasError(f"LP 73: length {a[2]:02X}, expected 1D")
         return {"status": a[3], "asset": int.from_bytes(a[4:8], "little"), "key": bytes(a[8:28]),

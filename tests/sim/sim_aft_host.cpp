@@ -75,7 +75,8 @@ SimAftHost::SimAftHost(std::vector<std::int64_t> stations, std::int64_t transfer
 }
 
 bool SimAftHost::open() const {
-    return std::any_of(stations_.begin(), stations_.end(), [](const auto& s) { return s.second.open.has_value(); });
+    return std::any_of(stations_.begin(), stations_.end(),
+                       [](const auto& s) { return s.second.open.has_value() || s.second.registering.has_value(); });
 }
 
 std::string SimAftHost::openIds() const {
@@ -83,6 +84,9 @@ std::string SimAftHost::openIds() const {
     for (const auto& [station, s] : stations_) {
         if (s.open) {
             ids += " " + s.open->id;
+        }
+        if (s.registering) {
+            ids += " LP 73 at station " + std::to_string(station);
         }
     }
     return ids;
@@ -94,6 +98,9 @@ void SimAftHost::restarted() {
         s.lockDisturbed = false;
         if (s.open) {
             s.open->underLock = false;  // nothing is expected of a transfer whose lock went
+        }
+        if (s.registering) {
+            s.registering->restarted = true;
         }
     }
 }
@@ -135,7 +142,7 @@ std::vector<std::uint8_t> SimAftHost::request(std::int64_t station, std::uint8_t
     }
     body.push_back(flags);
     putLittle(body, s.asset.value_or(0), 4);
-    if (s.registered) {
+    if (s.registered.value_or(false)) {
         body.insert(body.end(), kKey.begin(), kKey.end());
     } else {
         body.insert(body.end(), 20, 0x00);  // no registration needed
@@ -228,6 +235,9 @@ std::optional<SimAftHost::Answer> SimAftHost::interrogate(std::int64_t station, 
 void SimAftHost::start(std::int64_t station, std::uint8_t code, std::uint8_t type, const AftParts& amounts,
                        std::uint8_t flags, std::uint16_t pool, bool underLock) {
     Station& s = stations_.at(station);
+    if (s.registering) {
+        return;  // one thing at a time: the registration's answer first
+    }
     char id[24];
     std::snprintf(id, sizeof id, "SIM%lld-%06lld", static_cast<long long>(station), static_cast<long long>(s.nextId++));
     Open o;
@@ -247,6 +257,8 @@ void SimAftHost::advance(std::int64_t /*nowMs*/) {
     for (const std::int64_t station : order_) {
         if (stations_.at(station).open) {
             step(station);
+        } else if (stations_.at(station).registering) {
+            stepRegistration(station);
         }
     }
 }
@@ -393,6 +405,11 @@ void SimAftHost::ended(std::int64_t station, const Answer& a) {
     } else {
         (a.status == kUnexpectedError ? stats_.unexpected : stats_.refused) += 1;
         s.lockDisturbed = s.lock != Lock::None;
+        if ((a.status == 0x88 || a.status == 0x89) && s.registered.value_or(false)) {
+            fail_(name + " ended " + std::to_string(a.status) +
+                  ": the station lost a registration it answered to the host (LP 73)");
+            return;
+        }
         if (a.status == 0x88 || a.status == 0x89) {
             readRegistration(station);
         }
@@ -421,39 +438,77 @@ bool SimAftHost::readRegistration(std::int64_t station) {
     }
     Station& s = stations_.at(station);
     s.asset = little32(std::span(f.data() + 4, 4));
-    s.registered = f[3] == 0x01;
+    const bool registered = f[3] == 0x01;
+    if (!s.registering && s.registered && *s.registered != registered) {
+        // Only the host changes it, and the station answers a change once it is durable.
+        fail_("station " + std::to_string(station) + ": LP 73 FF reads status " + std::to_string(f[3]) +
+              ", the host was told " + (*s.registered ? "registered" : "not registered"));
+        return false;
+    }
+    if (!s.registering) {
+        s.registered = registered;
+    }
     return true;
 }
 
-// 00 initialise then 01 register with the host's key and POS ID; or 80 unregister.
+// 00 initialise then 01 register with the host's key and POS ID; or 80 unregister. Each request
+// is sent again, as it is, until answered (stepRegistration).
 void SimAftHost::registerStation(std::int64_t station, bool on) {
     Station& s = stations_.at(station);
     const auto address = static_cast<std::uint8_t>(station);
     ++stats_.registrations;
+    Registering r;
     if (!on) {
-        const auto f = poll_(station, withCrc({address, 0x73, 0x01, 0x80}));
-        if (f.size() != kRegistrationAnswerSize || !crcHolds(f) || f[3] != 0x80) {
-            fail_("station " + std::to_string(station) + ": LP 73 80 did not unregister");
+        r.frames.push_back(withCrc({address, 0x73, 0x01, 0x80}));
+    } else {
+        for (const std::uint8_t code : {std::uint8_t{0x00}, std::uint8_t{0x01}}) {
+            std::vector<std::uint8_t> frame{address, 0x73, 0x1D, code};
+            putLittle(frame, s.asset.value_or(0), 4);
+            frame.insert(frame.end(), kKey.begin(), kKey.end());
+            putLittle(frame, kPosId, 4);
+            r.frames.push_back(withCrc(frame));
         }
-        s.registered = false;
+    }
+    s.registering = std::move(r);
+    stepRegistration(station);
+}
+
+void SimAftHost::stepRegistration(std::int64_t station) {
+    Station& s = stations_.at(station);
+    Registering& r = *s.registering;
+    const std::vector<std::uint8_t>& frame = r.frames.front();
+    const std::uint8_t code = frame[3];
+    const auto f = poll_(station, frame);
+    if (f.empty()) {
+        ++stats_.registrationsUnanswered;  // not durable yet, or lost: the same request again
         return;
     }
-    for (const std::uint8_t code : {std::uint8_t{0x00}, std::uint8_t{0x01}}) {
-        std::vector<std::uint8_t> frame{address, 0x73, 0x1D, code};
-        putLittle(frame, s.asset.value_or(0), 4);
-        frame.insert(frame.end(), kKey.begin(), kKey.end());
-        putLittle(frame, kPosId, 4);
-        const auto f = poll_(station, withCrc(frame));
-        const std::uint8_t want = code == 0x00 ? 0x00 : 0x01;
-        if (f.size() != kRegistrationAnswerSize || !crcHolds(f) || f[3] != want ||
-            !std::equal(kKey.begin(), kKey.end(), f.begin() + 8) || little32(std::span(f.data() + 28, 4)) != kPosId) {
-            fail_("station " + std::to_string(station) + ": LP 73 " + std::to_string(code) + " answered status " +
-                  (f.size() > 3 ? std::to_string(f[3]) : std::string("none")) + " or another key or POS ID");
-            s.registered = false;
-            return;
-        }
+    const std::string name = "station " + std::to_string(station) + ": LP 73 " + std::to_string(code);
+    if (f.size() != kRegistrationAnswerSize || !crcHolds(f) || f[0] != frame[0] || f[1] != 0x73 || f[2] != 0x1D) {
+        fail_(name + " answered " + std::to_string(f.size()) + " bytes");
+        s.registering.reset();
+        return;
     }
-    s.registered = true;
+    ++stats_.registrationsAnswered;
+    const std::uint8_t want = code == 0x80 ? 0x80 : code == 0x00 ? 0x00 : 0x01;
+    const bool asAsked = f[3] == want && (code == 0x80 || (std::equal(kKey.begin(), kKey.end(), f.begin() + 8) &&
+                                                           little32(std::span(f.data() + 28, 4)) == kPosId));
+    if (!asAsked) {
+        // After a restart the repeat may meet the change it made before the power went (a
+        // repeated 01 is then out of turn: SAS cancels); the host learns the state from the answer.
+        if (!r.restarted) {
+            fail_(name + " answered status " + std::to_string(f[3]) + " or another key or POS ID");
+        }
+        s.registered = f[3] == 0x01;
+        s.registering.reset();
+        return;
+    }
+    r.frames.erase(r.frames.begin());
+    r.restarted = false;
+    if (r.frames.empty()) {
+        s.registered = code != 0x80;
+        s.registering.reset();
+    }
 }
 
 void SimAftHost::noteLockAnswer(Station& s, std::uint8_t status) {
@@ -590,8 +645,11 @@ void SimAftHost::act(std::int64_t station, std::int64_t nowMs) {
     if (s.open) {
         return;
     }
-    if (!s.asset) {
-        if (readRegistration(station) && percent() < 50) {
+    if (s.registering) {
+        return;  // its requests are sent again by advance() until answered
+    }
+    if (!s.asset || !s.registered) {
+        if (readRegistration(station) && !*s.registered && percent() < 50) {
             registerStation(station, true);
         }
         return;
@@ -648,7 +706,7 @@ void SimAftHost::act(std::int64_t station, std::int64_t nowMs) {
             askLock(station, nowMs);
         }
     } else if (roll < 85) {
-        registerStation(station, !s.registered);
+        registerStation(station, !*s.registered);
     } else if (roll < 96) {
         readHistory(station);
     } else {

@@ -62,13 +62,15 @@ struct AftHostStats {
     std::int64_t unexpected = 0;  // 9F: cut by a restart
     std::int64_t notCompatible = 0;
     std::int64_t locksAsked = 0;
-    std::int64_t locked = 0;                 // lock requests or interrogations that found the station locked
-    std::int64_t lockedCashouts = 0;         // cash-outs to the host under a lock, with exactly LP 74's balances
-    std::int64_t registrations = 0;          // LP 73 register and unregister
-    std::int64_t historyReads = 0;           // LP 72 FF of a history position that held a transfer
-    std::int64_t balanceChecks = 0;          // LP 74 balances compared with the journal
-    std::int64_t hostCashoutsTaken = 0;      // 6A answered by a transfer to the host
-    std::int64_t bonusJackpotsHandpaid = 0;  // bonus jackpots (11) at the jackpot limit taken
+    std::int64_t locked = 0;                   // lock requests or interrogations that found the station locked
+    std::int64_t lockedCashouts = 0;           // cash-outs to the host under a lock, with exactly LP 74's balances
+    std::int64_t registrations = 0;            // LP 73 register and unregister
+    std::int64_t registrationsUnanswered = 0;  // LP 73 changes sent again after no answer (not durable yet)
+    std::int64_t registrationsAnswered = 0;    // LP 73 change requests answered (00, 01, 80)
+    std::int64_t historyReads = 0;             // LP 72 FF of a history position that held a transfer
+    std::int64_t balanceChecks = 0;            // LP 74 balances compared with the journal
+    std::int64_t hostCashoutsTaken = 0;        // 6A answered by a transfer to the host
+    std::int64_t bonusJackpotsHandpaid = 0;    // bonus jackpots (11) at the jackpot limit taken
 };
 
 class SimAftHost {
@@ -117,9 +119,18 @@ private:
         bool underLock = false;    // a cash-out to the host of LP 74's balances under its lock
         bool hostCashout = false;  // the answer to a 6A (a player's cash-out offered to the host)
     };
+    // An LP 73 change under way: its requests (00 then 01, or 80), each sent again as it is
+    // until answered (a station answers a change once it is durable).
+    struct Registering {
+        std::vector<std::vector<std::uint8_t>> frames;
+        bool restarted = false;  // since the first request was sent: it may have been made or lost
+    };
     struct Station {
         std::optional<std::uint32_t> asset;
-        bool registered = false;  // by the host's last LP 73 answer: transfers then carry its key
+        // By the host's last LP 73 answer: transfers then carry its key. Nullopt: not known (never
+        // read, or a change cut by a restart).
+        std::optional<bool> registered;
+        std::optional<Registering> registering;  // no transfer is opened meanwhile
         std::optional<Open> open;
         Lock lock = Lock::None;
         std::int64_t lockUntilMs = 0;    // its time-out
@@ -149,6 +160,7 @@ private:
     std::optional<Answer> parse(std::int64_t station, const std::vector<std::uint8_t>& frame, bool& shortForm);
     bool readRegistration(std::int64_t station);
     void registerStation(std::int64_t station, bool on);
+    void stepRegistration(std::int64_t station);
     void askLock(std::int64_t station, std::int64_t nowMs);
     void cashOutUnderLock(std::int64_t station, std::int64_t nowMs);
     void readHistory(std::int64_t station);

@@ -96,6 +96,9 @@ int main(int argc, char** argv) {
     std::int64_t aftUnanswered = 0;
     std::int64_t aftLockedCashouts = 0;
     std::int64_t aftHistory = 0;
+    std::int64_t aftRegistrations = 0;
+    std::int64_t aftRegistrationsUnanswered = 0;
+    std::int64_t registrationCrashes = 0;
     std::int64_t aftLockRefusals = 0;
     std::int64_t aftHostCashouts = 0;
     std::int64_t aftBonusJackpotsHandpaid = 0;
@@ -134,6 +137,9 @@ int main(int argc, char** argv) {
         aftUnanswered += r.aftUnanswered;
         aftLockedCashouts += r.aftLockedCashouts;
         aftHistory += r.aftHistoryReads;
+        aftRegistrations += r.aftRegistrations;
+        aftRegistrationsUnanswered += r.aftRegistrationsUnanswered;
+        registrationCrashes += r.registrationCrashes;
         aftLockRefusals += r.aftLockRefusals;
         aftHostCashouts += r.aftHostCashoutReplies;
         aftBonusJackpotsHandpaid += r.aftBonusJackpotsHandpaid;
@@ -179,7 +185,9 @@ int main(int argc, char** argv) {
               << " partial), " << aftRefused << " refused, " << aftCut << " cut by a restart (9F) of " << aftCrashes
               << " power cuts with one pending, " << aftRepeats << " repeated requests answered by their status, "
               << aftUnanswered << " requests sent again unanswered (not durable yet), " << aftLockedCashouts
-              << " cash-outs to the host under a lock, " << aftHistory << " history reads, " << aftLockRefusals
+              << " cash-outs to the host under a lock, " << aftHistory << " history reads, " << aftRegistrations
+              << " registration changes (" << aftRegistrationsUnanswered << " sent again before durable, "
+              << registrationCrashes << " power cuts just after one was answered), " << aftLockRefusals
               << " station ops refused under a lock, " << aftHostCashouts << " cash-outs taken by the host, "
               << legacyBonuses << " legacy bonuses (LP 8A) taken, " << aftBonusJackpotsHandpaid
               << " bonus jackpots hand-paid; " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
@@ -211,11 +219,11 @@ int main(int argc, char** argv) {
     if (runs >= 10 && options.faults &&
         (aftTransfers == 0 || aftPartial == 0 || aftRefused == 0 || aftRepeats == 0 || aftUnanswered == 0 ||
          aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0 || aftHostCashouts == 0 || legacyBonuses == 0 ||
-         aftBonusJackpotsHandpaid == 0)) {
+         aftBonusJackpotsHandpaid == 0 || aftRegistrationsUnanswered == 0 || registrationCrashes == 0)) {
         std::cout << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
                      "unanswered while committing, cash-out under a lock, station op refused under a lock, "
                      "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
-                     "hand-paid\n";
+                     "hand-paid, or LP 73 change repeated while committing or cut by the power just after its answer\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -199,6 +199,8 @@ SimResult Simulation::run() {
     result_.aftUnanswered = aft.unanswered;
     result_.aftLockedCashouts = aft.lockedCashouts;
     result_.aftHistoryReads = aft.historyReads;
+    result_.aftRegistrations = aft.registrations;
+    result_.aftRegistrationsUnanswered = aft.registrationsUnanswered;
     result_.aftHostCashoutsTaken = aft.hostCashoutsTaken;
     result_.aftBonusJackpotsHandpaid = aft.bonusJackpotsHandpaid;
     return result_;
@@ -298,6 +300,7 @@ void Simulation::step() {
     releaseButtons();
     noteTilts();
     const std::int64_t pendingSeen = aft_.stats().pendingSeen;
+    const std::int64_t registrationsAnswered = aft_.stats().registrationsAnswered;
     hostPolls();
     if (!result_.ok) {
         return;
@@ -307,6 +310,14 @@ void Simulation::step() {
         // goes now: after the restart it ends as it committed, or 9F with nothing moved.
         ++result_.aftCrashes;
         crash("power cut with a transfer pending", 0.5);
+        return;
+    }
+    if (options_.faults && aft_.stats().registrationsAnswered > registrationsAnswered &&
+        std::uniform_int_distribution<int>(0, 3)(random_) == 0) {
+        // The host was just answered an LP 73 change: the registration it was told of must be
+        // there after the restart (the station answers a change once it is durable).
+        ++result_.registrationCrashes;
+        crash("power cut with a registration change just answered", 0.5);
         return;
     }
     if (test::PowerLoss::powerIsOff() || daemon_->journal()->failed()) {

@@ -30,7 +30,9 @@ struct Host final : AftHost {
         return a;
     }
     void interrogationAcknowledged() override { ++acknowledgements; }
-    RegistrationAnswer registration(const RegistrationRequest& /*request*/) override { return {}; }
+    std::optional<RegistrationAnswer> registration(const RegistrationRequest& /*request*/) override {
+        return RegistrationAnswer{};
+    }
     LockAnswer lock(const LockRequest& /*request*/) override { return {}; }
     std::uint8_t status = status::kPending;
     int acknowledgements = 0;
