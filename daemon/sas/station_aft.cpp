@@ -647,6 +647,15 @@ void StationAft::tick() {
     if (clock_.offsetMs() != checkedOffset_) {
         checkExpiry();  // the host moved the clock (LP 7F): perhaps past the expiry date
     }
+    if (hostCashoutDone_ && !transferInFlight()) {
+        // A re-settlement may take back every credit offered to the host (soak seed 47554): LP 74
+        // then shows nothing to take, and a hard offer would wait for ever. The cash-out goes on
+        // as any other (which finds nothing to pay). A transfer in flight ends it itself.
+        const journal::StationAccount acc = journal_.projected().station(station_);
+        if (acc.cashable() + acc.promo.held.nonrestricted <= 0) {
+            endHostCashout(std::nullopt);
+        }
+    }
 }
 
 }  // namespace pitlink::sas

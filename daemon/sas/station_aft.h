@@ -69,7 +69,8 @@ public:
     // nothing moved, journaled); 69 is raised while the current transfer is unacknowledged.
     void start();
     // Every tick: a pending lock taken when the station is idle, a lock released by a tilt; the
-    // restricted credits' expiry checked when the clock was moved (LP 7F) since the last check.
+    // restricted credits' expiry checked when the clock was moved (LP 7F) since the last check;
+    // a cash-out offered to the host ended (`done` with nullopt) once nothing is left to take.
     void tick();
     // Restricted credits past their expiry date (the station's local date after it) and not staked
     // are journaled gone (Table::expireRestricted), unless a transfer of the station is in flight
@@ -78,7 +79,8 @@ public:
     void checkExpiry();
     // Host cash-out (table::TicketSystem::offerHostCashout): false unless the host asked for it
     // (LP 72 flags 01 + 02); else 6A until a transfer to the host takes the credits (`done` with
-    // what it took) or, in soft mode, the wait ends (`done` with nullopt). Hard mode waits.
+    // what it took) or, in soft mode, the wait ends (`done` with nullopt). Hard mode waits, unless
+    // a re-settlement leaves nothing to take (tick()).
     bool offerHostCashout(game::Money amount, std::function<void(std::optional<game::Money>)> done);
 
     // AftHost

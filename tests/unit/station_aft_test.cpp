@@ -1,10 +1,17 @@
-// LP 73 in a station (daemon/sas/station_aft.cpp) on a real table and journal whose commits the
-// test holds back: a change of the registration is answered, and 6D/6E raised, only once its
+// A station's AFT (daemon/sas/station_aft.cpp) on a real table and journal whose AFT records
+// the test commits when it says so.
+// LP 73: a change of the registration is answered, and 6D/6E raised, only once its
 // aft.registration record is durable; until then the station keeps quiet on the wire, a read
 // answers the registration that is durable, and no other change is taken. The repeat of the
 // change gets the state it made (taken afresh a repeated 01 would be out of turn and cancel it).
 // A restart keeps every registration the host was answered, and one whose record never became
-// durable is as if never asked. Frames are written by hand, their CRCs by the test's own CRC.
+// durable is as if never asked.
+// Host cash-out: a hard offer waits for the host, but not once a re-settlement has taken back
+// every credit it offered (soak seed 47554: LP 74 then shows nothing to take, and the cash-out
+// was never answered).
+// Frames are written by hand, their CRCs by the test's own CRC; figures worked out by hand.
+#include "daemon/sas/station_aft.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -15,7 +22,6 @@
 
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/sas/sas_resume.h"
-#include "daemon/sas/station_aft.h"
 #include "tests/support/polled_station.h"
 #include "tests/support/test_crc.h"
 #include "tests/unit/table_fixture.h"
@@ -23,7 +29,9 @@
 namespace pitlink::sas {
 namespace {
 
+using game::BetType;
 using nlohmann::json;
+using table::Respond;
 
 aft::RegistrationKey key(std::uint8_t b) {
     aft::RegistrationKey k{};
@@ -170,6 +178,54 @@ TEST(StationAftRegistration, ARestartKeepsWhatWasAnsweredAndForgetsAChangeNeverD
     EXPECT_EQ(s.status(request(aft::registration::kInitialize, 1, 0x3C)), aft::registration::kReady);
     EXPECT_EQ(s.aft->registrationState().key, key(0x3C));
     EXPECT_EQ(s.registrations().size(), 3U);
+}
+
+TEST(StationAftHostCashout, AHardOfferEndsOnceAReSettlementLeavesNothingToTake) {
+    Station s;
+    s.f.fund(1, 1'000);
+    // A transfer in of 1.00 whose flags ask for the station's cash-outs, hard (01 + 02 + 04).
+    aft::TransferRequest in;
+    in.transactionId = "H1";
+    in.amounts = {100, 0, 0};
+    in.asset = 1;
+    in.flags = 0x07;
+    (void)s.aft->transfer(in);
+    s.commit();  // its pending record durable: it moves
+    const aft::TransferReply reply = s.aft->interrogate(aft::TransferQuery{aft::kInterrogate, 0});
+    const auto* done = std::get_if<aft::TransferAnswer>(&reply);
+    ASSERT_NE(done, nullptr);
+    ASSERT_EQ(done->status, aft::status::kFullTransfer);
+    s.aft->interrogationAcknowledged();
+    ASSERT_EQ(s.aft->lock(aft::LockRequest{}).hostCashout, 0x07);
+
+    // 11.00 on the Player, who wins with a natural 9 against 6: 22.00 on the credit meter.
+    s.f.openReaderRound();
+    ASSERT_TRUE(s.f.call([&](Respond r) { s.f.table->placeBet(1, BetType::Player, 1'100, r); }).ok);
+    ASSERT_TRUE(s.f.call([&](Respond r) { s.f.table->closeBets(r); }).ok);
+    const std::int64_t round = s.f.table->roundId();
+    s.f.deal("9S 2H KD 4C");
+    ASSERT_EQ(s.f.credits(1), 2'200);
+
+    // The player cashes out: offered to the host, which may take its time (hard mode).
+    std::optional<std::optional<game::Money>> ended;
+    ASSERT_TRUE(s.aft->offerHostCashout(2'200, [&](std::optional<game::Money> taken) { ended = taken; }));
+    s.f.timers.advance(std::chrono::seconds(30));
+    s.aft->tick();
+    EXPECT_FALSE(ended.has_value());
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).current.cashable, 2'200U);  // what the host may take
+
+    // The video shows the Banker's 9: the 22.00 paid back is taken back, none left to take.
+    ASSERT_TRUE(s.f.call([&](Respond r) {
+                       s.f.table->resettle(s.f.round(round), s.f.paytable, test::cards("2S 9H 4D KC"), "video", "alice",
+                                           r);
+                   })
+                    .ok);
+    ASSERT_EQ(s.f.credits(1), 0);
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).current.cashable, 0U);
+    s.aft->tick();
+    ASSERT_TRUE(ended.has_value());
+    EXPECT_FALSE(ended->has_value());  // not taken by the host: the cash-out goes on (and finds nothing)
+    EXPECT_EQ(s.aft->statusJson()["host_cashout"]["pending"], false);
 }
 
 }  // namespace
