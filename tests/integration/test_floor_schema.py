@@ -9,6 +9,8 @@ own-table rules; an immediate server stop in the middle of a batch.
 
     python3 tests/integration/test_floor_schema.py BUILD_DIR SOURCE_DIR
 """
+import collections
+import datetime
 import hashlib
 import hmac
 import json
@@ -19,12 +21,14 @@ import sys
 import tempfile
 import time
 import unittest
+import zoneinfo
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_server  # noqa: E402
 
 SOURCE = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "..")
 MIGRATION = os.path.join(SOURCE, "schema", "floor", "0001_floor.sql")
+VIEWS = os.path.join(SOURCE, "schema", "floor", "0002_floor_views.sql")
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures", "journal")
 COLUMNS = "table_name, journal_id, seq, at_ms, kind, round_id, station, body, hash"
 ZERO = bytes(32)
@@ -94,6 +98,22 @@ def copy_text(value):
     return (text.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r"))
 
 
+def ship(pg, tmp, role, table, journal_id, records, chain="sha256", fingerprint=""):
+    """The shipper's way in: register the journal, COPY into a temporary table, one INSERT."""
+    path = os.path.join(tmp, f"batch-{role}-{time.monotonic_ns()}.tsv")
+    with open(path, "w", encoding="utf-8") as f:
+        for r in records:
+            f.write("\t".join(copy_text(v) for v in (table, journal_id) + tuple(r)) + "\n")
+    os.chmod(path, 0o644)
+    return pg.psql(f"""
+        SELECT last_seq FROM floor.register_journal('{table}', {journal_id}, '{chain}', '{fingerprint}');
+        CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text,
+                                 round_id bigint, station bigint, body text, hash bytea);
+        \\copy batch FROM '{path}'
+        INSERT INTO floor.record ({COLUMNS}) SELECT {COLUMNS} FROM batch ORDER BY seq;
+    """, user=role)
+
+
 class FloorSchema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -115,19 +135,7 @@ class FloorSchema(unittest.TestCase):
         subprocess.run(["rm", "-rf", cls.tmp], check=False)
 
     def ship(self, role, table, journal_id, records, chain="sha256", fingerprint=""):
-        """The shipper's way in: register the journal, COPY into a temporary table, one INSERT."""
-        path = os.path.join(self.tmp, f"batch-{role}-{time.monotonic_ns()}.tsv")
-        with open(path, "w", encoding="utf-8") as f:
-            for r in records:
-                f.write("\t".join(copy_text(v) for v in (table, journal_id) + tuple(r)) + "\n")
-        os.chmod(path, 0o644)
-        return self.pg.psql(f"""
-            SELECT last_seq FROM floor.register_journal('{table}', {journal_id}, '{chain}', '{fingerprint}');
-            CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text,
-                                     round_id bigint, station bigint, body text, hash bytea);
-            \\copy batch FROM '{path}'
-            INSERT INTO floor.record ({COLUMNS}) SELECT {COLUMNS} FROM batch ORDER BY seq;
-        """, user=role)
+        return ship(self.pg, self.tmp, role, table, journal_id, records, chain, fingerprint)
 
     def verify(self, table, journal_id, key=None, user="inspector"):
         arg = "NULL" if key is None else f"'\\x{key.hex()}'::bytea"
@@ -321,6 +329,142 @@ class FloorSchema(unittest.TestCase):
         self.assertEqual(self.pg.psql("SELECT count(*), max(seq) FROM floor.record WHERE journal_id = 601"), "100|100")
         self.ship("ship_t2", "table-2", 601, rows[100:])  # sent again: all of it, once
         self.assertEqual(self.verify("table-2", 601), (True, len(rows), 0, ""))
+
+
+class FloorViews(unittest.TestCase):
+    """Schema 2's views over two tables' journals (the release fixture of three segments, shipped
+    as two tables), each figure computed here from the SQLite records with Python's json."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = pg_server.PgServer()
+        cls.pg.psql_file(MIGRATION)
+        cls.pg.psql_file(VIEWS)
+        cls.pg.psql("""
+            CREATE ROLE ship_a LOGIN IN ROLE pitlink_floor_shipper;
+            CREATE ROLE ship_b LOGIN IN ROLE pitlink_floor_shipper;
+            CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;
+            INSERT INTO floor.shippers VALUES ('ship_a', 'table-a'), ('ship_b', 'table-b');
+            UPDATE floor.gaming_day_settings SET time_zone = 'America/Los_Angeles', starts_at = '06:00';
+        """)
+        cls.tmp = tempfile.mkdtemp(prefix="pitlink-floor-")
+        journal = os.path.join(FIXTURES, "release-f918d9b", "journal.db")
+        cls.records = read_journal(journal)
+        cls.journal_id = journal_identity(journal)[0]
+        cls.bodies = [(r[0], r[1], r[2], r[3], r[4], json.loads(r[5])) for r in cls.records]
+        ship(cls.pg, cls.tmp, "ship_a", "table-a", cls.journal_id, cls.records)
+        ship(cls.pg, cls.tmp, "ship_b", "table-b", cls.journal_id, cls.records)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.pg.close()
+        subprocess.run(["rm", "-rf", cls.tmp], check=False)
+
+    def query(self, sql):
+        out = self.pg.psql(sql, user="inspector")
+        return [line.split("|") for line in out.split("\n")] if out else []
+
+    def of_kind(self, kind):
+        return [b for b in self.bodies if b[2] == kind]
+
+    def test_1_schema_2_follows_1_once(self):
+        self.assertEqual(self.pg.psql("SELECT string_agg(version || ':' || name, ',' ORDER BY version) "
+                                      "FROM floor.schema_version"), "1:0001_floor.sql,2:0002_floor_views.sql")
+        with self.assertRaises(pg_server.PgError) as again:
+            self.pg.psql_file(VIEWS)
+        self.assertIn("follows version 1", str(again.exception))
+
+    def test_2_rounds_of_both_tables(self):
+        expected = {}
+        for seq, at, kind, rnd, station, body in self.bodies:
+            if kind == "round.opened":
+                expected[rnd] = {"game": body.get("game", ""), "ended": "", "winner": "", "resettled": 0}
+            elif kind in ("round.settled", "round.voided"):
+                expected[rnd]["ended"] = kind
+            if kind in ("round.settled", "round.resettled"):
+                expected[rnd]["winner"] = body["outcome"]["winner"]
+            if kind == "round.resettled":
+                expected[rnd]["resettled"] += 1
+        rows = self.query("SELECT table_name, round_id, coalesce(game, ''), coalesce(ended, ''), "
+                          "coalesce(winner, ''), resettlements FROM floor.rounds ORDER BY table_name, round_id")
+        want = [[t, str(rnd), e["game"], e["ended"], e["winner"], str(e["resettled"])]
+                for t in ("table-a", "table-b") for rnd, e in sorted(expected.items())]
+        self.assertEqual(rows, want)
+        self.assertGreater(sum(e["resettled"] for e in expected.values()), 0)
+        self.assertIn("round.voided", [e["ended"] for e in expected.values()])
+        # The floor's question over two tables: rounds per table.
+        self.assertEqual(self.query("SELECT table_name, count(*) FROM floor.rounds GROUP BY 1 ORDER BY 1"),
+                         [["table-a", str(len(expected))], ["table-b", str(len(expected))]])
+
+    def test_3_statement_tips_tickets_per_station(self):
+        credits, tips = collections.Counter(), collections.Counter()
+        tickets = collections.Counter()
+        for seq, at, kind, rnd, station, body in self.bodies:
+            if kind == "credit":
+                credits[station] += body["amount"]
+            elif kind == "tip":
+                tips[station] += body["amount"]
+            elif kind in ("ticket.issued", "ticket.redeemed"):
+                tickets[("out" if kind == "ticket.issued" else "in", station)] += body["amount"]
+        self.assertEqual(self.query("SELECT station, sum(amount) FROM floor.station_statement "
+                                    "WHERE table_name = 'table-a' GROUP BY 1 ORDER BY 1"),
+                         [[str(s), str(v)] for s, v in sorted(credits.items())])
+        self.assertEqual(self.query("SELECT station, sum(amount) FROM floor.tips WHERE table_name = 'table-b' "
+                                    "GROUP BY 1 ORDER BY 1"), [[str(s), str(v)] for s, v in sorted(tips.items())])
+        self.assertEqual(self.query("SELECT direction, station, sum(amount) FROM floor.tickets "
+                                    "WHERE table_name = 'table-a' GROUP BY 1, 2 ORDER BY 1, 2"),
+                         [[d, str(s), str(v)] for (d, s), v in sorted(tickets.items())])
+
+    def test_4_handpays_disputes_resettlements_tilts(self):
+        handpays = []
+        for i, (seq, at, kind, rnd, station, body) in enumerate(self.bodies):
+            if kind == "handpay.pending":
+                reset = next((b for b in self.bodies[i + 1:] if b[2] == "handpay.reset" and b[4] == station), None)
+                handpays.append([str(seq), str(station), body["kind"], str(body["amount"]),
+                                 "" if reset is None else str(reset[0]), "" if reset is None else reset[5]["by"]])
+        self.assertEqual(self.query("SELECT seq, station, handpay_kind, amount, coalesce(reset_seq::text, ''), "
+                                    "coalesce(reset_by, '') FROM floor.handpays WHERE table_name = 'table-a' "
+                                    "ORDER BY seq"), handpays)
+        self.assertTrue(any(h[4] == "" for h in handpays) and any(h[4] != "" for h in handpays))
+        disputes = []
+        for i, (seq, at, kind, rnd, station, body) in enumerate(self.bodies):
+            if kind == "dispute.raised":
+                r = next((b for b in self.bodies[i + 1:]
+                          if b[2] == "dispute.resolved" and b[3] == rnd and b[4] == station), None)
+                disputes.append([str(rnd), str(station), body["text"], "" if r is None else r[5]["decision"]])
+        self.assertEqual(self.query("SELECT round_id, station, text, coalesce(decision, '') FROM floor.disputes "
+                                    "WHERE table_name = 'table-b' ORDER BY seq"), disputes)
+        self.assertEqual(len(disputes), 3)
+        self.assertEqual(self.query("SELECT round_id, previous_winner, winner FROM floor.resettlements "
+                                    "WHERE table_name = 'table-a' ORDER BY seq"),
+                         [[str(b[3]), b[5]["previous_outcome"]["winner"], b[5]["outcome"]["winner"]]
+                          for b in self.of_kind("round.resettled")])
+        tilts = []
+        for i, (seq, at, kind, rnd, station, body) in enumerate(self.bodies):
+            if kind == "tilt.raised":
+                c = next((b for b in self.bodies[i + 1:] if b[2] == "tilt.cleared" and b[5]["cause"] == body["cause"]),
+                         None)
+                tilts.append([body["cause"], "" if c is None else str(c[0])])
+        self.assertEqual(self.query("SELECT cause, coalesce(cleared_seq::text, '') FROM floor.tilts "
+                                    "WHERE table_name = 'table-a' ORDER BY seq"), tilts)
+
+    def test_5_gaming_days_in_the_casinos_time_zone(self):
+        # 06:00 in Los Angeles on 2026-11-18 is 14:00 UTC (PST, UTC-8): a millisecond before it is
+        # still the 17th's gaming day. In July (PDT, UTC-7) the day starts at 13:00 UTC.
+        for utc, day in (("2026-11-18T13:59:59.999", "2026-11-17"), ("2026-11-18T14:00:00", "2026-11-18"),
+                         ("2026-07-04T12:59:59", "2026-07-03"), ("2026-07-04T13:00:00", "2026-07-04")):
+            ms = int(datetime.datetime.fromisoformat(utc + "+00:00").timestamp() * 1000)
+            self.assertEqual(self.pg.psql(f"SELECT floor.gaming_day({ms})", user="inspector"), day, utc)
+        # Each reason's money per gaming day, as Python's zoneinfo places the credits.
+        zone = zoneinfo.ZoneInfo("America/Los_Angeles")
+        days = collections.Counter()
+        for seq, at, kind, rnd, station, body in self.bodies:
+            if kind == "credit":
+                local = datetime.datetime.fromtimestamp(at / 1000, tz=zone) - datetime.timedelta(hours=6)
+                days[(local.date().isoformat(), body["reason"])] += body["amount"]
+        self.assertEqual(self.query("SELECT gaming_day, reason, net FROM floor.daily_movements "
+                                    "WHERE table_name = 'table-a' ORDER BY 1, 2"),
+                         [[d, r, str(v)] for (d, r), v in sorted(days.items())])
 
 
 if __name__ == "__main__":
