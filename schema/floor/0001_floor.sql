@@ -22,6 +22,14 @@ END $$;
 
 CREATE SCHEMA floor;  -- fails when present: this file runs once
 CREATE EXTENSION IF NOT EXISTS pgcrypto WITH SCHEMA public;
+DO $$
+BEGIN
+    -- verify_chain finds digest() and hmac() in public.
+    IF (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+         WHERE e.extname = 'pgcrypto') <> 'public' THEN
+        RAISE EXCEPTION 'pgcrypto is installed in another schema than public';
+    END IF;
+END $$;
 
 CREATE TABLE floor.schema_version (
     version int PRIMARY KEY,
@@ -45,7 +53,9 @@ CREATE TABLE floor.journals (
     table_name text NOT NULL,
     journal_id bigint NOT NULL,  -- journal_info's created_at_ms
     chain text NOT NULL CHECK (chain IN ('sha256', 'hmac-sha256')),
-    key_fingerprint text NOT NULL,  -- SHA-256 hex of the HMAC key; '' for sha256
+    key_fingerprint text NOT NULL  -- SHA-256 hex of the HMAC key; '' for sha256
+        CHECK ((chain = 'sha256' AND key_fingerprint = '')
+               OR (chain = 'hmac-sha256' AND key_fingerprint ~ '^[0-9a-f]{64}$')),
     last_seq bigint NOT NULL DEFAULT 0 CHECK (last_seq >= 0),
     last_hash bytea NOT NULL DEFAULT '\x0000000000000000000000000000000000000000000000000000000000000000'
         CHECK (length(last_hash) = 32),
@@ -61,7 +71,7 @@ CREATE TABLE floor.journals (
 -- key must hold the partition column.
 CREATE FUNCTION floor.body_jsonb(t text) RETURNS jsonb
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
-    AS $$ SELECT CASE WHEN strpos(t, '\u0000') > 0 THEN NULL ELSE t::jsonb END $$;
+    AS $$ SELECT CASE WHEN strpos(t, E'\\u0000') > 0 THEN NULL ELSE t::jsonb END $$;
 
 CREATE TABLE floor.record (
     table_name text NOT NULL,
@@ -107,7 +117,7 @@ DECLARE
 BEGIN
     FOR j IN SELECT table_name, journal_id, min(seq) AS lo, max(seq) AS hi, count(*) AS n,
                     count(DISTINCT seq) AS distinct_n
-               FROM new_rows GROUP BY table_name, journal_id LOOP
+               FROM new_rows GROUP BY table_name, journal_id ORDER BY table_name, journal_id LOOP
         SELECT * INTO head FROM floor.journals
          WHERE table_name = j.table_name AND journal_id = j.journal_id FOR UPDATE;
         IF NOT FOUND THEN
@@ -173,7 +183,7 @@ END $$;
 -- The UTC months from..to (epoch ms) as partitions, those missing: a month whose records already
 -- went to the default partition stays there (attaching it would fail), with a notice.
 CREATE FUNCTION floor.ensure_partitions(p_from_ms bigint, p_to_ms bigint) RETURNS int
-    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog SET TimeZone = 'UTC'  -- months of UTC
     AS $$
 DECLARE
     month timestamptz := date_trunc('month', to_timestamp(p_from_ms / 1000.0) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
@@ -186,6 +196,7 @@ BEGIN
     IF p_to_ms < p_from_ms OR p_to_ms - p_from_ms > 31622400000::bigint * 5 THEN
         RAISE EXCEPTION 'ensure_partitions: % to % is not a range of at most five years', p_from_ms, p_to_ms;
     END IF;
+    PERFORM pg_advisory_xact_lock(hashtext('floor.ensure_partitions'));  -- one shipper at a time
     WHILE month <= last_month LOOP
         name := 'record_' || to_char(month AT TIME ZONE 'UTC', 'YYYY"m"MM');
         lo := (extract(epoch FROM month) * 1000)::bigint;
@@ -194,10 +205,15 @@ BEGIN
             IF EXISTS (SELECT 1 FROM floor.record_default WHERE at_ms >= lo AND at_ms < hi) THEN
                 RAISE NOTICE 'floor.%: records of that month are already in floor.record_default: they stay there', name;
             ELSE
-                EXECUTE format('CREATE TABLE floor.%I PARTITION OF floor.record FOR VALUES FROM (%s) TO (%s)', name, lo, hi);
-                EXECUTE format('CREATE TRIGGER record_no_truncate BEFORE TRUNCATE ON floor.%I '
-                               'FOR EACH STATEMENT EXECUTE FUNCTION floor.refuse_change()', name);
-                made := made + 1;
+                BEGIN
+                    EXECUTE format('CREATE TABLE floor.%I PARTITION OF floor.record FOR VALUES FROM (%s) TO (%s)',
+                                   name, lo, hi);
+                    EXECUTE format('CREATE TRIGGER record_no_truncate BEFORE TRUNCATE ON floor.%I '
+                                   'FOR EACH STATEMENT EXECUTE FUNCTION floor.refuse_change()', name);
+                    made := made + 1;
+                EXCEPTION WHEN duplicate_table THEN
+                    NULL;  -- made meanwhile by a transaction that did not take the lock
+                END;
             END IF;
         END IF;
         month := month + interval '1 month';
@@ -208,9 +224,9 @@ END $$;
 -- An inspector's check of a journal's chain where the records are (schema/README.md "Hash
 -- chain"): link n = SHA-256(link n-1 || canonical n), or HMAC-SHA-256 with the journal's key
 -- (passed with the call, never stored: mind log_statement), link 0 = 32 zero bytes, canonical =
--- seq TAB at_ms TAB kind TAB round_id TAB station TAB body (NULL as ''), UTF-8. The first problem,
--- or ok with the number of records checked. Runs with the caller's rights: a shipper sees only
--- its own table.
+-- seq TAB at_ms TAB kind TAB round_id TAB station TAB body (NULL as ''), UTF-8; the records
+-- must end at the journal's head. The first problem, or ok with the number of records checked.
+-- Runs with the caller's rights: a shipper sees only its own table.
 CREATE FUNCTION floor.verify_chain(p_table text, p_journal bigint, p_key bytea DEFAULT NULL)
     RETURNS TABLE (ok boolean, checked bigint, first_bad_seq bigint, problem text)
     LANGUAGE plpgsql STABLE SET search_path = pg_catalog, public
@@ -263,11 +279,19 @@ BEGIN
         expected := expected + 1;
         checked := checked + 1;
     END LOOP;
+    -- The records end where the journal's head says: none cut off the end.
+    IF expected - 1 <> j.last_seq OR prev <> j.last_hash THEN
+        first_bad_seq := expected;
+        problem := format('the records end at %s, the journal''s head is at %s', expected - 1, j.last_seq);
+        RETURN NEXT;
+        RETURN;
+    END IF;
     ok := true;
     RETURN NEXT;
 END $$;
 
--- Rights. Shippers insert and read their own table's records only (row-level security; the
+-- Rights. Shippers insert and read their own table's records only (row-level security on the
+-- login role, session_user, as register_journal checks it: SET ROLE gives no other table; the
 -- owner, who applies the migrations, is not subject to it). PostgreSQL 15 refuses COPY FROM into
 -- a table with row-level security: a shipper copies into a temporary table and inserts from it.
 REVOKE ALL ON ALL TABLES IN SCHEMA floor FROM PUBLIC;
@@ -276,19 +300,19 @@ GRANT USAGE ON SCHEMA floor TO pitlink_floor_shipper, pitlink_floor_inspector;
 GRANT SELECT, INSERT ON floor.record TO pitlink_floor_shipper;
 GRANT SELECT ON floor.journals, floor.shippers, floor.schema_version TO pitlink_floor_shipper;
 GRANT EXECUTE ON FUNCTION floor.register_journal(text, bigint, text, text), floor.ensure_partitions(bigint, bigint),
-    floor.body_jsonb(text) TO pitlink_floor_shipper;
+    floor.body_jsonb(text), floor.verify_chain(text, bigint, bytea) TO pitlink_floor_shipper;
 GRANT SELECT ON ALL TABLES IN SCHEMA floor TO pitlink_floor_inspector;
 GRANT EXECUTE ON FUNCTION floor.verify_chain(text, bigint, bytea), floor.body_jsonb(text) TO pitlink_floor_inspector;
 
 ALTER TABLE floor.record ENABLE ROW LEVEL SECURITY;
 CREATE POLICY shipper_inserts_own_table ON floor.record FOR INSERT TO pitlink_floor_shipper
-    WITH CHECK (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = current_user));
+    WITH CHECK (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = session_user));
 CREATE POLICY shipper_reads_own_table ON floor.record FOR SELECT TO pitlink_floor_shipper
-    USING (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = current_user));
+    USING (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = session_user));
 CREATE POLICY inspector_reads ON floor.record FOR SELECT TO pitlink_floor_inspector USING (true);
 ALTER TABLE floor.journals ENABLE ROW LEVEL SECURITY;
 CREATE POLICY shipper_reads_own_journals ON floor.journals FOR SELECT TO pitlink_floor_shipper
-    USING (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = current_user));
+    USING (table_name IN (SELECT s.table_name FROM floor.shippers s WHERE s.role_name = session_user));
 CREATE POLICY inspector_reads ON floor.journals FOR SELECT TO pitlink_floor_inspector USING (true);
 
 INSERT INTO floor.schema_version (version, name) VALUES (1, '0001_floor.sql');

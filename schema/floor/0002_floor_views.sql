@@ -160,16 +160,24 @@ SELECT table_name, journal_id, seq, floor.at_utc(at_ms) AS at_utc, floor.gaming_
   FROM floor.record
  WHERE kind = 'round.resettled';
 
--- Tilts: each raised, with the next clear of the same cause (NULL while the table is tilted).
+-- Tilts: each raised, with how it ended: `cleared` by the next clear of the same cause, or
+-- `restart` (a tilt is the running table's: a start-up, daemon.started, begins without it);
+-- NULL while the table is tilted.
 CREATE VIEW floor.tilts WITH (security_invoker = true) AS
 SELECT t.table_name, t.journal_id, t.seq, floor.at_utc(t.at_ms) AS at_utc, floor.gaming_day(t.at_ms) AS gaming_day,
        t.body_json ->> 'cause' AS cause, t.body_json ->> 'message' AS message,
+       CASE WHEN c.seq IS NOT NULL THEN 'cleared' WHEN s.seq IS NOT NULL THEN 'restart' END AS ended,
        c.seq AS cleared_seq, floor.at_utc(c.at_ms) AS cleared_utc, c.body_json ->> 'by' AS cleared_by
   FROM floor.record t
+  LEFT JOIN LATERAL (
+        SELECT min(x.seq) AS seq FROM floor.record x
+         WHERE x.table_name = t.table_name AND x.journal_id = t.journal_id AND x.kind = 'daemon.started'
+           AND x.seq > t.seq) s ON true
   LEFT JOIN LATERAL (
         SELECT x.seq, x.at_ms, x.body_json FROM floor.record x
          WHERE x.table_name = t.table_name AND x.journal_id = t.journal_id AND x.kind = 'tilt.cleared'
            AND x.body_json ->> 'cause' = t.body_json ->> 'cause' AND x.seq > t.seq
+           AND (s.seq IS NULL OR x.seq < s.seq)
          ORDER BY x.seq LIMIT 1) c ON true
  WHERE t.kind = 'tilt.raised';
 

@@ -205,6 +205,16 @@ class FloorSchema(unittest.TestCase):
         ok, checked, seq, problem = self.verify("table-1", 103)
         self.assertEqual((ok, checked, seq), (False, target[0] - 1, target[0]))
 
+        # The newest record taken away behind the triggers' back: the journal's head says so.
+        self.ship("ship_t1", "table-1", 105, records)
+        self.pg.psql(f"""
+            SET session_replication_role = replica;
+            DELETE FROM floor.record WHERE table_name = 'table-1' AND journal_id = 105 AND seq = {records[-1][0]};
+        """)
+        self.assertEqual(self.verify("table-1", 105),
+                         (False, len(records) - 1, len(records),
+                          f"the records end at {len(records) - 1}, the journal's head is at {len(records)}"))
+
     def test_4_append_only_even_for_the_owner(self):
         records = read_journal(os.path.join(FIXTURES, "v3.db"))
         self.ship("ship_t1", "table-1", 104, records[:5])
@@ -282,8 +292,27 @@ class FloorSchema(unittest.TestCase):
         self.assertEqual(self.verify("table-2", 401, key), (True, 7, 0, ""))
         self.assertEqual(self.verify("table-2", 401), (False, 0, 0, "HMAC-chained: pass its key"))
         self.assertEqual(self.verify("table-2", 401, key[:-1] + b"x"), (False, 0, 0, "not this journal's key"))
+        # A fingerprint that is not SHA-256 hex as pitlink writes it (lower case) is refused.
+        with self.assertRaises(pg_server.PgError) as upper:
+            self.ship("ship_t2", "table-2", 402, rows, chain="hmac-sha256",
+                      fingerprint=hashlib.sha256(key).hexdigest().upper())
+        self.assertIn("journals_check", str(upper.exception))
         # The same records chained with SHA-256 do not pass as this journal's.
         self.assertEqual(self.verify("table-1", 101, key), (False, 0, 0, "sha256-chained: no key"))
+
+    def test_7b_partitions_are_utc_months_whatever_the_session_time_zone(self):
+        # 2028-01 to 2028-05 made from a session in Los Angeles (daylight saving time begins in
+        # March): each partition is one UTC month, from its first millisecond.
+        self.pg.psql("SET TimeZone = 'America/Los_Angeles'; "
+                     "SELECT floor.ensure_partitions(1830297600000, 1840838400000)", user="ship_t1")
+        bounds = self.pg.psql("SELECT c.relname || ' ' || pg_get_expr(c.relpartbound, c.oid) FROM pg_class c "
+                              "WHERE c.relname LIKE 'record_2028m%' AND c.relkind = 'r' ORDER BY c.relname")
+        def ms(y, m):
+            return int(datetime.datetime(y, m, 1, tzinfo=datetime.timezone.utc).timestamp() * 1000)
+        self.assertEqual(bounds.split("\n"),
+                         [f"record_2028m{m:02d} FOR VALUES FROM ('{ms(2028, m)}') TO ('{ms(2028, m + 1)}')"
+                          for m in range(1, 6)])
+        self.assertEqual(ms(2028, 1), 1830297600000)
 
     def test_8_a_body_jsonb_cannot_hold_still_verifies(self):
         rows = chained([(1, NOV_2026, "dispute.opened", None, 3, '{"text":"a\\u0000b"}'),
@@ -442,11 +471,18 @@ class FloorViews(unittest.TestCase):
         tilts = []
         for i, (seq, at, kind, rnd, station, body) in enumerate(self.bodies):
             if kind == "tilt.raised":
-                c = next((b for b in self.bodies[i + 1:] if b[2] == "tilt.cleared" and b[5]["cause"] == body["cause"]),
-                         None)
-                tilts.append([body["cause"], "" if c is None else str(c[0])])
-        self.assertEqual(self.query("SELECT cause, coalesce(cleared_seq::text, '') FROM floor.tilts "
-                                    "WHERE table_name = 'table-a' ORDER BY seq"), tilts)
+                ended, cleared = "", ""
+                for b in self.bodies[i + 1:]:
+                    if b[2] == "daemon.started":  # a start-up begins untilted
+                        ended = "restart"
+                        break
+                    if b[2] == "tilt.cleared" and b[5]["cause"] == body["cause"]:
+                        ended, cleared = "cleared", str(b[0])
+                        break
+                tilts.append([body["cause"], ended, cleared])
+        self.assertEqual(self.query("SELECT cause, coalesce(ended, ''), coalesce(cleared_seq::text, '') FROM "
+                                    "floor.tilts WHERE table_name = 'table-a' ORDER BY seq"), tilts)
+        self.assertEqual([t[1] for t in tilts], ["cleared", "cleared"])
 
     def test_5_gaming_days_in_the_casinos_time_zone(self):
         # 06:00 in Los Angeles on 2026-11-18 is 14:00 UTC (PST, UTC-8): a millisecond before it is
