@@ -58,6 +58,12 @@ RegistrationStep registrationStep(const Registration& now, const RegistrationReq
         case kInitialize:
             return keep(kReady);
         case kRegister:
+            if (now.registered() && now.asset == machineAsset && request.key == now.key &&
+                (request.posId == kPosIdUnchanged || request.posId == now.posId)) {
+                // The registration in force asked again: a repeat whose answer was lost (across a
+                // restart too), not a register out of turn. Nothing changes.
+                return step;
+            }
             if (now.status != kReady || allZero(request.key)) {
                 return cancelled();
             }

@@ -26,7 +26,9 @@ struct Registration {
 // A registration request's effect: the state after it and the exception it raises (6D when
 // the registration is acknowledged, 6E when it is cancelled; 0 none). An acknowledgement
 // request (40) enters pending and, with no operator at a table to confirm it, is acknowledged
-// at once (6D, ready), as Monaco does.
+// at once (6D, ready), as Monaco does. A register (01) that names the registration in force
+// (asset, key, POS ID or "no change") changes nothing: it is a repeat whose answer was lost,
+// where Monaco would take it as out of turn and cancel.
 struct RegistrationStep {
     Registration after;
     std::uint8_t exception = 0;

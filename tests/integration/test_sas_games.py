@@ -78,7 +78,7 @@ class SasGames(unittest.TestCase):
         t.start()
         host = t.hosts[1]
         host.lp_0e(True)  # real-time events: 8C carries its game number
-        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        self.assertEqual([e.code for e in t.first_events(1)], [0x17])
         self.assertEqual((host.lp_51(), host.lp_55(), host.lp_56()), (2, 1, [1]))
         dealer1, dealer2 = self.client(["live-1"], "dealer"), self.client(["live-2"], "dealer")
         stations = self.client(["live-1", "live-2"], "stations")
@@ -181,7 +181,7 @@ class SasGames(unittest.TestCase):
         # 8C's game even when the next 8C is already queued behind it.
         host.sync()
         host.lp_0e(False)
-        self.assertEqual([e.code for e in t.events(1)], [0x17])
+        self.assertEqual([e.code for e in t.first_events(1)], [0x17])
         dealer1, dealer2 = self.client(["live-1"], "dealer"), self.client(["live-2"], "dealer")
         stations = self.client(["live-1", "live-2"], "stations")
         for dealer, game in ((dealer1, "live-1"), (dealer2, "live-2")):

@@ -99,9 +99,6 @@ void SimAftHost::restarted() {
         if (s.open) {
             s.open->underLock = false;  // nothing is expected of a transfer whose lock went
         }
-        if (s.registering) {
-            s.registering->restarted = true;
-        }
     }
 }
 
@@ -494,17 +491,14 @@ void SimAftHost::stepRegistration(std::int64_t station) {
     const bool asAsked = f[3] == want && (code == 0x80 || (std::equal(kKey.begin(), kKey.end(), f.begin() + 8) &&
                                                            little32(std::span(f.data() + 28, 4)) == kPosId));
     if (!asAsked) {
-        // After a restart the repeat may meet the change it made before the power went (a
-        // repeated 01 is then out of turn: SAS cancels); the host learns the state from the answer.
-        if (!r.restarted) {
-            fail_(name + " answered status " + std::to_string(f[3]) + " or another key or POS ID");
-        }
+        // Even after a restart: a repeat that meets the change it made before the power went (its
+        // record durable, its answer lost) changes nothing.
+        fail_(name + " answered status " + std::to_string(f[3]) + " or another key or POS ID");
         s.registered = f[3] == 0x01;
         s.registering.reset();
         return;
     }
     r.frames.erase(r.frames.begin());
-    r.restarted = false;
     if (r.frames.empty()) {
         s.registered = code != 0x80;
         s.registering.reset();

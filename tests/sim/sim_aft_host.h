@@ -123,12 +123,10 @@ private:
     // until answered (a station answers a change once it is durable).
     struct Registering {
         std::vector<std::vector<std::uint8_t>> frames;
-        bool restarted = false;  // since the first request was sent: it may have been made or lost
     };
     struct Station {
         std::optional<std::uint32_t> asset;
-        // By the host's last LP 73 answer: transfers then carry its key. Nullopt: not known (never
-        // read, or a change cut by a restart).
+        // By the host's last LP 73 answer: transfers then carry its key. Nullopt: never read.
         std::optional<bool> registered;
         std::optional<Registering> registering;  // no transfer is opened meanwhile
         std::optional<Open> open;

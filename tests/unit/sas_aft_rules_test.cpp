@@ -38,6 +38,18 @@ TEST(SasAftRules, RegistrationGoesReadyThenRegisteredAndCancelsOnAWrongAssetOrAn
     EXPECT_EQ(step.after.key, keyOf(9));
     EXPECT_EQ(step.after.posId, 42U);
     const Registration registered = step.after;
+    // The same register again (its answer lost, perhaps across a restart): nothing changes; with
+    // another key, or another POS ID, it is out of turn and cancels (6E).
+    step = registrationStep(registered, request(registration::kRegister, kAsset, keyOf(9), 42), kAsset);
+    EXPECT_EQ(step.after, registered);
+    EXPECT_EQ(step.exception, 0);
+    step = registrationStep(registered, request(registration::kRegister, kAsset, keyOf(9), 0xFFFFFFFF), kAsset);
+    EXPECT_EQ(step.after, registered);
+    step = registrationStep(registered, request(registration::kRegister, kAsset, keyOf(8), 42), kAsset);
+    EXPECT_EQ(step.after.status, registration::kNotRegistered);
+    EXPECT_EQ(step.exception, 0x6E);
+    step = registrationStep(registered, request(registration::kRegister, kAsset, keyOf(9), 43), kAsset);
+    EXPECT_EQ(step.after.status, registration::kNotRegistered);
     // Read changes nothing; another asset number or an unregister cancels it (6E).
     EXPECT_EQ(registrationStep(registered, RegistrationRequest{}, kAsset).after, registered);
     step = registrationStep(registered, request(registration::kInitialize, kAsset + 1), kAsset);

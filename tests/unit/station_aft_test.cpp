@@ -159,9 +159,13 @@ TEST(StationAftRegistration, ARestartKeepsWhatWasAnsweredAndForgetsAChangeNeverD
     s.commit();
     ASSERT_EQ(s.status(request(aft::registration::kRegister)), aft::registration::kRegistered);
 
-    // The power goes right after the answer: registered after the restart, its key needed.
+    // The power goes right after the answer: registered after the restart, its key needed; the
+    // host's repeat of its 01 (its answer lost with the power) changes nothing.
     s.make();
     EXPECT_EQ(s.status(read()), aft::registration::kRegistered);
+    EXPECT_EQ(s.status(request(aft::registration::kRegister)), aft::registration::kRegistered);
+    EXPECT_TRUE(s.held.empty());  // nothing journaled
+    EXPECT_TRUE(s.raised.empty());
     EXPECT_TRUE(s.aft->registrationState().registered());
     EXPECT_EQ(s.aft->registrationState().key, key(0xA5));
     EXPECT_EQ(s.aft->registrationState().posId, 7U);
