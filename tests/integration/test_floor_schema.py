@@ -31,6 +31,9 @@ MIGRATION = os.path.join(SOURCE, "schema", "floor", "0001_floor.sql")
 VIEWS = os.path.join(SOURCE, "schema", "floor", "0002_floor_views.sql")
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures", "journal")
 COLUMNS = "table_name, journal_id, seq, at_ms, kind, round_id, station, body, hash"
+# The shipper's batch: a temporary table COPY can fill (COPY into floor.record is refused under RLS).
+BATCH_TABLE = ("CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text, "
+               "round_id bigint, station bigint, body text, hash bytea);")
 ZERO = bytes(32)
 NOV_2026 = 1_793_491_200_000  # 2026-11-01 00:00 UTC in ms
 DEC_2026 = 1_796_083_200_000  # 2026-12-01 00:00 UTC
@@ -107,26 +110,31 @@ def ship(pg, tmp, role, table, journal_id, records, chain="sha256", fingerprint=
     os.chmod(path, 0o644)
     return pg.psql(f"""
         SELECT last_seq FROM floor.register_journal('{table}', {journal_id}, '{chain}', '{fingerprint}');
-        CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text,
-                                 round_id bigint, station bigint, body text, hash bytea);
+        {BATCH_TABLE}
         \\copy batch FROM '{path}'
         INSERT INTO floor.record ({COLUMNS}) SELECT {COLUMNS} FROM batch ORDER BY seq;
     """, user=role)
 
 
+def floor_server(migrations, shippers, extra=""):
+    """A server with the floor schema `migrations` applied, a login role shipping each table of
+    `shippers` {role: table} (the DBA's step), an inspector, then `extra` SQL."""
+    pg = pg_server.PgServer()
+    for path in migrations:
+        pg.psql_file(path)
+    roles = "".join(f"CREATE ROLE {role} LOGIN IN ROLE pitlink_floor_shipper;\n" for role in shippers)
+    rows = ", ".join(f"('{role}', '{table}')" for role, table in shippers.items())
+    pg.psql(f"""{roles}CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;
+        INSERT INTO floor.shippers VALUES {rows};
+        {extra}""")
+    return pg
+
+
 class FloorSchema(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.pg = pg_server.PgServer()
-        cls.pg.psql_file(MIGRATION)
-        # One login role per table (the DBA's step), and an inspector.
-        cls.pg.psql("""
-            CREATE ROLE ship_t1 LOGIN IN ROLE pitlink_floor_shipper;
-            CREATE ROLE ship_t2 LOGIN IN ROLE pitlink_floor_shipper;
-            CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;
-            INSERT INTO floor.shippers VALUES ('ship_t1', 'table-1'), ('ship_t2', 'table-2');
-            SELECT floor.ensure_partitions(1793491200000, 1798761600000);
-        """)
+        cls.pg = floor_server([MIGRATION], {"ship_t1": "table-1", "ship_t2": "table-2"},
+                              "SELECT floor.ensure_partitions(1793491200000, 1798761600000);")
         cls.tmp = tempfile.mkdtemp(prefix="pitlink-floor-")
 
     @classmethod
@@ -264,8 +272,7 @@ class FloorSchema(unittest.TestCase):
             f.write("\t".join(copy_text(v) for v in ("table-2", 302) + tuple(rows[1])) + "\n")
         with self.assertRaises(pg_server.PgError) as rls:
             self.pg.psql(f"""
-                CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text,
-                                         round_id bigint, station bigint, body text, hash bytea);
+                {BATCH_TABLE}
                 \\copy batch FROM '{path}'
                 INSERT INTO floor.record ({COLUMNS}) SELECT {COLUMNS} FROM batch;
             """, user="ship_t1")
@@ -335,8 +342,7 @@ class FloorSchema(unittest.TestCase):
             ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", str(self.pg.port), "-U", "ship_t2",
              "-d", "postgres"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
         batch.stdin.write(f"""
-            CREATE TEMP TABLE batch (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text,
-                                     round_id bigint, station bigint, body text, hash bytea);
+            {BATCH_TABLE}
             \\copy batch FROM '{path}'
             INSERT INTO floor.record ({COLUMNS}) SELECT {COLUMNS} FROM batch ORDER BY seq;
         """)
@@ -366,16 +372,9 @@ class FloorViews(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.pg = pg_server.PgServer()
-        cls.pg.psql_file(MIGRATION)
-        cls.pg.psql_file(VIEWS)
-        cls.pg.psql("""
-            CREATE ROLE ship_a LOGIN IN ROLE pitlink_floor_shipper;
-            CREATE ROLE ship_b LOGIN IN ROLE pitlink_floor_shipper;
-            CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;
-            INSERT INTO floor.shippers VALUES ('ship_a', 'table-a'), ('ship_b', 'table-b');
-            UPDATE floor.gaming_day_settings SET time_zone = 'America/Los_Angeles', starts_at = '06:00';
-        """)
+        cls.pg = floor_server([MIGRATION, VIEWS], {"ship_a": "table-a", "ship_b": "table-b"},
+                              "UPDATE floor.gaming_day_settings SET time_zone = 'America/Los_Angeles', "
+                              "starts_at = '06:00';")
         cls.tmp = tempfile.mkdtemp(prefix="pitlink-floor-")
         journal = os.path.join(FIXTURES, "release-f918d9b", "journal.db")
         cls.records = read_journal(journal)
