@@ -41,21 +41,17 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
                settings_,
                std::move(machine),
                [this](std::int64_t station, std::uint8_t code) { raise(station, code); },
-               [this](std::int64_t station, const SasStationRecord& record) {
+               [this](std::int64_t station, const SasStationRecord& record, std::function<void(bool)> done) {
                    journal::JournalTransaction tx = journal_.begin();
                    std::visit([&](const auto& r) { tx.add(r, std::nullopt, station); }, record);
-                   journal_.submit(std::move(tx));
+                   submitted(std::move(tx), std::move(done));
                },
                [this](std::uint16_t seed) { return romSignature(seed); },
                games_,
                [this](std::int64_t station, const AftStationRecord& record, std::function<void(bool)> done) {
                    journal::JournalTransaction tx = journal_.begin();
                    std::visit([&](const auto& r) { tx.add(r, std::nullopt, station); }, record);
-                   journal_.submit(std::move(tx), [done = std::move(done)](const journal::CommitResult& result) {
-                       if (done) {
-                           done(result.ok);
-                       }
-                   });
+                   submitted(std::move(tx), std::move(done));
                }},
       newWorker_(std::move(newWorker)) {
     for (std::size_t i = 0; i < settings_.links.size(); ++i) {
@@ -71,6 +67,9 @@ SasFloor::SasFloor(FloorSettings settings, MachineInfo machine, table::Table& ta
             if (const auto game = gameSelectedBy(e)) {
                 games_.selected[link.station] = *game;
             }
+        }
+        if (const auto set = resume.validationIdSet.find(link.station); set != resume.validationIdSet.end()) {
+            port->tickets().restoreValidationIdSet(set->second);
         }
         if (const auto setup = resume.ticketSetup.find(link.station); setup != resume.ticketSetup.end()) {
             port->tickets().restoreSetup(setup->second);
@@ -225,6 +224,14 @@ void SasFloor::journalFailed() {
     for (const auto& p : ports_) {
         p->exceptions().raise(code::kGeneralTilt);
     }
+}
+
+void SasFloor::submitted(journal::JournalTransaction tx, std::function<void(bool)> done) {
+    if (!done) {
+        journal_.submit(std::move(tx));
+        return;
+    }
+    journal_.submit(std::move(tx), [done = std::move(done)](const journal::CommitResult& result) { done(result.ok); });
 }
 
 void SasFloor::raise(std::int64_t station, std::uint8_t c, std::vector<std::uint8_t> eventData) {

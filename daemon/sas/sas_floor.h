@@ -76,6 +76,8 @@ private:
     std::function<void()> raiseWhenCommitted(std::vector<Raised> raised);
     // A transaction of its own holding `raises`, raised once it has committed.
     void submitRaises(const std::vector<RaisedException>& raises);
+    // A station's own transaction; `done(committed)` once it has committed or failed, if not empty.
+    void submitted(journal::JournalTransaction tx, std::function<void(bool)> done);
     void flushAcknowledged();
     void scheduleTick();
     std::optional<std::uint16_t> romSignature(std::uint16_t seed);

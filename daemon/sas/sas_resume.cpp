@@ -202,6 +202,7 @@ SasResume resumeSas(journal::JournalStore& store) {
             } else if (k == kind::kSasValidationId) {
                 const auto id = journal::readBody<journal::SasValidationIdRecord>(stored.body);
                 resume.validation[station] = ValidationId{id.machineId, id.sequence};
+                resume.validationIdSet[station] = ValidationId{id.machineId, id.sequence};
             } else if (k == kind::kAftRegistration) {
                 resume.aft[station].apply(journal::readBody<journal::AftRegistrationRecord>(stored.body));
             } else if (k == kind::kAftTransfer) {

@@ -20,6 +20,10 @@ namespace pitlink::sas {
 struct SasResume {
     std::map<std::int64_t, std::vector<SasException>> exceptions;
     std::map<std::int64_t, ValidationId> validation;
+    // The last LP 4C change of each station (its sas.validation_id record; tickets numbered since
+    // do not move it): the host's repeat of it after a power cut is not taken afresh. Not in the
+    // carried state: a segment that has none falls back to the ID in force.
+    std::map<std::int64_t, ValidationId> validationIdSet;
     std::map<std::int64_t, bool> hostEnabled;  // the last LP 01 / 02 of each station
     // LP 4D: each station's last ticket.issued records with their time, and how many of the newest
     // the host has not read with LP 4D 00 yet.

@@ -39,7 +39,9 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
       tickets_(
           link.station, context.settings, context.timers, context.clock, validation,
           [this](std::uint8_t code) { context_.raise(link_.station, code); },
-          [this](const SasStationRecord& record) { context_.journalRecord(link_.station, record); }),
+          [this](const SasStationRecord& record, std::function<void(bool)> done) {
+              context_.journalRecord(link_.station, record, std::move(done));
+          }),
       aft_(
           link.station, context.settings.aft, context.table, context.journal, context.timers, context.clock,
           [this](std::uint8_t code) { context_.raise(link_.station, code); },
@@ -48,9 +50,10 @@ StationPort::StationPort(const StationLinkSettings& link, PortContext& context, 
           },
           [this] { return tickets_.assetNumber(); },
           [this] { return tickets_.ticketSetup().restrictedExpirationDays; }),
-      legacyBonus_(
-          link.station, context.table, context.journal,
-          [this](const journal::SasLegacyBonusReadRecord& record) { context_.journalRecord(link_.station, record); }),
+      legacyBonus_(link.station, context.table, context.journal,
+                   [this](const journal::SasLegacyBonusReadRecord& record) {
+                       context_.journalRecord(link_.station, record, {});
+                   }),
       transport_(output == nullptr ? std::make_unique<SasTransport>(*io, link.transport,
                                                                     [this](WireByte b, bool idle) { receive(b, idle); })
                                    : nullptr),
@@ -187,7 +190,7 @@ void StationPort::setPlayEnabled(bool enabled) {
     if (context_.table.wallet(link_.station).hostDisabled == !enabled) {
         return;
     }
-    context_.journalRecord(link_.station, journal::SasHostEnabledRecord{enabled});
+    context_.journalRecord(link_.station, journal::SasHostEnabledRecord{enabled}, {});
     context_.table.setHostEnabled(link_.station, enabled);
 }
 
@@ -198,7 +201,7 @@ bool StationPort::setClock(const SasDateTime& hostTime) {
     }
     const std::int64_t before = context_.clock.nowMs();
     context_.clock.setOffsetMs(*offset);
-    context_.journalRecord(link_.station, journal::ClockSetRecord{before, context_.clock.nowMs(), *offset});
+    context_.journalRecord(link_.station, journal::ClockSetRecord{before, context_.clock.nowMs(), *offset}, {});
     return true;
 }
 
@@ -290,18 +293,23 @@ HandpayMethodResult StationPort::enableHandpayResetMethod(std::uint8_t method) {
     return method == 0x00 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable;
 }
 
-MachineNumbers StationPort::setMachineNumbers(const MachineNumbers& requested) {
+std::optional<MachineNumbers> StationPort::setMachineNumbers(const MachineNumbers& requested) {
+    if (tickets_.settingPending()) {
+        return std::nullopt;  // LP 7B answers the asset number too: one setting at a time
+    }
     const std::optional<std::uint32_t> asset = requested.asset != 0 ? std::optional(requested.asset) : hostAsset_;
     const std::string location = requested.floorLocation.empty() ? floorLocation_ : requested.floorLocation;
     if (asset != hostAsset_ || location != floorLocation_) {
         // Journaled (a transaction of its own) and in force at once: LP 7B and the tickets use it.
-        // Asset 0 in the record: the host has set none (sas.asset_base + station stands).
-        context_.journalRecord(link_.station, journal::SasMachineNumbersRecord{asset.value_or(0), location});
+        // Answered once durable (the host sends it again). Asset 0 in the record: the host has
+        // set none (sas.asset_base + station stands).
+        tickets_.journalSetting(journal::SasMachineNumbersRecord{asset.value_or(0), location});
         hostAsset_ = asset;
         floorLocation_ = location;
         if (asset) {
             tickets_.setAssetNumber(*asset);
         }
+        return std::nullopt;
     }
     return MachineNumbers{tickets_.assetNumber(), floorLocation_};
 }

@@ -33,8 +33,9 @@ struct PortContext {
     const FloorSettings& settings;
     MachineInfo machine;                                                 // serial number filled in per station
     std::function<void(std::int64_t station, std::uint8_t code)> raise;  // journaled, then raised
-    std::function<void(std::int64_t station, const SasStationRecord& record)>
-        journalRecord;  // in a transaction of its own
+    // In a transaction of its own; `done(committed)`, when not empty.
+    std::function<void(std::int64_t station, const SasStationRecord& record, std::function<void(bool)> done)>
+        journalRecord;
     std::function<std::optional<std::uint16_t>(std::uint16_t seed)> romSignature;
     const GameSelection& games;  // the controller's games by SAS number, each station's selected one
     // An AFT record in a transaction of its own; `done(committed)`.
@@ -79,7 +80,7 @@ public:
     [[nodiscard]] std::vector<std::uint16_t> enabledGames() const override;
     [[nodiscard]] std::uint32_t cashoutLimitCredits() const override;
     HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override;
-    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override;
+    std::optional<MachineNumbers> setMachineNumbers(const MachineNumbers& requested) override;
     // MeterSource: a game's or a denomination's play, LP 50.
     [[nodiscard]] std::optional<std::uint64_t> playMeter(std::uint16_t code, const MeterScope& scope) const override;
     [[nodiscard]] ValidationMeters validationMeters(std::uint8_t type) const override;

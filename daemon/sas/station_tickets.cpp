@@ -128,13 +128,30 @@ ValidationReceipt StationTickets::receiveValidation(std::uint8_t systemId, const
     return ValidationReceipt::Acknowledged;
 }
 
-std::pair<std::uint32_t, std::uint32_t> StationTickets::setValidationId(std::uint32_t machineId,
-                                                                        std::uint32_t sequence) {
-    if (machineId != 0) {
-        id_ = ValidationId{machineId, sequence};  // incremented before its first use
-        journal_(journal::SasValidationIdRecord{id_.machineId, id_.sequence});
+std::optional<std::pair<std::uint32_t, std::uint32_t>> StationTickets::setValidationId(std::uint32_t machineId,
+                                                                                       std::uint32_t sequence) {
+    if (settingPending_) {
+        return std::nullopt;
     }
-    return {id_.machineId, id_.sequence};
+    const std::pair requested{machineId, sequence};
+    // The repeat of the last change (its answer lost, by a power cut too) and the ID as it
+    // stands change nothing: tickets numbered since the change would be numbered again.
+    if (machineId != 0 && requested != lastIdSet_ && requested != std::pair{id_.machineId, id_.sequence}) {
+        id_ = ValidationId{machineId, sequence};  // incremented before its first use
+        lastIdSet_ = requested;
+        journalSetting(journal::SasValidationIdRecord{id_.machineId, id_.sequence});
+        return std::nullopt;
+    }
+    return std::pair{id_.machineId, id_.sequence};  // a read, or the repeat of the last change
+}
+
+void StationTickets::journalSetting(const SasStationRecord& record) {
+    settingPending_ = true;
+    journal_(record, [this](bool committed) {
+        if (committed) {
+            settingPending_ = false;
+        }
+    });
 }
 
 void StationTickets::ticketIssued(const journal::TicketIssuedRecord& ticket) {
@@ -148,12 +165,16 @@ void StationTickets::restoreRecords(const IssuedTickets& issued, std::size_t unr
     unread_ = std::min(unread, records_.size());
 }
 
-void StationTickets::setTicketSetup(const TicketSetup& setup) {
+bool StationTickets::setTicketSetup(const TicketSetup& setup) {
+    if (settingPending_) {
+        return false;
+    }
     if (setup == setup_) {
-        return;  // a read (LP 7B with no bits to change) or the same again
+        return true;  // a read (LP 7B with no bits to change) or the same again
     }
     setup_ = setup;
-    journal_(ticketSetupRecordOf(setup_));
+    journalSetting(ticketSetupRecordOf(setup_));
+    return false;
 }
 
 journal::SasTicketSetupRecord ticketSetupRecordOf(const TicketSetup& setup) {
@@ -221,7 +242,7 @@ void StationTickets::recordAcknowledged() {
     const std::string number = records_[records_.size() - unread_].number;
     --unread_;
     // Journaled, so that a restart hands the host the records it has not read yet.
-    journal_(journal::SasRecordReadRecord{number});
+    journal_(journal::SasRecordReadRecord{number}, {});
     if (unread_ > 0) {
         // 3D is a flag: tickets printed before the host came round raised it once. Raised again
         // while records wait, so that a host reading one record per 3D reads them all.

@@ -8,6 +8,11 @@
 // - ticket in: 67 raised, the host reads the ticket (LP 70) and accepts or rejects it (LP 71);
 //   credits are added by the table after it journaled them, then 68 (raised by that transaction)
 //   and the final status for LP 71 FF. No answer in time: the ticket is returned.
+// - the host's settings (LP 4C's validation ID, LP 7B/7C/7D's ticket setup, and LP B7's numbers
+//   through the port) are in force once submitted and answered once durable: a power cut never
+//   undoes a setting the host was told of. Until then none of these polls is answered (the host
+//   sends it again); the repeat of the last LP 4C is answered with the ID as it stands, not
+//   taken afresh (tickets numbered meanwhile would be numbered again).
 // Exceptions are raised through `Raise`, which journals them first.
 #include <nlohmann/json.hpp>
 
@@ -55,7 +60,8 @@ struct ValidationId {
 class StationTickets final : public TicketHost {
 public:
     using Raise = std::function<void(std::uint8_t code)>;
-    using JournalRecord = std::function<void(const SasStationRecord& record)>;
+    // `done(committed)` may be empty.
+    using JournalRecord = std::function<void(const SasStationRecord& record, std::function<void(bool)> done)>;
 
     StationTickets(std::int64_t station, const FloorSettings& settings, platform::Executor& timers,
                    const TableClock& clock, ValidationId id, Raise raise, JournalRecord journal);
@@ -80,13 +86,16 @@ public:
     // other ticket is taken meanwhile, since LP 71 FF reports the last transfer only.
     [[nodiscard]] bool transferStatusUnread() const { return transferUnread_; }
     [[nodiscard]] std::size_t unreadRecords() const { return unread_; }
+    // At start: the last LP 4C change (sas.validation_id), whose repeat changes nothing.
+    void restoreValidationIdSet(const ValidationId& set) { lastIdSet_ = std::pair{set.machineId, set.sequence}; }
     // At start: the last sas.ticket_setup; what it does not say keeps the configured value.
     void restoreSetup(const journal::SasTicketSetupRecord& record) { setup_ = ticketSetupOf(record, setup_); }
 
     // --- TicketHost (the host's long polls) ---
     [[nodiscard]] std::optional<PendingCashout> pendingCashout() const override;
     ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) override;
-    std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId, std::uint32_t sequence) override;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> setValidationId(std::uint32_t machineId,
+                                                                           std::uint32_t sequence) override;
     std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) override;
     void recordAcknowledged() override;                       // journaled (sas.record_read)
     std::optional<EscrowedTicket> escrowedTicket() override;  // marks it read
@@ -96,7 +105,13 @@ public:
     // LP B7's asset number, which stands over sas.asset_base + station from then on.
     void setAssetNumber(std::uint32_t asset) { hostAsset_ = asset; }
     [[nodiscard]] const TicketSetup& ticketSetup() const override { return setup_; }
-    void setTicketSetup(const TicketSetup& setup) override;  // journaled when it changes
+    bool setTicketSetup(const TicketSetup& setup) override;  // journaled when it changes
+
+    // A host's setting is being made durable: no LP 4C, 7B, 7C, 7D or B7 is answered meanwhile.
+    [[nodiscard]] bool settingPending() const { return settingPending_; }
+    // Journals a host's setting (in force already) and holds those polls' answers until it is
+    // durable. A commit that fails holds them for good: the journal takes nothing more.
+    void journalSetting(const SasStationRecord& record);
 
     [[nodiscard]] nlohmann::json statusJson() const;
 
@@ -139,6 +154,8 @@ private:
     std::uint8_t nextIndex_ = 1;
     std::size_t unread_ = 0;                  // records not yet read with LP 4D 00 (the newest ones)
     std::optional<std::uint32_t> hostAsset_;  // LP B7's
+    bool settingPending_ = false;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> lastIdSet_;  // the last LP 4C change
 };
 
 }  // namespace pitlink::sas

@@ -210,7 +210,11 @@ std::optional<std::vector<std::uint8_t>> answerTicketPoll(const Poll& poll, Tick
             return finish(std::move(out));
         }
         case 0x4C: {  // addr 4C id(3) sequence(3) CRC, binary LSB first
-            const auto [id, sequence] = host.setValidationId(binary24(b, 2), binary24(b, 5));
+            const auto answered = host.setValidationId(binary24(b, 2), binary24(b, 5));
+            if (!answered) {
+                return std::nullopt;  // answered once durable: the host sends it again
+            }
+            const auto [id, sequence] = *answered;
             std::vector<std::uint8_t> out = start(poll);
             appendBinary(out, id, 3);
             appendBinary(out, sequence, 3);
@@ -260,7 +264,9 @@ std::optional<std::vector<std::uint8_t>> answerTicketPoll(const Poll& poll, Tick
             if (*restricted != 0) {
                 setup.restrictedExpirationDays = static_cast<std::uint16_t>(*restricted);
             }
-            host.setTicketSetup(setup);
+            if (!host.setTicketSetup(setup)) {
+                return std::nullopt;  // answered once durable: the host sends it again
+            }
             std::vector<std::uint8_t> body;
             appendBinary(body, host.assetNumber(), 4);
             appendBinary(body, setup.statusBits, 2);
@@ -273,8 +279,8 @@ std::optional<std::vector<std::uint8_t>> answerTicketPoll(const Poll& poll, Tick
             TicketSetup setup = host.ticketSetup();
             const bool valid =
                 poll.command == 0x7C ? extendedTicketData(poll.data(), setup) : ticketData(poll.data(), setup);
-            if (valid) {
-                host.setTicketSetup(setup);
+            if (valid && !host.setTicketSetup(setup)) {
+                return std::nullopt;  // answered once durable: the host sends it again
             }
             std::vector<std::uint8_t> out = start(poll);
             out.push_back(valid ? 0x01 : 0x00);  // ticket data flag

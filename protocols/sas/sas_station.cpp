@@ -185,7 +185,11 @@ std::optional<std::vector<std::uint8_t>> SasStation::machineNumbers(const Poll& 
     requested.asset = static_cast<std::uint32_t>(data[0] | data[1] << 8U | data[2] << 16U) |
                       static_cast<std::uint32_t>(data[3]) << 24U;
     requested.floorLocation.assign(data.begin() + 5, data.end());
-    const MachineNumbers now = host_.setMachineNumbers(requested);
+    const std::optional<MachineNumbers> answered = host_.setMachineNumbers(requested);
+    if (!answered) {
+        return std::nullopt;  // answered once durable: the host sends it again
+    }
+    const MachineNumbers& now = *answered;
     const std::size_t location = std::min<std::size_t>(now.floorLocation.size(), 40);
     std::vector<std::uint8_t> out = frameOf(address_, 0xB7);
     out.push_back(static_cast<std::uint8_t>(6 + location));

@@ -67,7 +67,8 @@ public:
         return HandpayMethodResult::Unable;
     }
     // LP B7: asset 0 and an empty location change nothing; the numbers as they stand after it.
-    virtual MachineNumbers setMachineNumbers(const MachineNumbers& requested) { return requested; }
+    // nullopt: not answered, a change being made durable (TicketHost::setValidationId).
+    virtual std::optional<MachineNumbers> setMachineNumbers(const MachineNumbers& requested) { return requested; }
 };
 
 struct StationStats {

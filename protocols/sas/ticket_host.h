@@ -83,9 +83,11 @@ public:
     virtual ~TicketHost() = default;
     [[nodiscard]] virtual std::optional<PendingCashout> pendingCashout() const = 0;                       // LP 57
     virtual ValidationReceipt receiveValidation(std::uint8_t systemId, const std::string& number16) = 0;  // LP 58
+    // The host's settings (LPs 4C, 7B, 7C, 7D and B7) are answered once what they set is durable:
+    // nullopt (false) is no answer, and the host sends the poll again (docs/sas.md "Tickets").
     // LP 4C: ID 0 only reads the current values. Returns the ID and the last sequence used.
-    virtual std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t machineId,
-                                                                    std::uint32_t sequence) = 0;
+    virtual std::optional<std::pair<std::uint32_t, std::uint32_t>> setValidationId(std::uint32_t machineId,
+                                                                                   std::uint32_t sequence) = 0;
     // LP 4D: 00 and FF the oldest unread record, 01-1F by index.
     virtual std::optional<ValidationRecord> validationRecord(std::uint8_t functionCode) = 0;
     // The host acknowledged (implied ACK) an LP 4D 00 answer that carried a record: it is read,
@@ -96,7 +98,8 @@ public:
     virtual RedemptionStatus redemptionStatus() = 0;              // LP 71 FF: the host reads the last transfer's status
     [[nodiscard]] virtual std::uint32_t assetNumber() const = 0;  // LP 7B
     [[nodiscard]] virtual const TicketSetup& ticketSetup() const = 0;
-    virtual void setTicketSetup(const TicketSetup& setup) = 0;  // LPs 7B 7C 7D
+    // LPs 7B 7C 7D (the setup as it stands, for a read). False: not answered (see LP 4C).
+    [[nodiscard]] virtual bool setTicketSetup(const TicketSetup& setup) = 0;
 };
 
 }  // namespace pitlink::sas

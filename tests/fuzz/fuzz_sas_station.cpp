@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -66,9 +67,14 @@ struct Table : pitlink::test::StationHostDouble {
     HandpayMethodResult enableHandpayResetMethod(std::uint8_t method) override {
         return method == 0 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable;
     }
-    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override {
+    // A change is answered on its repeat, as the daemon answers it once durable.
+    std::optional<MachineNumbers> setMachineNumbers(const MachineNumbers& requested) override {
+        const MachineNumbers before = numbers;
         numbers.asset = requested.asset != 0 ? requested.asset : numbers.asset;
         numbers.floorLocation = requested.floorLocation.empty() ? numbers.floorLocation : requested.floorLocation;
+        if (numbers.asset != before.asset || numbers.floorLocation != before.floorLocation) {
+            return std::nullopt;
+        }
         return numbers;
     }
     std::uint64_t credits = 0;
@@ -117,7 +123,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ExceptionQueue* queue = nullptr;  // the stack's, once it exists
     StationTickets tickets(
         1, settings, timers, clock, ValidationId{}, [&queue](std::uint8_t code) { queue->raise(code); },
-        [](const pitlink::sas::SasStationRecord&) {});
+        // A record commits at the next advance of the clock: a host's setting is answered then.
+        [&timers](const pitlink::sas::SasStationRecord&, const std::function<void(bool)>& done) {
+            if (done) {
+                timers.after(milliseconds(1), [done] { done(true); });
+            }
+        });
     pitlink::test::RecordingLinkOutput out;
     out.keepHex = false;
     std::int64_t now = 0;

@@ -631,9 +631,10 @@ class SasHost:
     def lp_b7(self, asset: int = 0, location: str = "") -> dict:
         """LP B7 set machine numbers: `addr B7 len asset(4, binary LSB first) location-len location
         CRC` (asset 0 and no location only read them); answer `addr B7 len control asset
-        location-len location CRC` ([Platform] LPB7 parser)."""
+        location-len location CRC` ([Platform] LPB7 parser). Sent until answered (see `setting`)."""
         place = location.encode("ascii")
-        a = self._with_length(0xB7, asset.to_bytes(4, "little") + bytes((len(place),)) + place, length_byte=True)
+        a = self.setting(lambda: self._with_length(0xB7, asset.to_bytes(4, "little") + bytes((len(place),)) + place,
+                                                   length_byte=True), "LP B7")
         if a[8] != len(a) - 11:
             raise SasError(f"LP B7: location length {a[8]} in a {len(a)}-byte answer")
         return {"control": a[3], "asset": int.from_bytes(a[4:8], "little"), "location": a[9:-2].decode("ascii")}
@@ -798,12 +799,18 @@ class SasHost:
 
     # -- tickets -----------------------------------------------------------------------------
 
+    def setting(self, poll: Callable[[], bytes], what: str, deadline: float = 10.0) -> bytes:
+        """A poll that sets something (LP 4C, 7B, 7C, 7D, B7): the station answers it once what it
+        sets is durable (docs/sas.md "Tickets"), so it is sent again, as it is, until answered."""
+        return repeat_poll(poll, None, time.monotonic() + deadline, what)
+
     def lp_4c(self, machine_id: int, sequence: int) -> tuple:
         """LP 4C set secure enhanced validation ID: `addr 4C id(3) seq(3) CRC`, both binary LSB
         first; the answer echoes `addr 4C id(3) seq(3) CRC` ([Platform] LP4C parser: ID 0 reads
-        the current values). Returns the answered (machine_id, sequence)."""
+        the current values). Returns the answered (machine_id, sequence). Sent until answered (see
+        `setting`)."""
         data = machine_id.to_bytes(3, "little") + sequence.to_bytes(3, "little")
-        a = self.long_poll(0x4C, data, size=10)
+        a = self.setting(lambda: self.long_poll(0x4C, data, size=10), "LP 4C")
         return int.from_bytes(a[2:5], "little"), int.from_bytes(a[5:8], "little")
 
     def lp_4d(self, function_code: int) -> dict:
@@ -879,21 +886,23 @@ class SasHost:
         """A long poll `addr cmd len body CRC`; the checked answer frame."""
         return self.long_poll(cmd, bytes((len(body),)) + bytes(body), **checks)
 
-    def lp_7b(self, body: bytes) -> bytes:
+    def lp_7b(self, body: bytes, deadline: float = 10.0) -> bytes:
         """LP 7B extended validation status, `addr 7B len body CRC` (body: control mask and states,
         2 binary each, then two 2-BCD expirations; [capture] row 0). Answer ([Platform] LP7B
-        parser): `addr 7B 0A asset(4) status(2) expiration(2 BCD) restricted(2 BCD) CRC`."""
-        return self._with_length(0x7B, body, length_byte=True)
+        parser): `addr 7B 0A asset(4) status(2) expiration(2 BCD) restricted(2 BCD) CRC`. Sent until
+        answered (see `setting`; `deadline` 0: once)."""
+        return self.setting(lambda: self._with_length(0x7B, body, length_byte=True), "LP 7B", deadline)
 
     def lp_7c(self, body: bytes) -> bytes:
         """LP 7C set extended ticket data, `addr 7C len (code len text)... CRC`. Answer ([Platform]
-        LP7C parser): `addr 7C flag CRC`."""
-        return self._with_length(0x7C, body, size=5)
+        LP7C parser): `addr 7C flag CRC`. Sent until answered (see `setting`)."""
+        return self.setting(lambda: self._with_length(0x7C, body, size=5), "LP 7C")
 
     def lp_7d(self, body: bytes) -> bytes:
         """LP 7D set ticket data, `addr 7D len host_id(2) expiration(1) (len text)x3 CRC`. Answer
-        `addr 7D flag CRC` ([capture] row 8 `01 7D 01 E9 0B`; [Platform] LP7D parser)."""
-        return self._with_length(0x7D, body, size=5)
+        `addr 7D flag CRC` ([capture] row 8 `01 7D 01 E9 0B`; [Platform] LP7D parser). Sent until
+        answered (see `setting`)."""
+        return self.setting(lambda: self._with_length(0x7D, body, size=5), "LP 7D")
 
     # -- AFT (LP 72, 73, 74) -----------------------------------------------------------------
     # Layouts from docs/sas.md "AFT" ([Platform] LP72/LP73/LP74 parsers): amounts are cents in 5

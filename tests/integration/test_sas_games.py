@@ -247,12 +247,21 @@ class SasGames(unittest.TestCase):
         self.assertEqual((before["control"], before["asset"], before["location"]), (0x03, 1, "PIT 3 TABLE 1"))
         host.sync()
         self.assertEqual(host.lp_b7(4_242, "PIT 9 SEAT 1"), {"control": 3, "asset": 4_242, "location": "PIT 9 SEAT 1"})
-        self.assertEqual(int.from_bytes(host.lp_7b(bytes(8))[3:7], "little"), 4_242)
-        deadline = time.time() + 5  # journaled in a transaction of its own, committed a moment later
-        while not t.daemon.rows("SELECT body FROM record WHERE kind = 'sas.machine_numbers'") and time.time() < deadline:
-            time.sleep(0.05)
+        # Answered once durable: the record is on disk the moment the host has the answer, and the
+        # power going then (SIGKILL) does not undo it.
         self.assertEqual(json.loads(t.daemon.rows("SELECT body FROM record WHERE kind = 'sas.machine_numbers'")[0][0]),
                          {"asset": 4_242, "location": "PIT 9 SEAT 1"})
+        t.daemon.kill()
+        t.start()
+        self.assertEqual(int.from_bytes(host.lp_7b(bytes(8))[3:7], "little"), 4_242)
+        # LP 4C and 7B alike: the power goes as the host reads the answer.
+        self.assertEqual(host.lp_4c(0x13579B, 0x20), (0x13579B, 0x20))
+        expiry = host.lp_7b(bytes((0x00, 0x00, 0x00, 0x00)) + sh.to_bcd(45, 2) + sh.to_bcd(0, 2))
+        self.assertEqual(expiry[9:11], sh.to_bcd(45, 2))
+        t.daemon.kill()
+        t.start()
+        self.assertEqual(host.lp_4c(0, 0), (0x13579B, 0x20))
+        self.assertEqual(host.lp_7b(bytes(8))[9:11], sh.to_bcd(45, 2))
         t.restart()
         self.assertEqual(host.lp_b7(), {"control": 3, "asset": 4_242, "location": "PIT 9 SEAT 1"})
         self.assertEqual(host.lp_18(), (0, 1))  # none since this power-up; the door still closed since

@@ -255,7 +255,7 @@ class HostAgainstCaptureTest(PtyCase):
     def test_lp_7b_unanswered(self):
         body = captured(0)[3:-2]
         with self.assertRaises(SasNoAnswer):
-            self.exchange([(captured(0), None)], lambda h: h.lp_7b(body))
+            self.exchange([(captured(0), None)], lambda h: h.lp_7b(body, deadline=0))
 
     def test_lp_71_status_request(self):
         answer = with_crc(bytes.fromhex("01 71 01 00"))

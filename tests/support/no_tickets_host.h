@@ -17,9 +17,9 @@ struct NoTicketsHost : StationHostDouble, sas::TicketHost {
     sas::ValidationReceipt receiveValidation(std::uint8_t /*systemId*/, const std::string& /*number16*/) override {
         return sas::ValidationReceipt::NotInCashout;
     }
-    std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t /*machineId*/,
-                                                            std::uint32_t /*sequence*/) override {
-        return {0, 0};
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> setValidationId(std::uint32_t /*machineId*/,
+                                                                           std::uint32_t /*sequence*/) override {
+        return std::pair<std::uint32_t, std::uint32_t>{0, 0};
     }
     std::optional<sas::ValidationRecord> validationRecord(std::uint8_t /*functionCode*/) override {
         return std::nullopt;
@@ -30,7 +30,10 @@ struct NoTicketsHost : StationHostDouble, sas::TicketHost {
     sas::RedemptionStatus redemptionStatus() override { return {}; }
     [[nodiscard]] std::uint32_t assetNumber() const override { return asset; }
     [[nodiscard]] const sas::TicketSetup& ticketSetup() const override { return setup; }
-    void setTicketSetup(const sas::TicketSetup& s) override { setup = s; }
+    bool setTicketSetup(const sas::TicketSetup& s) override {
+        setup = s;
+        return true;
+    }
     std::uint32_t asset = 1;
     sas::TicketSetup setup;
 };

@@ -36,7 +36,8 @@ struct Table : test::StationHostDouble, TicketHost {
         cashout.reset();
         return ValidationReceipt::Acknowledged;
     }
-    std::pair<std::uint32_t, std::uint32_t> setValidationId(std::uint32_t id, std::uint32_t seq) override {
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> setValidationId(std::uint32_t id,
+                                                                           std::uint32_t seq) override {
         if (id != 0) {
             validationId = {id, seq};
         }
@@ -78,7 +79,7 @@ struct Table : test::StationHostDouble, TicketHost {
         return !handpay ? HandpayMethodResult::NotInHandpay
                         : (method == 0 ? HandpayMethodResult::Reset : HandpayMethodResult::Unable);
     }
-    MachineNumbers setMachineNumbers(const MachineNumbers& requested) override {
+    std::optional<MachineNumbers> setMachineNumbers(const MachineNumbers& requested) override {
         numbers.asset = requested.asset != 0 ? requested.asset : numbers.asset;
         numbers.floorLocation = requested.floorLocation.empty() ? numbers.floorLocation : requested.floorLocation;
         return numbers;
@@ -90,7 +91,15 @@ struct Table : test::StationHostDouble, TicketHost {
     std::vector<std::uint8_t> methods;  // LP A8's, as asked
     MachineNumbers numbers{7, "PIT 1"};
     const TicketSetup& ticketSetup() const override { return setup; }
-    void setTicketSetup(const TicketSetup& s) override { setup = s; }
+    bool setTicketSetup(const TicketSetup& s) override {
+        if (withholdSettings && !(s == setup)) {
+            setup = s;  // in force; answered on the repeat, as the daemon does once durable
+            return false;
+        }
+        setup = s;
+        return true;
+    }
+    bool withholdSettings = false;
 
     std::optional<PendingCashout> cashout;
     std::string received;
@@ -216,6 +225,19 @@ std::string withCrc(const std::string& frameHex) {
     std::vector<std::uint8_t> frame = bytes(frameHex);
     appendCrc(frame);
     return hex(frame);
+}
+
+// A setting from the host is answered once durable: until then the poll gets no answer (the host
+// sends it again) and the repeat is answered with what it set.
+TEST(SasTickets, ASettingNotDurableYetIsNotAnswered) {
+    Host h;
+    h.table.withholdSettings = true;
+    EXPECT_EQ(h.ask("01 7B 08 03 00 01 00 00 30 00 00", true), "(nothing)");
+    EXPECT_EQ(h.table.setup.cashableExpirationDays, 30);
+    EXPECT_EQ(h.ask("01 7B 08 03 00 01 00 00 30 00 00", true), withCrc("01 7B 0A 04 03 02 01 01 00 00 30 00 00"));
+    EXPECT_EQ(h.ask("01 7C 06 02 04 4C 4F 42 42", true), "(nothing)");
+    EXPECT_EQ(h.ask("01 7C 06 02 04 4C 4F 42 42", true), withCrc("01 7C 01"));
+    EXPECT_EQ(h.ask("01 7D 04 02 01 05 29", true), withCrc("01 7D 00"));  // refused at once: nothing to make durable
 }
 
 TEST(SasTickets, SystemValidationAnswersThePendingCashOutAndTakesTheNumber) {

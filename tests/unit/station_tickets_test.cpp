@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -20,6 +21,7 @@ namespace pitlink::sas {
 namespace {
 
 using std::chrono::milliseconds;
+using IdAnswer = std::optional<std::pair<std::uint32_t, std::uint32_t>>;
 
 struct TicketsFixture : ::testing::Test {
     TicketsFixture() {
@@ -34,8 +36,22 @@ struct TicketsFixture : ::testing::Test {
         settings.validation = mode;
         tickets.emplace(
             3, settings, timers, clock, id, [this](std::uint8_t code) { raised.push_back(code); },
-            [this](const SasStationRecord& record) { journaled.push_back(record); });
+            [this](const SasStationRecord& record, std::function<void(bool)> done) {
+                journaled.push_back(record);
+                if (done) {
+                    committing.push_back(std::move(done));
+                }
+            });
         return *tickets;
+    }
+
+    // The journal commits what it holds (or fails to).
+    void commit(bool ok = true) {
+        auto done = std::move(committing);
+        committing.clear();
+        for (auto& d : done) {
+            d(ok);
+        }
     }
 
     // Starts a cash-out; the result lands in `validated` (set once `done` is called).
@@ -60,6 +76,7 @@ struct TicketsFixture : ::testing::Test {
     std::optional<StationTickets> tickets;
     std::vector<std::uint8_t> raised;
     std::vector<SasStationRecord> journaled;
+    std::vector<std::function<void(bool)>> committing;
     int doneCalls = 0;
     std::optional<table::ValidatedTicket> validated;
     std::vector<table::RedeemVerdict> verdicts;
@@ -119,9 +136,11 @@ TEST_F(TicketsFixture, SecureEnhancedValidationWithoutAnIdRaises3FAndDenies) {
 
 TEST_F(TicketsFixture, SecureEnhancedValidationNumbersFromTheIdAndTheNextSequence) {
     StationTickets& t = make(ValidationMode::SecureEnhanced);
-    EXPECT_EQ(t.setValidationId(0, 0), (std::pair<std::uint32_t, std::uint32_t>{0, 0}));  // only reads
+    EXPECT_EQ(t.setValidationId(0, 0), (IdAnswer{{0, 0}}));  // only reads
     EXPECT_TRUE(journaled.empty());
-    EXPECT_EQ(t.setValidationId(0x123456, 41), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 41}));
+    EXPECT_EQ(t.setValidationId(0x123456, 41), std::nullopt);  // answered once durable
+    commit();
+    EXPECT_EQ(t.setValidationId(0x123456, 41), (IdAnswer{{0x123456, 41}}));  // the host's repeat
     ASSERT_EQ(journaled.size(), 1U);
     ASSERT_TRUE(std::holds_alternative<journal::SasValidationIdRecord>(journaled[0]));
     EXPECT_EQ(std::get<journal::SasValidationIdRecord>(journaled[0]).sequence, 41U);
@@ -134,12 +153,69 @@ TEST_F(TicketsFixture, SecureEnhancedValidationNumbersFromTheIdAndTheNextSequenc
     cashOut(2'000);
     EXPECT_EQ(validated->validation, secureEnhancedValidationNumber(0x123456, 43));
     EXPECT_TRUE(raised.empty());  // no host round trip
-    EXPECT_EQ(t.setValidationId(0, 0), (std::pair<std::uint32_t, std::uint32_t>{0x123456, 43}));
+    EXPECT_EQ(t.setValidationId(0, 0), (IdAnswer{{0x123456, 43}}));
+}
+
+// A host's setting is in force once submitted and answered once durable, so that a power cut
+// never undoes what the host was told; meanwhile no setting poll is answered, reads included.
+TEST_F(TicketsFixture, TheHostsSettingsAreAnsweredOnlyOnceDurable) {
+    StationTickets& t = make(ValidationMode::SecureEnhanced);
+    TicketSetup setup = t.ticketSetup();
+    setup.cashableExpirationDays = 30;
+    EXPECT_FALSE(t.setTicketSetup(setup));
+    EXPECT_EQ(t.ticketSetup().cashableExpirationDays, 30);  // in force: a ticket printed now has it
+    EXPECT_TRUE(t.settingPending());
+    EXPECT_FALSE(t.setTicketSetup(setup));             // the repeat, still committing
+    EXPECT_FALSE(t.setTicketSetup(t.ticketSetup()));   // a read too
+    EXPECT_EQ(t.setValidationId(0, 0), std::nullopt);  // and LP 4C's
+    EXPECT_EQ(t.setValidationId(0x111111, 5), std::nullopt);
+    EXPECT_EQ(journaled.size(), 1U);  // the other change was not taken
+    commit();
+    EXPECT_TRUE(t.setTicketSetup(setup));  // the repeat, answered with what it set
+    EXPECT_EQ(journaled.size(), 1U);
+    EXPECT_EQ(t.setValidationId(0, 0), (IdAnswer{{0, 0}}));
+    ASSERT_TRUE(std::holds_alternative<journal::SasTicketSetupRecord>(journaled[0]));
+    EXPECT_EQ(std::get<journal::SasTicketSetupRecord>(journaled[0]).cashableExpirationDays, 30);
+}
+
+TEST_F(TicketsFixture, ASettingWhoseCommitFailedIsNeverAnswered) {
+    StationTickets& t = make(ValidationMode::SecureEnhanced);
+    EXPECT_EQ(t.setValidationId(0x123456, 0), std::nullopt);
+    commit(false);  // the journal takes nothing more: the host is never told it was set
+    EXPECT_EQ(t.setValidationId(0x123456, 0), std::nullopt);
+    EXPECT_EQ(t.setValidationId(0, 0), std::nullopt);
+    EXPECT_EQ(journaled.size(), 1U);
+}
+
+// The repeat of the last LP 4C, once durable, is answered with the ID as it stands and changes
+// nothing: a ticket numbered in between keeps its number unique. Restored at start, so that the
+// repeat after a power cut (the answer lost with it) does not set the sequence back either.
+TEST_F(TicketsFixture, TheRepeatOfTheLastValidationIdNeverNumbersATicketTwice) {
+    StationTickets& t = make(ValidationMode::SecureEnhanced);
+    EXPECT_EQ(t.setValidationId(0x123456, 0), std::nullopt);
+    commit();
+    cashOut(100);
+    ASSERT_TRUE(validated);
+    EXPECT_EQ(validated->details.sequence, 1);
+    EXPECT_EQ(t.setValidationId(0x123456, 0), (IdAnswer{{0x123456, 1}}));
+    EXPECT_EQ(journaled.size(), 1U);
+
+    // After a restart: the ID in force comes from the ticket, the last change from its record.
+    make(ValidationMode::SecureEnhanced, ValidationId{0x123456, 1});
+    tickets->restoreValidationIdSet(ValidationId{0x123456, 0});
+    EXPECT_EQ(tickets->setValidationId(0x123456, 0), (IdAnswer{{0x123456, 1}}));
+    cashOut(100);
+    EXPECT_EQ(validated->details.sequence, 2);
+    // A change of the sequence the host means (another one than the last) is made.
+    EXPECT_EQ(tickets->setValidationId(0x123456, 0x500), std::nullopt);
+    commit();
+    EXPECT_EQ(tickets->setValidationId(0, 0), (IdAnswer{{0x123456, 0x500}}));
 }
 
 TEST_F(TicketsFixture, TheValidationSequenceWrapsFromFFFFFFToZero) {
     StationTickets& t = make(ValidationMode::SecureEnhanced);
     (void)t.setValidationId(0x654321, 0xFFFFFE);
+    commit();
     cashOut(100);
     ASSERT_TRUE(validated);
     EXPECT_EQ(validated->details.sequence, 0xFFFFFF);
