@@ -56,6 +56,14 @@ void Simulation::onReply(Connection& c, const std::string& line) {
     const std::string& op = awaited.op;
     c.awaiting.pop_front();
     const bool ok = reply.value("ok", false);
+    if (op == "bet" && ok && reply["data"].contains("round") && reply["data"].contains("slip")) {
+        auto& [round, spots] = lastSlip_[awaited.station];
+        round = reply["data"]["round"].get<std::int64_t>();
+        spots.clear();
+        for (const auto& [spot, stake] : reply["data"]["slip"].items()) {
+            spots.insert(spot);
+        }
+    }
     if (op == "new_shoe" && &c == connections_[0].get() && ok) {
         dealerShoe_ = reply["data"].value("shoe", 0);
         dealerShoeAnswered_ = true;

@@ -96,6 +96,7 @@ void SimAftHost::restarted() {
     for (auto& [station, s] : stations_) {
         s.lock = Lock::None;  // released at every start
         s.lockDisturbed = false;
+        s.takeOfferAtMs.reset();  // the offer went with the process (the cash-out is answered)
         if (s.open) {
             s.open->underLock = false;  // nothing is expected of a transfer whose lock went
         }
@@ -250,12 +251,16 @@ void SimAftHost::start(std::int64_t station, std::uint8_t code, std::uint8_t typ
     step(station);
 }
 
-void SimAftHost::advance(std::int64_t /*nowMs*/) {
+void SimAftHost::advance(std::int64_t nowMs) {
     for (const std::int64_t station : order_) {
-        if (stations_.at(station).open) {
+        Station& s = stations_.at(station);
+        if (s.open) {
             step(station);
-        } else if (stations_.at(station).registering) {
+        } else if (s.registering) {
             stepRegistration(station);
+        } else if (s.takeOfferAtMs && nowMs >= *s.takeOfferAtMs) {
+            s.takeOfferAtMs.reset();
+            takeOffer(station, nowMs);
         }
     }
 }
@@ -661,7 +666,7 @@ void SimAftHost::act(std::int64_t station, std::int64_t nowMs) {
         const auto pool = static_cast<std::uint16_t>(percent() < 90 ? 1 : 2);
         // Now and then the host asks for the station's cash-outs (flags 01 + 02, 04 hard) or stops.
         const int mode = percent();
-        const std::uint8_t cashout = mode < 10 ? 0x03 : mode < 14 ? 0x07 : mode < 22 ? 0x01 : 0x00;
+        const std::uint8_t cashout = mode < 10 ? 0x03 : mode < 24 ? 0x07 : mode < 30 ? 0x01 : 0x00;
         start(station, code, kInHouseIn, amounts,
               static_cast<std::uint8_t>((percent() < 10 ? kOnlyIfLocked : 0) | cashout), pool, false);
     } else if (roll < 35) {
@@ -740,16 +745,33 @@ void SimAftHost::onException(std::int64_t station, std::uint8_t code, std::int64
     } else if (code == 0x6D || code == 0x6E) {
         readRegistration(station);
     } else if (code == 0x6A && !s.open) {
-        // A player's cash-out offered to the host: taken with a transfer of LP 74's balances (in
-        // soft mode now and then not, to let the station's wait run out; hard mode waits for it).
-        const auto held = balances(station, nowMs);
-        if (!held || total(*held) == 0 || ((s.hostCashout & 0x04U) == 0 && percent() < 30)) {
+        // A hard offer raced (a re-settlement of the station's last rounds, a bet), then taken
+        // a moment later: what LP 74 says then may be nothing, and the station must end the
+        // offer itself (86f2833; soak seed 47554 waited for ever).
+        if (raceHardOffer_ && !s.takeOfferAtMs && balances(station, nowMs) && (s.hostCashout & 0x04U) != 0 &&
+            raceHardOffer_(station)) {
+            ++stats_.hardOffersRaced;
+            s.takeOfferAtMs = nowMs + 300;
             return;
         }
-        start(station, total(*held) > transferLimit_ ? kPartial : kFull, kToHost, *held, 0, 0, false);
-        if (s.open) {
-            s.open->hostCashout = true;
-        }
+        takeOffer(station, nowMs);
+    }
+}
+
+// A player's cash-out offered to the host: taken with a transfer of LP 74's balances (in soft
+// mode now and then not, to let the station's wait run out; hard mode waits for it).
+void SimAftHost::takeOffer(std::int64_t station, std::int64_t nowMs) {
+    Station& s = stations_.at(station);
+    const auto held = balances(station, nowMs);
+    if (held && total(*held) == 0) {
+        stats_.hardOffersEmpty += (s.hostCashout & 0x04U) != 0 ? 1 : 0;
+    }
+    if (!held || total(*held) == 0 || ((s.hostCashout & 0x04U) == 0 && percent() < 30)) {
+        return;
+    }
+    start(station, total(*held) > transferLimit_ ? kPartial : kFull, kToHost, *held, 0, 0, false);
+    if (s.open) {
+        s.open->hostCashout = true;
     }
 }
 

@@ -71,6 +71,8 @@ struct AftHostStats {
     std::int64_t balanceChecks = 0;            // LP 74 balances compared with the journal
     std::int64_t hostCashoutsTaken = 0;        // 6A answered by a transfer to the host
     std::int64_t bonusJackpotsHandpaid = 0;    // bonus jackpots (11) at the jackpot limit taken
+    std::int64_t hardOffersRaced = 0;          // hard host cash-outs (6A) raced before the host took them
+    std::int64_t hardOffersEmpty = 0;          // of them, nothing left to take when the host came to it
 };
 
 class SimAftHost {
@@ -94,6 +96,9 @@ public:
     void restarted();
     // The table tilted: a lock may have been released.
     void tilted();
+    // A hard host cash-out offered (6A): `race(station)` may race it (a re-settlement, a bet),
+    // and returns true when it did; the host then takes the offer a moment later.
+    void onHardOffer(std::function<bool(std::int64_t station)> race) { raceHardOffer_ = std::move(race); }
 
     // LP 74 interrogation: the balances that can move, nullopt when the answer was wrong.
     std::optional<AftParts> balances(std::int64_t station, std::int64_t nowMs);
@@ -131,10 +136,11 @@ private:
         std::optional<Registering> registering;  // no transfer is opened meanwhile
         std::optional<Open> open;
         Lock lock = Lock::None;
-        std::int64_t lockUntilMs = 0;    // its time-out
-        bool lockDisturbed = false;      // a tilt or a transfer since it was granted: released or not
-        bool cashOutWhenLocked = false;  // the lock was asked to cash the station out to the host
-        std::uint8_t hostCashout = 0;    // LP 74's host cash-out status, as last read
+        std::int64_t lockUntilMs = 0;               // its time-out
+        bool lockDisturbed = false;                 // a tilt or a transfer since it was granted: released or not
+        bool cashOutWhenLocked = false;             // the lock was asked to cash the station out to the host
+        std::uint8_t hostCashout = 0;               // LP 74's host cash-out status, as last read
+        std::optional<std::int64_t> takeOfferAtMs;  // a raced hard offer (6A) the host takes then
         std::int64_t nextId = 1;
         AftSums sums;
     };
@@ -162,6 +168,7 @@ private:
     void askLock(std::int64_t station, std::int64_t nowMs);
     void cashOutUnderLock(std::int64_t station, std::int64_t nowMs);
     void readHistory(std::int64_t station);
+    void takeOffer(std::int64_t station, std::int64_t nowMs);
     void noteLockAnswer(Station& s, std::uint8_t status);
     int percent() { return std::uniform_int_distribution<int>(0, 99)(random_); }
     std::int64_t cents(std::int64_t most) { return std::uniform_int_distribution<std::int64_t>(0, most)(random_); }
@@ -175,6 +182,7 @@ private:
     Fail fail_;
     std::map<std::string, AftOutcome> log_;
     AftHostStats stats_;
+    std::function<bool(std::int64_t station)> raceHardOffer_;
 };
 
 }  // namespace pitlink::sim

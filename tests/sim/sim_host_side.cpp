@@ -80,6 +80,47 @@ void Simulation::aftHost() {
     aft_.act(linked[std::uniform_int_distribution<std::size_t>(0, linked.size() - 1)(random_)], clockMs_);
 }
 
+// A hard host cash-out offered (6A): two times in three, before the host takes it, the operator
+// re-settles the station's last round with a bet so that its slip loses (a win taken back can
+// leave nothing to take: 86f2833) and the last rounds of the games it plays with other cards,
+// and the station bets at once in one of them, racing for the credits offered (refused while its
+// cash-out is pending, journaled like an acceptance).
+bool Simulation::raceHardOffer(std::int64_t station) {
+    if (random_() % 3 == 0 || daemon_ == nullptr || daemon_->table() == nullptr) {
+        return false;
+    }
+    const std::vector<std::string> playing = daemon_->table()->wallet(station).games;
+    if (playing.empty()) {
+        return false;
+    }
+    Connection& o = *connections_.back();
+    if (const auto slip = lastSlip_.find(station); slip != lastSlip_.end()) {
+        // Player 9 against banker 6 loses a banker or tie slip; banker 9 against player 6 a
+        // player or tie one (no pair either way).
+        const bool player = slip->second.second.contains("player");
+        send(o, json{{"cmd", "resettle"},
+                     {"round", slip->second.first},
+                     {"cards", player ? "2H 9S 4C KD" : "9S 2H KD 4C"},
+                     {"reason", "video review"}});
+    }
+    for (const std::string& game : playing) {
+        const std::int64_t last = gameTable(game).roundId();
+        for (std::int64_t round = std::max<std::int64_t>(1, last - 1); round <= last; ++round) {
+            send(o, game,
+                 json{{"cmd", "resettle"}, {"round", round}, {"cards", randomCoup()}, {"reason", "video review"}});
+        }
+    }
+    for (const auto& c : connections_) {
+        if (!c->control && std::find(c->stations.begin(), c->stations.end(), station) != c->stations.end()) {
+            const std::string& game =
+                playing[std::uniform_int_distribution<std::size_t>(0, playing.size() - 1)(random_)];
+            send(*c, game, json{{"op", "bet"}, {"station", station}, {"spot", "player"}, {"stake", 500}});
+            break;
+        }
+    }
+    return true;
+}
+
 void Simulation::noteTilts() {
     if (daemon_ == nullptr || daemon_->table() == nullptr) {
         return;

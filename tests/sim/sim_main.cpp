@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
     std::int64_t registrationCrashes = 0;
     std::int64_t aftLockRefusals = 0;
     std::int64_t aftHostCashouts = 0;
+    std::int64_t hardOffersRaced = 0;
+    std::int64_t hardOffersEmpty = 0;
     std::int64_t aftBonusJackpotsHandpaid = 0;
     std::int64_t legacyBonuses = 0;
     int failed = 0;
@@ -142,6 +144,8 @@ int main(int argc, char** argv) {
         registrationCrashes += r.registrationCrashes;
         aftLockRefusals += r.aftLockRefusals;
         aftHostCashouts += r.aftHostCashoutReplies;
+        hardOffersRaced += r.aftHardOffersRaced;
+        hardOffersEmpty += r.aftHardOffersEmpty;
         aftBonusJackpotsHandpaid += r.aftBonusJackpotsHandpaid;
         legacyBonuses += r.legacyBonuses;
         if (!r.ok) {
@@ -189,9 +193,11 @@ int main(int argc, char** argv) {
               << " registration changes (" << aftRegistrationsUnanswered << " sent again before durable, "
               << registrationCrashes << " power cuts just after one was answered), " << aftLockRefusals
               << " station ops refused under a lock, " << aftHostCashouts << " cash-outs taken by the host, "
-              << legacyBonuses << " legacy bonuses (LP 8A) taken, " << aftBonusJackpotsHandpaid
-              << " bonus jackpots hand-paid; " << simulatedMs / 1000 << " s simulated in " << seconds << " s ("
-              << static_cast<std::int64_t>(static_cast<double>(requests) / seconds) << " simulated requests/s)\n";
+              << hardOffersRaced << " hard host cash-outs raced by a re-settlement (" << hardOffersEmpty
+              << " left with nothing to take), " << legacyBonuses << " legacy bonuses (LP 8A) taken, "
+              << aftBonusJackpotsHandpaid << " bonus jackpots hand-paid; " << simulatedMs / 1000 << " s simulated in "
+              << seconds << " s (" << static_cast<std::int64_t>(static_cast<double>(requests) / seconds)
+              << " simulated requests/s)\n";
     // The racing cases must have happened, not only passed: ten seeds with faults always race
     // some bets against the host's game delays.
     if (runs >= 10 && options.faults && hostDelayRefusals == 0) {
@@ -219,11 +225,14 @@ int main(int argc, char** argv) {
     if (runs >= 10 && options.faults &&
         (aftTransfers == 0 || aftPartial == 0 || aftRefused == 0 || aftRepeats == 0 || aftUnanswered == 0 ||
          aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0 || aftHostCashouts == 0 || legacyBonuses == 0 ||
-         aftBonusJackpotsHandpaid == 0 || aftRegistrationsUnanswered == 0 || registrationCrashes == 0)) {
-        std::cout << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
-                     "unanswered while committing, cash-out under a lock, station op refused under a lock, "
-                     "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
-                     "hand-paid, or LP 73 change repeated while committing or cut by the power just after its answer\n";
+         aftBonusJackpotsHandpaid == 0 || aftRegistrationsUnanswered == 0 || registrationCrashes == 0 ||
+         hardOffersRaced == 0)) {
+        std::cout
+            << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
+               "unanswered while committing, cash-out under a lock, station op refused under a lock, "
+               "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
+               "hand-paid, LP 73 change repeated while committing or cut by the power just after its answer, or hard "
+               "host cash-out raced by a re-settlement\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

@@ -187,6 +187,8 @@ private:
     // The host's cashless side (sim_aft_host.h): registrations, locks racing the stations' bets
     // and cash-outs, transfers racing rounds, at a station of its links.
     void aftHost();
+    // A hard host cash-out offered (6A), raced two times in three (SimAftHost::onHardOffer).
+    bool raceHardOffer(std::int64_t station);
     // Any game tilted: a lock the host holds may have been released.
     void noteTilts();
 
@@ -253,6 +255,8 @@ private:
     std::map<std::int64_t, std::int64_t> hostDelayUntil_;
     std::vector<std::pair<std::int64_t, std::int64_t>> hostCashoutReplies_;  // cash_out `to_host`: station, amount
     std::map<std::int64_t, const char*> lastSpot_;                           // each station's last spot bet
+    // Each station's last round with a bet accepted, and the spots of its slip then (bet replies).
+    std::map<std::int64_t, std::pair<std::int64_t, std::set<std::string>>> lastSlip_;
     std::map<std::int64_t, sas::StationSasMeters>
         lastSasMeters_;  // each station's, after the last step  // station -> end of its LP 2E delay (simulated ms)
     config::Config config_;

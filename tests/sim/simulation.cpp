@@ -130,6 +130,7 @@ Simulation::Simulation(const SimOptions& options)
       hostSkewMs_(std::uniform_int_distribution<std::int64_t>(-1'800'000, 1'800'000)(random_)) {
     host_.onOtherException(
         [this](std::int64_t station, std::uint8_t code) { aft_.onException(station, code, clockMs_); });
+    aft_.onHardOffer([this](std::int64_t station) { return raceHardOffer(station); });
     test::registerPowerLossVfs();
     test::PowerLoss::reset();
     std::filesystem::create_directories(options_.dir);
@@ -202,6 +203,8 @@ SimResult Simulation::run() {
     result_.aftRegistrations = aft.registrations;
     result_.aftRegistrationsUnanswered = aft.registrationsUnanswered;
     result_.aftHostCashoutsTaken = aft.hostCashoutsTaken;
+    result_.aftHardOffersRaced = aft.hardOffersRaced;
+    result_.aftHardOffersEmpty = aft.hardOffersEmpty;
     result_.aftBonusJackpotsHandpaid = aft.bonusJackpotsHandpaid;
     return result_;
 }

@@ -90,7 +90,11 @@ struct SimResult {
     std::int64_t aftCrashes = 0;                // power cuts just after the host read 40
     std::int64_t registrationCrashes = 0;       // power cuts just after an LP 73 change was answered
     std::int64_t aftHostCashoutsTaken = 0;      // 6A answered by a transfer to the host
-    std::int64_t aftHostCashoutReplies = 0;     // cash_out answered `to_host`
+    // Hard host cash-outs raced by a re-settlement of the station's last rounds and a bet before
+    // the host took them; of them, those with nothing left to take (the station ends the offer).
+    std::int64_t aftHardOffersRaced = 0;
+    std::int64_t aftHardOffersEmpty = 0;
+    std::int64_t aftHostCashoutReplies = 0;  // cash_out answered `to_host`
     std::int64_t roundsSettled = 0;
     std::int64_t roundsVoided = 0;
     std::int64_t records = 0;
