@@ -72,7 +72,17 @@ JournalStore& SegmentedJournal::segment(std::size_t index) {
             return *open_.front().store;
         }
     }
-    open_.push_front(Open{index, std::make_unique<JournalStore>(files_[index], options_)});
+    // A sealed segment is opened immutable (a reader in group pitlink can read it, and nothing
+    // is locked or made beside it), unless a -wal with content is still beside it: pitlinkd
+    // checkpoints a segment it seals, and one whose checkpoint a reader held off is read as it
+    // stands, WAL and all.
+    StoreOptions options = options_;
+    std::error_code error;
+    options.immutable = index + 1 < files_.size() && std::filesystem::file_size(files_[index] + "-wal", error) == 0;
+    if (error) {
+        options.immutable = index + 1 < files_.size();  // no -wal at all
+    }
+    open_.push_front(Open{index, std::make_unique<JournalStore>(files_[index], options)});
     if (open_.size() > kKeptOpen) {
         open_.pop_back();
     }

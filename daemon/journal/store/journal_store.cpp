@@ -10,7 +10,10 @@ namespace pitlink::journal {
 namespace {
 
 SqliteConnection::Mode modeOf(const StoreOptions& options) {
-    return options.readOnly ? SqliteConnection::Mode::ReadOnly : SqliteConnection::Mode::ReadWriteCreate;
+    if (!options.readOnly) {
+        return SqliteConnection::Mode::ReadWriteCreate;
+    }
+    return options.immutable ? SqliteConnection::Mode::Immutable : SqliteConnection::Mode::ReadOnly;
 }
 
 std::string selectRecords(std::string_view where) {
@@ -89,6 +92,11 @@ void JournalStore::checkChainMode(const StoreOptions& options) {
     }
     if (chain.empty()) {
         throw JournalError("journal " + db_.path() + " has no chain mode in journal_info");
+    }
+    chainMode_ = chain;
+    keyFingerprint_ = fingerprint;
+    if (options.readOnly && options.anyChain) {
+        return;
     }
     if (chain != hasher_->mode()) {
         throw JournalError("journal " + db_.path() + " is chained with " + chain + " but " +
@@ -251,6 +259,10 @@ std::int64_t JournalStore::firstSeq() {
     // From journal_info (a few bytes), not the record table: a start-up reads no old page of a
     // single-file journal before its integrity scan has passed.
     return infoInteger("first_seq").value_or(1);
+}
+
+std::int64_t JournalStore::lastSeqNow() {
+    return db_.queryInt("SELECT coalesce(max(seq), 0) FROM record");
 }
 
 std::optional<std::int64_t> JournalStore::firstAtMs() {

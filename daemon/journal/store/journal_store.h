@@ -21,6 +21,10 @@ struct StoreOptions {
     const char* vfs = nullptr;                     // SQLite VFS (tests: power loss, failing disk)
     bool readOnly = false;                         // inspectors' tools: never migrate, never write
     std::int64_t createdAtMs = 0;                  // for journal_info of a new journal
+    bool immutable = false;                        // with readOnly: a sealed segment (Mode::Immutable)
+    // With readOnly: the chain mode and key fingerprint are read, not checked against `key`: a
+    // reader that never recomputes an HMAC link (pitlink-ship holds no key) opens any journal.
+    bool anyChain = false;
 };
 
 class JournalStore {
@@ -42,6 +46,9 @@ public:
     [[nodiscard]] int schemaVersion() const { return schemaVersion_; }
     // journal_info's created_at_ms: when the journal (its first segment) was created.
     [[nodiscard]] std::int64_t createdAtMs();
+    // journal_info's chain ("sha256" or "hmac-sha256") and key_fingerprint ("" without a key).
+    [[nodiscard]] const std::string& chainMode() const { return chainMode_; }
+    [[nodiscard]] const std::string& keyFingerprint() const { return keyFingerprint_; }
 
     // A new, empty segment continues the chain of the one it follows: its first record is
     // `seq + 1` (journal_info first_seq), linked to `hash`. Throws JournalError if the store holds
@@ -62,6 +69,9 @@ public:
     // The first record's sequence number: 1, or where a segment after the first starts
     // (journal_info first_seq, written by continueChain).
     [[nodiscard]] std::int64_t firstSeq();
+    // The last record's sequence number as the file holds it now (another process may be
+    // appending; 0: none). tipSeq() is this connection's own.
+    [[nodiscard]] std::int64_t lastSeqNow();
     // When the first record was written (nullopt: none).
     [[nodiscard]] std::optional<std::int64_t> firstAtMs();
     // The last record of `kind` with seq < before, if any.
@@ -88,6 +98,8 @@ private:
     Digest txStartHash_ = kGenesisDigest;
     int schemaVersion_ = 0;
     std::string canonical_;  // reused buffer
+    std::string chainMode_;
+    std::string keyFingerprint_;
 };
 
 // Reads the columns seq, at_ms, kind, round_id, station, body, hash (in that order) of a row.

@@ -1,5 +1,6 @@
 #include "daemon/journal/store/sqlite_connection.h"
 
+#include <string>
 #include <utility>
 
 #include "daemon/journal/store/storage_diagnosis.h"
@@ -18,14 +19,35 @@ int openFlags(SqliteConnection::Mode mode) {
             return common | SQLITE_OPEN_READWRITE;
         case SqliteConnection::Mode::ReadOnly:
             return common | SQLITE_OPEN_READONLY;
+        case SqliteConnection::Mode::Immutable:
+            return common | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
     }
     return common | SQLITE_OPEN_READONLY;
+}
+
+// A file name as an SQLite URI with `immutable=1`: the characters a URI path gives a meaning to
+// are percent-encoded (SQLite's "URI filenames").
+std::string immutableUri(const std::string& path) {
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const char c : path) {
+        if (c == '%' || c == '?' || c == '#') {
+            const auto byte = static_cast<unsigned char>(c);
+            uri += '%';
+            uri += kHex[byte >> 4U];
+            uri += kHex[byte & 0x0FU];
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
 }
 
 }  // namespace
 
 SqliteConnection::SqliteConnection(const std::string& path, Mode mode, const char* vfs) : path_(path) {
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, openFlags(mode), vfs);
+    const std::string name = mode == Mode::Immutable ? immutableUri(path) : path;
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, openFlags(mode), vfs);
     if (rc != SQLITE_OK) {
         const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
         sqlite3_close(db_);

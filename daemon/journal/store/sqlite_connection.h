@@ -17,7 +17,10 @@ class SqliteStatement;
 
 class SqliteConnection {
 public:
-    enum class Mode : std::uint8_t { ReadWriteCreate, ReadWrite, ReadOnly };
+    // Immutable: read-only, SQLite told the file never changes (URI `immutable=1`): no locks, no
+    // -wal or -shm looked at or made. For a sealed segment, which a reader in group pitlink could
+    // not open otherwise (ReadOnly wants to write a -shm in a folder it may not write to).
+    enum class Mode : std::uint8_t { ReadWriteCreate, ReadWrite, ReadOnly, Immutable };
     // `vfs`: a registered SQLite VFS name (tests use a power-loss VFS), or nullptr for the default.
     SqliteConnection(const std::string& path, Mode mode, const char* vfs = nullptr);
     ~SqliteConnection();
