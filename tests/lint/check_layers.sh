@@ -22,6 +22,7 @@ declare -A allowed=(
   [daemon/control]="daemon/game daemon/io daemon/journal daemon/table protocols/control"
   [daemon/app]="daemon/game daemon/platform daemon/config daemon/journal daemon/table daemon/io daemon/sas daemon/modbus daemon/engine daemon/control protocols/sas protocols/modbus protocols/engine"
   [daemon/ctl]="daemon/game daemon/platform daemon/config daemon/journal protocols/control protocols/engine"
+  [daemon/ship]="daemon/game daemon/platform daemon/config daemon/journal"
 )
 status=0
 
@@ -45,11 +46,16 @@ for dir in "$root"/daemon/*/ "$root"/protocols/*/; do
 done
 
 # The journal owns its SQL: no statement, SQLite call or connection outside daemon/journal, and the
-# table sees the journal without SQLite (journal.h, journal_sink.h).
+# table sees the journal without SQLite (journal.h, journal_sink.h). daemon/ship speaks the floor
+# server's SQL (PostgreSQL, libpq) and never SQLite's: it reads the journal through JournalTail.
 while IFS= read -r hit; do
   echo "SQL outside daemon/journal: ${hit#"$root"/}"; status=1
 done < <(grep -rnE '\b(SELECT|INSERT INTO|UPDATE [a-z_]+ SET|DELETE FROM)\b|\.prepare\(|queryInt\(|connection\(\)|sqlite3' \
-           "$root"/daemon "$root"/protocols --include='*.cpp' --include='*.h' | grep -v "^$root/daemon/journal/" || true)
+           "$root"/daemon "$root"/protocols --include='*.cpp' --include='*.h' | grep -v "^$root/daemon/journal/" \
+           | grep -v "^$root/daemon/ship/" || true)
+while IFS= read -r hit; do
+  echo "SQLite in daemon/ship (it reads the journal through daemon/journal's JournalTail): ${hit#"$root"/}"; status=1
+done < <(grep -rnE 'sqlite3|\.prepare\(|queryInt\(|connection\(\)' "$root"/daemon/ship --include='*.cpp' --include='*.h' || true)
 while IFS= read -r hit; do
   echo "daemon/table reaches SQLite: ${hit#"$root"/}"; status=1
 done < <(grep -rnE '#\s*include\s*"daemon/journal/(store/journal_store|store/sqlite_connection|store_sink)\.h"' "$root"/daemon/table || true)

@@ -1,0 +1,39 @@
+#include "daemon/ship/chain_follower.h"
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/journal/records/record_kinds.h"
+
+namespace pitlink::ship {
+
+ChainFollower::ChainFollower(const std::string& chain, std::int64_t lastSeq, const journal::Digest& lastHash)
+    : recompute_(chain == "sha256"), lastSeq_(lastSeq), lastHash_(lastHash) {}
+
+std::optional<std::string> ChainFollower::follow(const journal::JournalRecord& record) {
+    const std::string at = "record " + std::to_string(record.seq);
+    if (record.seq != lastSeq_ + 1) {
+        return at + " does not follow record " + std::to_string(lastSeq_);
+    }
+    if (record.kind == journal::kind::kSegmentSealed) {
+        // The first record of a segment names the last one of the segment before.
+        const auto body = nlohmann::json::parse(record.body, nullptr, false);
+        const bool names = body.is_object() && body.contains("last_seq") && body["last_seq"].is_number_integer() &&
+                           body["last_seq"].get<std::int64_t>() == lastSeq_ && body.contains("last_hash") &&
+                           body["last_hash"].is_string() &&
+                           body["last_hash"].get<std::string>() == journal::toHex(lastHash_);
+        if (!names) {
+            return at + " (segment.sealed) does not name record " + std::to_string(lastSeq_) + " and its link";
+        }
+    }
+    if (recompute_) {
+        canonical_ = journal::canonicalBytes(record);
+        if (hasher_.link(lastHash_, canonical_) != record.hash) {
+            return at + ": its link is not SHA-256(the link before it || its canonical bytes)";
+        }
+    }
+    lastSeq_ = record.seq;
+    lastHash_ = record.hash;
+    return std::nullopt;
+}
+
+}  // namespace pitlink::ship

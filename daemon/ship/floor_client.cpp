@@ -1,0 +1,225 @@
+#include "daemon/ship/floor_client.h"
+
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "daemon/ship/copy_rows.h"
+
+namespace pitlink::ship {
+
+namespace {
+
+struct ResultFree {
+    void operator()(PGresult* r) const { PQclear(r); }
+};
+using Result = std::unique_ptr<PGresult, ResultFree>;
+
+std::string trimmed(const char* message) {
+    std::string text = message != nullptr ? message : "";
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) {
+        text.pop_back();
+    }
+    return text;
+}
+
+// bytea's text output, "\x" and hex.
+std::optional<journal::Digest> digestOf(const char* text) {
+    const std::string_view value(text);
+    if (value.size() != 66 || value.substr(0, 2) != "\\x") {
+        return std::nullopt;
+    }
+    const auto bytes = journal::fromHex(value.substr(2));
+    if (!bytes || bytes->size() != 32) {
+        return std::nullopt;
+    }
+    journal::Digest d{};
+    std::copy(bytes->begin(), bytes->end(), d.begin());
+    return d;
+}
+
+}  // namespace
+
+FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+    if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
+        const std::string why = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
+        PQfinish(conn_);
+        conn_ = nullptr;
+        throw FloorError("cannot connect to the floor server: " + why, "");
+    }
+    // Text is compared and hashed byte for byte on the server: UTF-8 both ways, whatever the
+    // server's default.
+    exec("SET client_encoding = 'UTF8'");
+}
+
+FloorClient::~FloorClient() {
+    PQfinish(conn_);
+}
+
+std::string FloorClient::withTimeouts(const std::string& conninfo) {
+    std::string out = conninfo;
+    const auto add = [&out](const std::string& key, const std::string& value) {
+        if (out.find(key + "=") == std::string::npos) {
+            out += (out.empty() ? "" : " ") + key + "=" + value;
+        }
+    };
+    add("connect_timeout", "10");
+    add("keepalives", "1");
+    add("keepalives_idle", "5");
+    add("keepalives_interval", "2");
+    add("keepalives_count", "3");
+    add("tcp_user_timeout", "20000");
+    add("application_name", "pitlink-ship");
+    return out;
+}
+
+FloorError FloorClient::error(const std::string& what) const {
+    if (PQstatus(conn_) != CONNECTION_OK) {
+        return FloorError(
+            what + ": the connection to the floor server was lost (" + trimmed(PQerrorMessage(conn_)) + ")", "");
+    }
+    return FloorError(what + ": " + trimmed(PQerrorMessage(conn_)), "");
+}
+
+namespace {
+
+// Throws the server's error of `r` (or the connection's) unless it has status `expected`.
+void check(pg_conn* conn, const Result& r, ExecStatusType expected, const std::string& what) {
+    if (r && PQresultStatus(r.get()) == expected) {
+        return;
+    }
+    const char* state = r ? PQresultErrorField(r.get(), PG_DIAG_SQLSTATE) : nullptr;
+    const std::string message = r ? trimmed(PQresultErrorMessage(r.get())) : trimmed(PQerrorMessage(conn));
+    std::string sqlstate = state != nullptr ? state : "";
+    // Class 08 (connection exception) and 57P (the server shutting down or crashed): the
+    // connection is gone, whatever the server said last.
+    if (PQstatus(conn) != CONNECTION_OK || sqlstate.starts_with("08") || sqlstate.starts_with("57P")) {
+        sqlstate.clear();
+    }
+    throw FloorError(what + ": " + message, sqlstate);
+}
+
+}  // namespace
+
+void FloorClient::exec(const std::string& sql) {
+    const Result r(PQexec(conn_, sql.c_str()));
+    check(conn_, r, r && PQresultStatus(r.get()) == PGRES_TUPLES_OK ? PGRES_TUPLES_OK : PGRES_COMMAND_OK,
+          sql.substr(0, sql.find(' ')));
+}
+
+int FloorClient::schemaVersion() {
+    // Two statements: a relation named in a query must exist when it is planned.
+    const Result exists(PQexec(conn_, "SELECT to_regclass('floor.schema_version') IS NOT NULL"));
+    check(conn_, exists, PGRES_TUPLES_OK, "the floor schema's version");
+    if (std::string_view(PQgetvalue(exists.get(), 0, 0)) != "t") {
+        return 0;
+    }
+    const Result r(PQexec(conn_, "SELECT coalesce(max(version), 0) FROM floor.schema_version"));
+    check(conn_, r, PGRES_TUPLES_OK, "the floor schema's version");
+    return std::stoi(PQgetvalue(r.get(), 0, 0));
+}
+
+int FloorClient::migrate(const std::vector<FloorMigration>& migrations) {
+    int applied = 0;
+    for (const FloorMigration& m : migrations) {
+        exec("BEGIN");
+        try {
+            exec("SELECT pg_advisory_xact_lock(hashtext('pitlink floor migrations'))");
+        } catch (const FloorError&) {
+            exec("ROLLBACK");
+            throw;
+        }
+        if (m.version <= schemaVersion()) {
+            exec("ROLLBACK");
+            continue;
+        }
+        const Result r(PQexec(conn_, m.sql));
+        if (!r || (PQresultStatus(r.get()) != PGRES_COMMAND_OK && PQresultStatus(r.get()) != PGRES_TUPLES_OK)) {
+            const Result rollback(PQexec(conn_, "ROLLBACK"));
+            check(conn_, r, PGRES_COMMAND_OK, std::string("floor migration ") + m.name);
+        }
+        exec("COMMIT");
+        ++applied;
+    }
+    return applied;
+}
+
+FloorHead FloorClient::registerJournal(const std::string& table, const journal::JournalIdentity& identity) {
+    const std::string journalId = std::to_string(identity.createdAtMs);
+    const char* values[] = {table.c_str(), journalId.c_str(), identity.chain.c_str(), identity.keyFingerprint.c_str()};
+    const Result r(PQexecParams(conn_, "SELECT last_seq, last_hash FROM floor.register_journal($1, $2, $3, $4)", 4,
+                                nullptr, values, nullptr, nullptr, 0));
+    check(conn_, r, PGRES_TUPLES_OK, "floor.register_journal");
+    FloorHead head;
+    head.lastSeq = std::stoll(PQgetvalue(r.get(), 0, 0));
+    const auto hash = digestOf(PQgetvalue(r.get(), 0, 1));
+    if (!hash) {
+        throw FloorError("floor.register_journal answered a head hash that is not 32 bytes", "");
+    }
+    head.lastHash = *hash;
+    return head;
+}
+
+std::optional<journal::Digest> FloorClient::hashAt(const std::string& table, std::int64_t journalId, std::int64_t seq) {
+    const std::string id = std::to_string(journalId);
+    const std::string at = std::to_string(seq);
+    const char* values[] = {table.c_str(), id.c_str(), at.c_str()};
+    const Result r(PQexecParams(conn_,
+                                "SELECT hash FROM floor.record WHERE table_name = $1 AND journal_id = $2 AND seq = $3",
+                                3, nullptr, values, nullptr, nullptr, 0));
+    check(conn_, r, PGRES_TUPLES_OK, "a record's hash");
+    if (PQntuples(r.get()) == 0) {
+        return std::nullopt;
+    }
+    return digestOf(PQgetvalue(r.get(), 0, 0));
+}
+
+void FloorClient::ensurePartitions(std::int64_t fromMs, std::int64_t toMs) {
+    const std::string from = std::to_string(fromMs);
+    const std::string to = std::to_string(toMs);
+    const char* values[] = {from.c_str(), to.c_str()};
+    const Result r(
+        PQexecParams(conn_, "SELECT floor.ensure_partitions($1, $2)", 2, nullptr, values, nullptr, nullptr, 0));
+    check(conn_, r, PGRES_TUPLES_OK, "floor.ensure_partitions");
+}
+
+void FloorClient::append(const std::string& table, std::int64_t journalId,
+                         std::span<const journal::JournalRecord> records) {
+    if (records.empty()) {
+        return;
+    }
+    if (!batchTable_) {
+        exec(
+            "CREATE TEMP TABLE IF NOT EXISTS ship_batch (table_name text, journal_id bigint, seq bigint, "
+            "at_ms bigint, kind text, round_id bigint, station bigint, body text, hash bytea) ON COMMIT DELETE ROWS");
+        batchTable_ = true;
+    }
+    rows_.clear();
+    for (const journal::JournalRecord& record : records) {
+        appendCopyRow(rows_, table, journalId, record);
+    }
+    exec("BEGIN");
+    try {
+        const Result copy(PQexec(conn_, ("COPY ship_batch (" + std::string(kCopyColumns) + ") FROM STDIN").c_str()));
+        check(conn_, copy, PGRES_COPY_IN, "COPY");
+        if (PQputCopyData(conn_, rows_.data(), static_cast<int>(rows_.size())) != 1 ||
+            PQputCopyEnd(conn_, nullptr) != 1) {
+            throw error("COPY");
+        }
+        Result copied(PQgetResult(conn_));
+        check(conn_, copied, PGRES_COMMAND_OK, "COPY");
+        while (Result(PQgetResult(conn_))) {
+        }
+        exec("INSERT INTO floor.record (" + std::string(kCopyColumns) + ") SELECT " + std::string(kCopyColumns) +
+             " FROM ship_batch ORDER BY seq");
+        exec("COMMIT");
+    } catch (const FloorError& e) {
+        if (!e.connectionLost()) {
+            const Result rollback(PQexec(conn_, "ROLLBACK"));
+        }
+        throw;
+    }
+}
+
+}  // namespace pitlink::ship

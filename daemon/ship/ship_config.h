@@ -1,0 +1,33 @@
+#pragma once
+// pitlink-ship's configuration (/etc/pitlink/pitlink-ship.yaml, README.md "Shipping to the
+// floor"): which journal, which table it is on the floor, the server, and the pace. A file that
+// cannot be used is a ConfigError naming the line and key; an unknown key is refused.
+#include <chrono>
+#include <cstddef>
+#include <istream>
+#include <string>
+
+namespace pitlink::ship {
+
+struct ShipConfig {
+    std::string journalPath = "/var/lib/pitlink/journal.db";
+    std::string table;   // the table's name on the floor (floor.shippers): required
+    std::string server;  // libpq connection string (host, port, dbname, user, sslmode...): required
+    // A password file in libpq's pgpass format, readable by the service only (libpq refuses
+    // one that group or others can read); empty: `$CREDENTIALS_DIRECTORY/floor-pgpass` when
+    // systemd passed it (LoadCredential), else libpq's own defaults.
+    std::string passfile;
+    std::string statusPath = "/run/pitlink-ship/status.json";
+    std::chrono::milliseconds poll{250};         // how often the journal is looked at for new records
+    std::size_t batchRecords = 5'000;            // records per transaction on the server, at most
+    std::size_t batchBytes = 4U << 20U;          // and their bytes, at most (one record always goes)
+    std::chrono::milliseconds retryMax{30'000};  // the longest wait between two connection attempts
+};
+
+// Throws config::ConfigError.
+[[nodiscard]] ShipConfig loadShipConfig(std::istream& in, const std::string& file);
+
+// The connection string libpq gets: the configured one with the pass file and the time-outs.
+[[nodiscard]] std::string connectionString(const ShipConfig& config, const char* credentialsDirectory);
+
+}  // namespace pitlink::ship

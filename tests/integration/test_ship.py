@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""pitlink-ship against a real PostgreSQL 15 server started by the test (pg_server.py) and the
+real pitlinkd: the floor schema applied by `pitlink-ship --migrate`, a login role per table (the
+DBA's step), and the journal shipped as pitlinkd writes it. What the server holds is compared
+with the journal's own files read with sqlite3 (seq, canonical columns, hash), and
+floor.verify_chain recomputes the chain where the records are.
+Usage: test_ship.py BUILD_DIR SOURCE_DIR (ctest passes both).
+"""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pg_server  # noqa: E402
+from test_table import Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
+
+SHIP = os.path.join(BUILD, "daemon", "ship", "pitlink-ship")
+
+
+def journal_rows(db_path):
+    """(seq, at_ms, kind, round_id, station, body, hash hex) of every record of the journal's files
+    (the sealed segments, then the active one), read with sqlite3."""
+    files = []
+    segments = db_path + ".segments"
+    active = os.path.realpath(db_path)
+    if os.path.isdir(segments):
+        files = sorted(os.path.join(segments, f) for f in os.listdir(segments)
+                       if f.startswith("segment-") and f.endswith(".db") and os.path.join(segments, f) != active)
+    files.append(active)
+    rows = []
+    for f in files:
+        db = sqlite3.connect(f"file:{f}?mode=ro", uri=True)
+        try:
+            rows += [tuple(r) for r in db.execute(
+                "SELECT seq, at_ms, kind, round_id, station, body, lower(hex(hash)) FROM record ORDER BY seq")]
+        finally:
+            db.close()
+    return rows
+
+
+class Floor:
+    """A PostgreSQL server with the floor schema (applied by pitlink-ship --migrate) and a shipper
+    role for each table given."""
+
+    def __init__(self, tables):
+        self.pg = pg_server.PgServer()
+        migrate = subprocess.run([SHIP, "--migrate", "--server", self.conninfo(self.pg.superuser)],
+                                 capture_output=True, text=True)
+        if migrate.returncode != 0:
+            raise RuntimeError(migrate.stderr)
+        self.migrate_output = migrate.stdout
+        for role, table in tables.items():
+            self.pg.psql(f"CREATE ROLE {role} LOGIN IN ROLE pitlink_floor_shipper; "
+                         f"INSERT INTO floor.shippers VALUES ('{role}', '{table}');")
+        self.pg.psql("CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;")
+
+    def conninfo(self, user):
+        return f"host=127.0.0.1 port={self.pg.port} dbname=postgres user={user}"
+
+    def rows(self, table):
+        out = self.pg.psql(f"SELECT json_build_array(seq, at_ms, kind, round_id, station, body, encode(hash, 'hex')) "
+                           f"FROM floor.record WHERE table_name = '{table}' ORDER BY seq", user="inspector")
+        return [tuple(json.loads(line)) for line in out.splitlines()]
+
+    def count(self, table):
+        return int(self.pg.psql(f"SELECT count(*) FROM floor.record WHERE table_name = '{table}'", user="inspector"))
+
+    def close(self):
+        self.pg.close()
+
+
+class Shipper:
+    def __init__(self, directory, floor, role, table, journal, extra=""):
+        self.config = os.path.join(directory, f"ship-{role}.yaml")
+        self.status_path = os.path.join(directory, f"ship-{role}.json")
+        with open(self.config, "w") as f:
+            f.write(f"journal: {journal}\ntable: {table}\nserver: \"{floor.conninfo(role)}\"\n"
+                    f"status: {self.status_path}\npoll_ms: 100\nretry_max_ms: 1000\n{extra}")
+        self.proc = None
+
+    def start(self):
+        self.proc = subprocess.Popen([SHIP, "--config", self.config], stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True)
+
+    def once(self):
+        return subprocess.run([SHIP, "--config", self.config, "--once"], capture_output=True, text=True, timeout=60)
+
+    def status(self):
+        try:
+            with open(self.status_path) as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            return {}
+
+    def wait_status(self, predicate, timeout=15):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            s = self.status()
+            if s and predicate(s):
+                return s
+            time.sleep(0.05)
+        raise AssertionError(f"pitlink-ship status never matched: {self.status()}")
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            out = self.proc.communicate(timeout=10)[0]
+            self.proc = None
+            return out
+        return ""
+
+
+class Ship(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="pitlink-ship-")
+        self.floor = Floor({"ship_t1": "table-1", "ship_t2": "table-2"})
+        self.daemon = Daemon(self.dir)
+        self.shippers = []
+
+    def tearDown(self):
+        for s in self.shippers:
+            s.stop()
+        if self.daemon.proc is not None and self.daemon.proc.poll() is None:
+            self.daemon.kill()
+        self.floor.close()
+
+    def shipper(self, role="ship_t1", table="table-1", journal=None, extra=""):
+        s = Shipper(self.dir, self.floor, role, table, journal or self.daemon.db, extra)
+        self.shippers.append(s)
+        return s
+
+    def test_the_schema_is_applied_once_and_a_second_migrate_changes_nothing(self):
+        self.assertIn("version 0 -> 2 (2 applied)", self.floor.migrate_output)
+        again = subprocess.run([SHIP, "--migrate", "--server", self.floor.conninfo(self.floor.pg.superuser)],
+                               capture_output=True, text=True)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertIn("version 2 -> 2 (0 applied)", again.stdout)
+
+    def test_records_reach_the_server_within_a_second_of_their_commit_and_match_the_journal(self):
+        c = self.daemon.start()
+        ok(self, c.request("ticket_in", station=1, validation="1000000000000001", amount=10_000))
+        ok(self, c.request("new_shoe"))
+        s = self.shipper()
+        s.start()
+        s.wait_status(lambda st: st["state"] == "caught_up")
+        # Each reply comes once its records are durable; from then on the server has them within
+        # about a second (poll_ms 100 here; the service default is 250).
+        delays = []
+        for n in range(5):
+            before = self.floor.count("table-1")
+            play_round(self, c, [(1, "player", 100 + n)], PLAYER_WINS)
+            answered = time.monotonic()
+            while self.floor.count("table-1") <= before:
+                self.assertLess(time.monotonic() - answered, 5.0, "the round never reached the server")
+                time.sleep(0.02)
+            delays.append(time.monotonic() - answered)
+        self.assertLess(sorted(delays)[len(delays) // 2], 1.0, delays)
+        self.daemon.terminate()  # its last records (a meters snapshot) are shipped too
+        local = journal_rows(self.daemon.db)
+        s.wait_status(lambda st: st["state"] == "caught_up" and st["server_seq"] == local[-1][0])
+        self.assertEqual(self.floor.rows("table-1"), local)
+        status = s.status()
+        self.assertEqual((status["server_seq"], status["journal_seq"]), (local[-1][0], local[-1][0]))
+        self.assertTrue(status["links_checked"])
+        self.assertEqual(self.floor.pg.psql(
+            f"SELECT ok, checked FROM floor.verify_chain('table-1', {status['journal_id']})", user="inspector"),
+            f"t|{len(local)}")
+
+    def test_a_shipper_writing_another_tables_rows_is_refused_and_ships_nothing(self):
+        c = self.daemon.start()
+        ok(self, c.request("ticket_in", station=1, validation="1000000000000001", amount=10_000))
+        self.daemon.terminate()
+        wrong = self.shipper(role="ship_t2", table="table-1")  # table-2's role naming table-1
+        result = wrong.once()
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        status = wrong.status()
+        self.assertEqual(status["state"], "refused", status)
+        self.assertIn("does not ship table table-1", status["error"])
+        self.assertEqual(self.floor.count("table-1"), 0)
+        right = self.shipper()
+        self.assertEqual(right.once().returncode, 0)
+        self.assertEqual(self.floor.rows("table-1"), journal_rows(self.daemon.db))
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0]] + sys.argv[3:], verbosity=2)
