@@ -19,7 +19,8 @@ import unittest
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_server  # noqa: E402
-from test_table import Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
+from tcp_cut_proxy import TcpCutProxy  # noqa: E402
+from test_table import DAEMON, Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
 
 SHIP = os.path.join(BUILD, "daemon", "ship", "pitlink-ship")
 
@@ -61,8 +62,28 @@ class Floor:
                          f"INSERT INTO floor.shippers VALUES ('{role}', '{table}');")
         self.pg.psql("CREATE ROLE inspector LOGIN IN ROLE pitlink_floor_inspector;")
 
-    def conninfo(self, user):
-        return f"host=127.0.0.1 port={self.pg.port} dbname=postgres user={user}"
+    def conninfo(self, user, port=None):
+        return f"host=127.0.0.1 port={port or self.pg.port} dbname=postgres user={user}"
+
+    def slow_inserts(self, seconds):
+        """Every insert into the records takes `seconds` longer (a busy server), so that a test can
+        act while a batch is being inserted."""
+        self.pg.psql(f"""
+            CREATE FUNCTION public.test_slow_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_sleep({seconds}); RETURN NULL; END $$;
+            CREATE TRIGGER test_slow BEFORE INSERT ON floor.record
+                FOR EACH STATEMENT EXECUTE FUNCTION public.test_slow_insert();""")
+
+    def active_insert(self, timeout=20):
+        """Waits until a shipper's INSERT (or the COPY before it) is running on the server."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.pg.psql("SELECT count(*) FROM pg_stat_activity WHERE application_name = 'pitlink-ship' "
+                            "AND state = 'active' AND (query LIKE 'INSERT INTO floor.record%' "
+                            "OR query LIKE 'COPY ship_batch%')") != "0":
+                return True
+            time.sleep(0.005)
+        return False
 
     def rows(self, table):
         out = self.pg.psql(f"SELECT json_build_array(seq, at_ms, kind, round_id, station, body, encode(hash, 'hex')) "
@@ -77,11 +98,11 @@ class Floor:
 
 
 class Shipper:
-    def __init__(self, directory, floor, role, table, journal, extra=""):
+    def __init__(self, directory, floor, role, table, journal, extra="", port=None):
         self.config = os.path.join(directory, f"ship-{role}.yaml")
         self.status_path = os.path.join(directory, f"ship-{role}.json")
         with open(self.config, "w") as f:
-            f.write(f"journal: {journal}\ntable: {table}\nserver: \"{floor.conninfo(role)}\"\n"
+            f.write(f"journal: {journal}\ntable: {table}\nserver: \"{floor.conninfo(role, port)}\"\n"
                     f"status: {self.status_path}\npoll_ms: 100\nretry_max_ms: 1000\n{extra}")
         self.proc = None
 
@@ -111,7 +132,12 @@ class Shipper:
     def stop(self):
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
-            out = self.proc.communicate(timeout=10)[0]
+            try:
+                out = self.proc.communicate(timeout=10)[0]
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                out = self.proc.communicate()[0]
+                raise AssertionError("pitlink-ship did not stop within 10 s of SIGTERM:\n" + out)
             self.proc = None
             return out
         return ""
@@ -131,10 +157,83 @@ class Ship(unittest.TestCase):
             self.daemon.kill()
         self.floor.close()
 
-    def shipper(self, role="ship_t1", table="table-1", journal=None, extra=""):
-        s = Shipper(self.dir, self.floor, role, table, journal or self.daemon.db, extra)
+    def shipper(self, role="ship_t1", table="table-1", journal=None, extra="", port=None):
+        s = Shipper(self.dir, self.floor, role, table, journal or self.daemon.db, extra, port)
         self.shippers.append(s)
         return s
+
+    def dealt(self, rounds):
+        """A journal of `rounds` RNG rounds dealt by pitlinkd itself (--rounds), rotated into
+        segments of about 1 MB, in a folder of its own; returns its path."""
+        folder = tempfile.mkdtemp(prefix="dealt-", dir=self.dir)
+        config = os.path.join(folder, "pitlink.yaml")
+        with open(config, "w") as f:
+            f.write("table:\n  paytable: %s\n  decks: 1\n  cut_card_from_end: 14\n"
+                    "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\n"
+                    "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
+                    "journal:\n  path: journal.db\n  segment_max_mb: 1\n"
+                    % os.path.join(SOURCE, "etc", "paytables", "standard.yaml"))
+        r = subprocess.run([DAEMON, "--config", config, "--rounds", str(rounds)], cwd=folder,
+                           capture_output=True, text=True, timeout=240)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return os.path.join(folder, "journal.db")
+
+    def assert_shipped_whole(self, shipper, journal, table="table-1"):
+        local = journal_rows(journal)
+        status = shipper.wait_status(lambda st: st["state"] == "caught_up" and st["server_seq"] == local[-1][0],
+                                     timeout=60)
+        server = self.floor.rows(table)
+        self.assertEqual(len(server), len(local))  # nothing doubled (nor lost)
+        self.assertEqual(server, local)
+        self.assertEqual(self.floor.pg.psql(
+            f"SELECT ok, checked FROM floor.verify_chain('{table}', {status['journal_id']})", user="inspector"),
+            f"t|{len(local)}")
+        return local
+
+    def test_the_server_stopped_and_the_network_cut_mid_batch_then_caught_up_nothing_lost_or_doubled(self):
+        journal = self.dealt(1200)
+        self.assertTrue(os.path.islink(journal), "the journal was never rotated")
+        self.floor.slow_inserts(0.4)
+        proxy = TcpCutProxy(self.floor.pg.port)
+        self.addCleanup(proxy.close)
+        s = self.shipper(journal=journal, port=proxy.port, extra="batch_records: 2000\n")
+        s.start()
+        # The server's power goes while a batch is being inserted.
+        self.assertTrue(self.floor.active_insert(), "no batch was ever seen being inserted")
+        self.floor.pg.stop("immediate")
+        s.wait_status(lambda st: st["state"] == "offline")
+        held = s.status()["server_seq"]
+        self.floor.pg.start()
+        s.wait_status(lambda st: st["state"] in ("shipping", "caught_up") and st["server_seq"] > held)
+        # The network cut while a batch is on its way, the session reset.
+        self.assertTrue(self.floor.active_insert(), "no batch was ever seen being inserted after the restart")
+        proxy.cut()
+        s.wait_status(lambda st: st["state"] == "offline")
+        proxy.restore()
+        self.assert_shipped_whole(s, journal)
+        self.assertGreaterEqual(proxy.connections, 2)  # it connected again through the proxy
+
+    def test_pitlink_ship_and_pitlinkd_killed_mid_batch_then_caught_up_nothing_lost_or_doubled(self):
+        self.daemon.rewrite_config([("source: reader", "source: rng"), ("bets_open_ms: 60000", "bets_open_ms: 1"),
+                                    ("last_bets_ms: 1000", "last_bets_ms: 1")])
+        self.daemon.start()
+        self.floor.slow_inserts(0.4)
+        s = self.shipper(extra="batch_records: 500\n")
+        s.start()
+        self.assertTrue(self.floor.active_insert(), "no batch was ever seen being inserted")
+        s.proc.send_signal(signal.SIGKILL)
+        s.proc.wait(timeout=10)
+        restarted_ms = time.time() * 1000
+        s.start()
+        s.wait_status(lambda st: st["state"] in ("shipping", "caught_up") and st["updated_ms"] > restarted_ms)
+        self.assertTrue(self.floor.active_insert(), "no batch was seen being inserted after the restart")
+        self.daemon.proc.send_signal(signal.SIGKILL)  # the table's power goes while a batch ships
+        self.daemon.proc.wait(timeout=10)
+        self.daemon.start()
+        time.sleep(0.5)  # a few more rounds after the restart
+        self.daemon.terminate()
+        local = self.assert_shipped_whole(s, self.daemon.db)
+        self.assertGreaterEqual(sum(1 for r in local if r[2] == "journal.checked"), 2)  # both starts shipped
 
     def test_the_schema_is_applied_once_and_a_second_migrate_changes_nothing(self):
         self.assertIn("version 0 -> 2 (2 applied)", self.floor.migrate_output)
