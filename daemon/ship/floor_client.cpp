@@ -175,6 +175,33 @@ std::optional<journal::Digest> FloorClient::hashAt(const std::string& table, std
     return digestOf(PQgetvalue(r.get(), 0, 0));
 }
 
+std::string rangeDigest(std::span<const journal::JournalRecord> records) {
+    std::string bytes;
+    for (const journal::JournalRecord& r : records) {
+        bytes += journal::canonicalBytes(r);
+        bytes.append(reinterpret_cast<const char*>(r.hash.data()), r.hash.size());
+    }
+    return journal::toHex(journal::sha256(bytes));
+}
+
+std::pair<std::int64_t, std::string> FloorClient::rangeDigest(const std::string& table, std::int64_t journalId,
+                                                              std::int64_t from, std::int64_t to) {
+    const std::string id = std::to_string(journalId);
+    const std::string lo = std::to_string(from);
+    const std::string hi = std::to_string(to);
+    const char* values[] = {table.c_str(), id.c_str(), lo.c_str(), hi.c_str()};
+    // schema/README.md "Hash chain"'s canonical text, NULL as '', then the hash.
+    const Result r(PQexecParams(
+        conn_,
+        "SELECT count(*), encode(sha256(coalesce(string_agg(convert_to(seq::text || E'\\t' || at_ms::text || E'\\t' "
+        "|| kind || E'\\t' || coalesce(round_id::text, '') || E'\\t' || coalesce(station::text, '') || E'\\t' || "
+        "body, 'UTF8') || hash, ''::bytea ORDER BY seq), ''::bytea)), 'hex') FROM floor.record "
+        "WHERE table_name = $1 AND journal_id = $2 AND seq BETWEEN $3 AND $4",
+        4, nullptr, values, nullptr, nullptr, 0));
+    check(conn_, r, PGRES_TUPLES_OK, "a range's digest");
+    return {std::stoll(PQgetvalue(r.get(), 0, 0)), PQgetvalue(r.get(), 0, 1)};
+}
+
 void FloorClient::ensurePartitions(std::int64_t fromMs, std::int64_t toMs) {
     const std::string from = std::to_string(fromMs);
     const std::string to = std::to_string(toMs);

@@ -40,6 +40,9 @@ struct FloorMigration {
 };
 [[nodiscard]] const std::vector<FloorMigration>& floorMigrations();
 
+// The digest FloorClient::rangeDigest answers, of the journal's own records.
+[[nodiscard]] std::string rangeDigest(std::span<const journal::JournalRecord> records);
+
 // The server's head of a journal: the last record it holds.
 struct FloorHead {
     std::int64_t lastSeq = 0;
@@ -69,6 +72,11 @@ public:
     // The hash of record `seq` as the server holds it (nullopt: it holds none).
     [[nodiscard]] std::optional<journal::Digest> hashAt(const std::string& table, std::int64_t journalId,
                                                         std::int64_t seq);
+    // The records from..to as the server holds them: how many, and the SHA-256 (hex) of each
+    // one's canonical bytes followed by its hash, in seq order (rangeDigest() computes the same
+    // of the journal's records).
+    [[nodiscard]] std::pair<std::int64_t, std::string> rangeDigest(const std::string& table, std::int64_t journalId,
+                                                                   std::int64_t from, std::int64_t to);
     // The monthly partitions from..to (UTC ms), in a transaction of their own.
     void ensurePartitions(std::int64_t fromMs, std::int64_t toMs);
     // The records, which must follow the server's head, in one transaction.

@@ -28,6 +28,7 @@ ShipConfig loadShipConfig(std::istream& in, const std::string& file) {
     c.batchBytes = static_cast<std::size_t>(
         top.integer("batch_bytes", static_cast<std::int64_t>(c.batchBytes), 4'096, std::int64_t{1} << 30));
     c.retryMax = std::chrono::milliseconds(top.integer("retry_max_ms", c.retryMax.count(), 100, 600'000));
+    c.verifyEvery = std::chrono::milliseconds(top.integer("verify_every_ms", c.verifyEvery.count(), 0, 86'400'000));
     top.rejectUnknownKeys();
     return c;
 }

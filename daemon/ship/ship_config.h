@@ -22,6 +22,10 @@ struct ShipConfig {
     std::size_t batchRecords = 5'000;            // records per transaction on the server, at most
     std::size_t batchBytes = 4U << 20U;          // and their bytes, at most (one record always goes)
     std::chrono::milliseconds retryMax{30'000};  // the longest wait between two connection attempts
+    // While caught up, every so often the next 10,000 records the server holds are compared with
+    // the journal's (a record edited or removed on the server is a tamper alarm); then again from
+    // the start. 0: never.
+    std::chrono::milliseconds verifyEvery{10'000};
 };
 
 // Throws config::ConfigError.

@@ -163,6 +163,16 @@ milliseconds Shipper::shipBatch() {
             return kStoppedPoll;
         }
         enter("caught_up");
+        if (config_.verifyEvery.count() > 0 && nowMs_() >= nextVerifyMs_) {
+            nextVerifyMs_ = nowMs_() + config_.verifyEvery.count();
+            try {
+                if (!verifyNextRange()) {
+                    return kStoppedPoll;
+                }
+            } catch (const FloorError& e) {
+                return failed(e, "comparing the server's records with the journal");
+            }
+        }
         return config_.poll;
     }
     const std::span<const journal::JournalRecord> batch(records.data(), take);
@@ -189,6 +199,31 @@ milliseconds Shipper::shipBatch() {
     return take == records.size() && records.size() < config_.batchRecords ? config_.poll : milliseconds(0);
 }
 
+bool Shipper::verifyNextRange() {
+    constexpr std::int64_t kRange = 10'000;
+    const std::int64_t first = tail_->firstSeq();  // older records are archived: not held here
+    if (verifyFrom_ < first || verifyFrom_ > serverSeq_) {
+        verifyFrom_ = first;  // from the start again
+    }
+    const std::int64_t to = std::min(verifyFrom_ + kRange - 1, serverSeq_);
+    if (to < verifyFrom_) {
+        return true;
+    }
+    const std::vector<journal::JournalRecord> local =
+        tail_->after(verifyFrom_ - 1, static_cast<std::size_t>(to - verifyFrom_ + 1));
+    const auto [count, digest] = client_->rangeDigest(config_.table, identity_.createdAtMs, verifyFrom_, to);
+    if (count != static_cast<std::int64_t>(local.size()) || digest != rangeDigest(local)) {
+        enter("tamper", "the server's records " + std::to_string(verifyFrom_) + "-" + std::to_string(to) +
+                            " of table " + config_.table + " journal " + std::to_string(identity_.createdAtMs) +
+                            " are not this journal's (" + std::to_string(count) + " held there, " +
+                            std::to_string(local.size()) + " here): shipping stopped");
+        return false;
+    }
+    verifiedTo_ = to;
+    verifyFrom_ = to + 1;
+    return true;
+}
+
 nlohmann::json Shipper::status() const {
     const std::int64_t now = nowMs_();
     const std::int64_t lagRecords = std::max<std::int64_t>(0, journalSeq_ - serverSeq_);
@@ -204,6 +239,7 @@ nlohmann::json Shipper::status() const {
         {"lag_ms",
          lagRecords > 0 && oldestUnshippedAtMs_ > 0 ? std::max<std::int64_t>(0, now - oldestUnshippedAtMs_) : 0},
         {"shipped", shipped_},
+        {"verified_to", verifiedTo_},
         {"error", error_},
         {"since_ms", sinceMs_},
         {"updated_ms", now}};

@@ -8,6 +8,9 @@
 // - then it reads the records after the head in short reads (JournalTail), checks each
 //   (ChainFollower) and ships them in batches, each one transaction; it ships nothing past a
 //   record that fails the check (a chain break: shipping stops there);
+// - while caught up it compares what the server holds with the journal, 10,000 records at a
+//   time (FloorClient::rangeDigest), all of it in turn: a record edited or removed on the
+//   server is a tamper alarm;
 // - a lost connection or a server down: tried again after 0.5 s, doubling up to `retry_max_ms`;
 //   a refusal of the role (another table's rows, a journal registered otherwise): every minute.
 // The status (state, heads, lag) is what `pitlinkctl status` shows of it.
@@ -40,7 +43,8 @@ public:
     std::chrono::milliseconds step();
 
     // What `pitlinkctl status` shows: {state, table, journal_id, chain, links_checked,
-    // server_seq, journal_seq, lag_records, lag_ms, shipped, error, since_ms, updated_ms}.
+    // server_seq, journal_seq, lag_records, lag_ms, shipped, verified_to (the last record the
+    // comparison with the server reached), error, since_ms, updated_ms}.
     // state: starting, offline, shipping, caught_up, refused, tamper, chain_break,
     // journal_unreadable.
     [[nodiscard]] nlohmann::json status() const;
@@ -54,6 +58,8 @@ private:
     std::chrono::milliseconds failed(const FloorError& e, const std::string& during);
     void enter(const std::string& state, const std::string& error = "");
     void ensurePartitions(std::int64_t fromMs, std::int64_t toMs);
+    // One range of the server's records compared with the journal's; false: a tamper alarm.
+    bool verifyNextRange();
 
     ShipConfig config_;
     Connect connect_;
@@ -71,6 +77,9 @@ private:
     std::int64_t journalSeq_ = 0;
     std::int64_t oldestUnshippedAtMs_ = 0;  // 0: none known
     std::int64_t shipped_ = 0;
+    std::int64_t verifyFrom_ = 1;  // where the next comparison starts
+    std::int64_t verifiedTo_ = 0;  // the last record compared
+    std::int64_t nextVerifyMs_ = 0;
 };
 
 }  // namespace pitlink::ship

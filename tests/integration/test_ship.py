@@ -235,6 +235,37 @@ class Ship(unittest.TestCase):
         local = self.assert_shipped_whole(s, self.daemon.db)
         self.assertGreaterEqual(sum(1 for r in local if r[2] == "journal.checked"), 2)  # both starts shipped
 
+    def test_a_record_edited_on_the_server_is_found_by_verify_chain_and_by_the_shipper(self):
+        journal = self.dealt(60)
+        s = self.shipper(journal=journal, extra="verify_every_ms: 100\n")
+        s.start()
+        local = self.assert_shipped_whole(s, journal)
+        s.wait_status(lambda st: st["verified_to"] == local[-1][0])  # compared once, all of it
+        journal_id = s.status()["journal_id"]
+        # The owner edits a settlement's body on the server, its triggers off (as a DBA could).
+        victim = next(r for r in local[len(local) // 2:] if r[2] == "round.settled")
+        self.floor.pg.psql(f"""
+            SET session_replication_role = replica;
+            UPDATE floor.record SET body = replace(body, '"player":', '"player": ') WHERE table_name = 'table-1'
+               AND journal_id = {journal_id} AND seq = {victim[0]};""")
+        self.assertEqual(self.floor.pg.psql(
+            f"SELECT ok, first_bad_seq FROM floor.verify_chain('table-1', {journal_id})", user="inspector"),
+            f"f|{victim[0]}")
+        status = s.wait_status(lambda st: st["state"] == "tamper", timeout=30)
+        self.assertIn("are not this journal's", status["error"])
+        edited = self.floor.rows("table-1")
+        self.assertEqual(len(edited), len(local))  # the shipper overwrote nothing, removed nothing
+        self.assertNotEqual(edited[victim[0] - 1], local[victim[0] - 1])
+        s.stop()
+        # A head the server holds with another hash is found at the start, before anything ships.
+        self.floor.pg.psql(f"""
+            SET session_replication_role = replica;
+            UPDATE floor.journals SET last_hash = sha256('forged') WHERE table_name = 'table-1';""")
+        result = s.once()
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(s.status()["state"], "tamper")
+        self.assertIn("has another hash than this journal's", s.status()["error"])
+
     def test_the_schema_is_applied_once_and_a_second_migrate_changes_nothing(self):
         self.assertIn("version 0 -> 2 (2 applied)", self.floor.migrate_output)
         again = subprocess.run([SHIP, "--migrate", "--server", self.floor.conninfo(self.floor.pg.superuser)],
