@@ -3,7 +3,10 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <memory>
+#include <optional>
 
 #include "daemon/ctl/arguments.h"
 #include "daemon/ctl/control_commands.h"
@@ -13,6 +16,7 @@
 #include "daemon/journal/read/recall.h"
 #include "daemon/journal/read/tip_report.h"
 #include "daemon/journal/segments/segment_archive.h"
+#include "daemon/journal/segments/segmented_journal.h"
 #include "daemon/journal/store/chain_hasher.h"
 
 namespace pitlink::ctl {
@@ -173,12 +177,50 @@ int runAudit(const std::vector<std::string>& args, std::ostream& out) {
                          out);
 }
 
+namespace {
+
+constexpr const char* kShipStatus = "/run/pitlink-ship/status.json";
+constexpr const char* kShipConfig = "/etc/pitlink/pitlink-ship.yaml";
+
+// The last record the floor's server holds of this journal, from pitlink-ship's status: a
+// segment after it is not archived (removed) until the server has it. nullopt: no shipping on
+// this controller (no status and no pitlink-ship configuration). Throws UsageError when
+// shipping is configured but its status is unknown or another journal's.
+std::optional<std::int64_t> shippedThrough(const std::string& journalPath, const journal::StoreOptions& options,
+                                           const std::string& statusPath, bool unshipped) {
+    if (unshipped) {
+        return std::nullopt;
+    }
+    std::ifstream in(statusPath);
+    if (!in) {
+        if (std::filesystem::exists(kShipConfig)) {
+            throw UsageError(std::string("pitlink-ship is configured (") + kShipConfig + ") but its status " +
+                             statusPath + " cannot be read: is it running? (--unshipped archives anyway)");
+        }
+        return std::nullopt;
+    }
+    const json status = json::parse(in, nullptr, false);
+    if (!status.is_object() || !status.contains("server_seq") || !status["server_seq"].is_number_integer() ||
+        !status.contains("journal_id") || !status["journal_id"].is_number_integer()) {
+        throw UsageError(statusPath + " is not pitlink-ship's status");
+    }
+    const std::int64_t created = journal::SegmentedJournal(journalPath, options).active().createdAtMs();
+    if (status["journal_id"].get<std::int64_t>() != created) {
+        throw UsageError(statusPath + " is another journal's (" +
+                         std::to_string(status["journal_id"].get<std::int64_t>()) + ", this one " +
+                         std::to_string(created) + ")");
+    }
+    return status["server_seq"].get<std::int64_t>();
+}
+
+}  // namespace
+
 int runJournal(const std::vector<std::string>& args, std::ostream& out) {
     if (args.empty() || args[0] != "archive") {
         throw UsageError("journal needs 'archive'");
     }
     const Arguments a(std::vector<std::string>(args.begin() + 1, args.end()),
-                      {"--journal", "--key", "--to", "--older-than-days"}, {"--json"});
+                      {"--journal", "--key", "--to", "--older-than-days", "--ship-status"}, {"--json", "--unshipped"});
     const auto path = a.value("--journal");
     const auto to = a.value("--to");
     if (!path || !to) {
@@ -194,7 +236,9 @@ int runJournal(const std::vector<std::string>& args, std::ostream& out) {
     const std::int64_t now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();
-    const auto archived = journal::archiveSegments(*path, options, now - days * kDayMs, *to);
+    const auto keepAfter =
+        shippedThrough(*path, options, a.value("--ship-status").value_or(kShipStatus), a.flag("--unshipped"));
+    const auto archived = journal::archiveSegments(*path, options, now - days * kDayMs, *to, keepAfter);
     if (a.flag("--json")) {
         json list = json::array();
         for (const auto& s : archived) {
@@ -212,6 +256,9 @@ int runJournal(const std::vector<std::string>& args, std::ostream& out) {
             << " bytes, sha256 " << s.sha256 << "\n";
     }
     out << archived.size() << " segment(s) archived to " << *to << "\n";
+    if (keepAfter) {
+        out << "(only records the floor's server holds: up to " << *keepAfter << ")\n";
+    }
     return 0;
 }
 

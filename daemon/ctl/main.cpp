@@ -58,8 +58,9 @@ constexpr std::string_view kUsage =
     "  resettle ROUND --cards \"P1 B1 P2 B2 [P3] [B3]\" --reason TEXT\n"
     "                                                 (operator) re-settle a round with corrected cards\n"
     "  config check FILE                              the configuration and its paytable load (78 if not)\n"
-    "  journal archive --journal FILE --to DIR [--older-than-days N]\n"
-    "                                                 old sealed segments checked, copied with a manifest, removed\n"
+    "  journal archive --journal FILE --to DIR [--older-than-days N] [--ship-status FILE] [--unshipped]\n"
+    "                                                 old sealed segments checked, copied with a manifest, removed;\n"
+    "                                                 with pitlink-ship, only those the floor's server holds\n"
     "  exit codes: 0 done, 1 refused, 2 usage, 69 pitlinkd not reachable, 77 role not enough\n";
 
 }  // namespace

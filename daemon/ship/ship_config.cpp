@@ -12,6 +12,17 @@ ShipConfig loadShipConfig(std::istream& in, const std::string& file) {
     config::YamlMap top(root, "", file);
     ShipConfig c;
     c.journalPath = top.string("journal", c.journalPath);
+    if (const auto dirs = top.node("archive_dirs")) {
+        if (!dirs->IsSequence()) {
+            throw top.error(*dirs, "archive_dirs", "expected a list of folders");
+        }
+        for (const auto& dir : *dirs) {
+            if (!dir.IsScalar() || dir.Scalar().empty()) {
+                throw top.error(dir, "archive_dirs", "expected a folder's path");
+            }
+            c.archiveDirs.push_back(dir.Scalar());
+        }
+    }
     c.table = top.requiredString("table");
     if (c.table.empty() || c.table.size() > 200) {
         throw top.error("table", "the table's name on the floor: 1 to 200 characters");

@@ -6,11 +6,15 @@
 #include <cstddef>
 #include <istream>
 #include <string>
+#include <vector>
 
 namespace pitlink::ship {
 
 struct ShipConfig {
     std::string journalPath = "/var/lib/pitlink/journal.db";
+    // Folders of segments archived away (`pitlinkctl journal archive --to`): read when the
+    // server lacks records the journal no longer holds.
+    std::vector<std::string> archiveDirs;
     std::string table;   // the table's name on the floor (floor.shippers): required
     std::string server;  // libpq connection string (host, port, dbname, user, sslmode...): required
     // A password file in libpq's pgpass format, readable by the service only (libpq refuses

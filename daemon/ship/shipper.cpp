@@ -41,7 +41,7 @@ milliseconds Shipper::step() {
     }
     if (!tail_) {
         try {
-            tail_ = std::make_unique<journal::JournalTail>(config_.journalPath);
+            tail_ = std::make_unique<journal::JournalTail>(config_.journalPath, config_.archiveDirs);
             identity_ = tail_->identity();
         } catch (const journal::JournalError& e) {
             tail_.reset();

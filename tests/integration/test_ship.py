@@ -20,20 +20,22 @@ BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_server  # noqa: E402
 from tcp_cut_proxy import TcpCutProxy  # noqa: E402
-from test_table import DAEMON, Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
+from test_table import CTL, DAEMON, Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
 
 SHIP = os.path.join(BUILD, "daemon", "ship", "pitlink-ship")
 
 
-def journal_rows(db_path):
+def journal_rows(db_path, archive=None):
     """(seq, at_ms, kind, round_id, station, body, hash hex) of every record of the journal's files
-    (the sealed segments, then the active one), read with sqlite3."""
+    (the archived segments, the sealed ones, then the active one), read with sqlite3."""
     files = []
+    if archive is not None:
+        files = sorted(os.path.join(archive, f) for f in os.listdir(archive) if f.endswith(".db"))
     segments = db_path + ".segments"
     active = os.path.realpath(db_path)
     if os.path.isdir(segments):
-        files = sorted(os.path.join(segments, f) for f in os.listdir(segments)
-                       if f.startswith("segment-") and f.endswith(".db") and os.path.join(segments, f) != active)
+        files += sorted(os.path.join(segments, f) for f in os.listdir(segments)
+                        if f.startswith("segment-") and f.endswith(".db") and os.path.join(segments, f) != active)
     files.append(active)
     rows = []
     for f in files:
@@ -178,8 +180,8 @@ class Ship(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         return os.path.join(folder, "journal.db")
 
-    def assert_shipped_whole(self, shipper, journal, table="table-1"):
-        local = journal_rows(journal)
+    def assert_shipped_whole(self, shipper, journal, table="table-1", archive=None):
+        local = journal_rows(journal, archive)
         status = shipper.wait_status(lambda st: st["state"] == "caught_up" and st["server_seq"] == local[-1][0],
                                      timeout=60)
         server = self.floor.rows(table)
@@ -265,6 +267,49 @@ class Ship(unittest.TestCase):
         self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
         self.assertEqual(s.status()["state"], "tamper")
         self.assertIn("has another hash than this journal's", s.status()["error"])
+
+    def test_a_journal_with_rotations_and_archived_segments_is_shipped_whole_and_archiving_waits_for_it(self):
+        journal = self.dealt(1600)
+        sealed = []  # (file, first, last) of each sealed segment
+        segments = journal + ".segments"
+        for f in sorted(os.listdir(segments)):
+            path = os.path.join(segments, f)
+            if f.endswith(".db") and path != os.path.realpath(journal):
+                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+                sealed.append((f,) + db.execute("SELECT min(seq), max(seq) FROM record").fetchone())
+                db.close()
+        self.assertGreaterEqual(len(sealed), 2, sealed)
+        # Shipped part of the way: past the first sealed segment, not past the last.
+        self.floor.slow_inserts(0.3)
+        s = self.shipper(journal=journal, extra="batch_records: 1000\n")
+        s.start()
+        s.wait_status(lambda st: st["server_seq"] >= sealed[0][2], timeout=60)
+        s.stop()
+        held = s.status()["server_seq"]
+        self.assertLess(held, sealed[-1][2], "shipped too far for the test")
+        archive = os.path.join(self.dir, "archive")
+        ctl = [CTL, "journal", "archive", "--journal", journal, "--to", archive, "--ship-status", s.status_path,
+               "--json"]
+        r = subprocess.run(ctl, capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        archived = [(a["file"], a["first_seq"], a["last_seq"]) for a in json.loads(r.stdout)["archived"]]
+        self.assertEqual(archived, [seg for seg in sealed if seg[2] <= held])  # only what the server holds
+        self.assertTrue(archived)
+        self.assertTrue(os.path.exists(os.path.join(segments, sealed[-1][0])))
+        # Archived anyway (--unshipped): the server lacks records the journal no longer holds.
+        r = subprocess.run(ctl + ["--unshipped"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.exists(os.path.join(segments, sealed[-1][0])))
+        blind = self.shipper(journal=journal)
+        self.assertEqual(blind.once().returncode, 1)
+        self.assertEqual(blind.status()["state"], "journal_unreadable")
+        self.assertIn("no archive folder holds it", blind.status()["error"])
+        # Given the archive folder, it reads the records there and ships the journal whole.
+        whole = self.shipper(journal=journal, extra=f"archive_dirs: [{archive}]\n")
+        result = whole.once()
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        local = self.assert_shipped_whole(whole, journal, archive=archive)
+        self.assertEqual(local[0][0], 1)
 
     def test_the_schema_is_applied_once_and_a_second_migrate_changes_nothing(self):
         self.assertIn("version 0 -> 2 (2 applied)", self.floor.migrate_output)

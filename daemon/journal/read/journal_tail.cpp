@@ -1,7 +1,10 @@
 #include "daemon/journal/read/journal_tail.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <utility>
 
+#include "daemon/journal/segments/segment_files.h"
 #include "daemon/journal/store/journal_error.h"
 #include "daemon/journal/store/journal_store.h"
 
@@ -18,8 +21,10 @@ StoreOptions keylessReader() {
 
 }  // namespace
 
-JournalTail::JournalTail(std::string journalPath)
-    : path_(std::move(journalPath)), journal_(std::make_unique<SegmentedJournal>(path_, keylessReader())) {
+JournalTail::JournalTail(std::string journalPath, std::vector<std::string> archiveDirs)
+    : path_(std::move(journalPath)),
+      journal_(std::make_unique<SegmentedJournal>(path_, keylessReader())),
+      archiveDirs_(std::move(archiveDirs)) {
     firstSeqs_.assign(journal_->size(), 0);
 }
 
@@ -52,6 +57,49 @@ std::optional<std::size_t> JournalTail::segmentOf(std::int64_t seq) {
     return std::nullopt;
 }
 
+std::optional<JournalTail::Archived> JournalTail::archivedOf(std::int64_t seq) {
+    const auto find = [&]() -> std::optional<Archived> {
+        for (const Archived& a : archived_) {
+            if (a.firstSeq <= seq && seq <= a.lastSeq) {
+                return a;
+            }
+        }
+        return std::nullopt;
+    };
+    if (auto found = find()) {
+        return found;
+    }
+    archived_.clear();
+    for (const std::string& dir : archiveDirs_) {
+        std::error_code error;
+        for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+            if (!SegmentFiles::numberOf(entry.path().filename().string())) {
+                continue;
+            }
+            StoreOptions options = keylessReader();
+            options.immutable = true;
+            try {
+                JournalStore store(entry.path().string(), options);
+                archived_.push_back(Archived{entry.path().string(), store.firstSeq(), store.tipSeq()});
+            } catch (const JournalError&) {
+                // Not a segment that opens: what it should hold is "not held" (the caller's error).
+            }
+        }
+    }
+    std::sort(archived_.begin(), archived_.end(),
+              [](const Archived& a, const Archived& b) { return a.firstSeq < b.firstSeq; });
+    return find();
+}
+
+JournalStore& JournalTail::archivedStore(const Archived& segment) {
+    if (!archivedOpen_ || archivedOpen_->connection().path() != segment.file) {
+        StoreOptions options = keylessReader();
+        options.immutable = true;
+        archivedOpen_ = std::make_unique<JournalStore>(segment.file, options);
+    }
+    return *archivedOpen_;
+}
+
 std::vector<JournalRecord> JournalTail::after(std::int64_t after, std::size_t max) {
     refresh();
     std::vector<JournalRecord> records;
@@ -60,8 +108,21 @@ std::vector<JournalRecord> JournalTail::after(std::int64_t after, std::size_t ma
     }
     const auto first = segmentOf(after + 1);
     if (!first) {
-        throw JournalError("record " + std::to_string(after + 1) + " is not on this controller: the oldest held is " +
-                           std::to_string(firstSeqOf(0)) + " (segments archived away)");
+        if (const auto archived = archivedOf(after + 1)) {
+            // From the archive, up to the end of that segment: the next call reads on.
+            archivedStore(*archived).forEach(after + 1, after + static_cast<std::int64_t>(max),
+                                             [&](const JournalRecord& r) {
+                                                 if (r.seq != after + 1 + static_cast<std::int64_t>(records.size())) {
+                                                     return false;
+                                                 }
+                                                 records.push_back(r);
+                                                 return true;
+                                             });
+            return records;
+        }
+        throw JournalError("record " + std::to_string(after + 1) +
+                           " is not on this controller: the journal's oldest is " + std::to_string(firstSeqOf(0)) +
+                           " and no archive folder holds it");
     }
     std::int64_t next = after + 1;
     for (std::size_t i = *first; i < journal_->size() && records.size() < max; ++i) {
@@ -85,7 +146,8 @@ std::optional<JournalRecord> JournalTail::record(std::int64_t seq) {
     refresh();
     const auto index = segmentOf(seq);
     if (!index) {
-        return std::nullopt;
+        const auto archived = archivedOf(seq);
+        return archived ? archivedStore(*archived).record(seq) : std::nullopt;
     }
     return journal_->segment(*index).record(seq);
 }

@@ -53,7 +53,8 @@ void syncFile(const fs::path& path) {
 }  // namespace
 
 std::vector<ArchivedSegment> archiveSegments(const std::string& journalPath, const StoreOptions& options,
-                                             std::int64_t beforeMs, const fs::path& archive) {
+                                             std::int64_t beforeMs, const fs::path& archive,
+                                             std::optional<std::int64_t> keepAfter) {
     SegmentedJournal journal(journalPath, options);
     // The candidates: a run of the oldest sealed segments, each checked before anything moves.
     std::vector<ArchivedSegment> chosen;
@@ -63,6 +64,9 @@ std::vector<ArchivedSegment> archiveSegments(const std::string& journalPath, con
             break;
         }
         JournalStore& store = journal.segment(i);
+        if (keepAfter && store.tipSeq() > *keepAfter) {
+            break;  // not all of it on the floor's server yet
+        }
         if (const std::string quick = store.quickCheck(); quick != "ok") {
             throw JournalError(journal.file(i) + " failed its integrity check: " + quick + "; nothing archived");
         }

@@ -7,6 +7,7 @@
 // and the journal concatenated are still one chain.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,12 @@ struct ArchivedSegment {
 };
 
 // Archives the sealed segments whose last record is older than `beforeMs`, oldest first, and
-// stops at the first younger one (the journal keeps a run of segments without a gap). Throws
-// JournalError naming the problem, with nothing removed, if a check or a copy fails.
+// stops at the first younger one (the journal keeps a run of segments without a gap), or at the
+// first holding a record after `keepAfter` (the floor's server does not hold it yet: pitlink-ship's
+// server_seq). Throws JournalError naming the problem, with nothing removed, if a check or a
+// copy fails.
 std::vector<ArchivedSegment> archiveSegments(const std::string& journalPath, const StoreOptions& options,
-                                             std::int64_t beforeMs, const std::filesystem::path& archive);
+                                             std::int64_t beforeMs, const std::filesystem::path& archive,
+                                             std::optional<std::int64_t> keepAfter = std::nullopt);
 
 }  // namespace pitlink::journal
