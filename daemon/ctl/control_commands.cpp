@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <optional>
@@ -195,6 +196,23 @@ void printStations(const json& stations, std::ostream& out) {
     }
 }
 
+// pitlink-ship's line: how far the floor's server is behind the journal.
+void printShipping(const json& s, std::ostream& out) {
+    if (!s.is_object()) {
+        return;
+    }
+    out << "floor:   " << s.value("state", "?") << ", server at record " << s.value("server_seq", 0) << " of "
+        << s.value("journal_seq", 0) << " (" << s.value("lag_records", 0) << " behind";
+    if (s.value("lag_ms", 0) > 0) {
+        out << ", the oldest unshipped " << s.value("lag_ms", 0) / 1000 << " s old";
+    }
+    out << ")";
+    if (const std::string error = s.value("error", ""); !error.empty()) {
+        out << ": " << error;
+    }
+    out << "\n";
+}
+
 void printHuman(const std::string& command, const json& data, std::ostream& out) {
     if (command == "status") {
         out << "table:   " << data["table"].get<std::string>() << " (" << data["source"].get<std::string>()
@@ -225,6 +243,7 @@ void printHuman(const std::string& command, const json& data, std::ostream& out)
                 << (check.is_string() ? " (check: " + check.get<std::string>() + ")" : std::string()) << ", "
                 << segments.value("rotations", 0) << " begun since start\n";
         }
+        printShipping(data.value("shipping", json()), out);
         out << "engine:  " << data["daemon"].value("engine_clients", 0) << " clients, "
             << data["daemon"].value("engine_requests", 0) << " requests, "
             << data["daemon"].value("engine_bad_requests", 0) << " bad\n";
@@ -327,7 +346,7 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     }
     const Arguments a(args,
                       {"--socket", "--station", "--reason", "--round", "--cause", "--min", "--max", "--cards",
-                       "--level", "--step-ms"},
+                       "--level", "--step-ms", "--ship-status"},
                       {"--json", "--upheld", "--rejected"});
     if (const auto station = a.value("--station")) {
         request.station = a.integer("--station", 0, 1, 1000);
@@ -388,7 +407,14 @@ int runControl(const std::string& command, const std::vector<std::string>& rawAr
     } else if (command == "tilt") {
         throw UsageError("tilt clear needs --cause CAUSE (pitlinkctl status shows them)");
     }
-    return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, [&](const json& data) {
+    return askAndShow(a.value("--socket").value_or(kDefaultControlSocket), request, [&](const json& answer) {
+        json data = answer;
+        if (command == "status") {
+            // pitlink-ship's own status file (it is not pitlinkd's): null when it is not running here.
+            std::ifstream in(a.value("--ship-status").value_or("/run/pitlink-ship/status.json"));
+            const json shipping = in ? json::parse(in, nullptr, false) : json();
+            data["shipping"] = shipping.is_object() ? shipping : json();
+        }
         if (a.flag("--json")) {
             out << data.dump(2) << "\n";
         } else {

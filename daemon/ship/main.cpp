@@ -50,7 +50,8 @@ std::int64_t nowMs() {
         .count();
 }
 
-// The status file, replaced whole (a reader never sees half of it), readable by group pitlink.
+// The status file, replaced whole (a reader never sees half of it), readable by anyone
+// (pitlinkctl status, run by the floor's staff).
 void writeStatus(const std::string& path, const std::string& text) {
     const std::string temporary = path + ".tmp";
     {

@@ -337,6 +337,17 @@ class Ship(unittest.TestCase):
                 time.sleep(0.02)
             delays.append(time.monotonic() - answered)
         self.assertLess(sorted(delays)[len(delays) // 2], 1.0, delays)
+        # pitlinkctl status shows the floor's lag beside the table's own status.
+        s.wait_status(lambda st: st["state"] == "caught_up" and st["lag_records"] == 0)
+        shown = subprocess.run([CTL, "status", "--socket", self.daemon.control, "--ship-status", s.status_path,
+                                "--json"], capture_output=True, text=True)
+        self.assertEqual(shown.returncode, 0, shown.stderr)
+        shipping = json.loads(shown.stdout)["shipping"]
+        self.assertEqual((shipping["state"], shipping["table"]), ("caught_up", "table-1"))
+        human = subprocess.run([CTL, "status", "--socket", self.daemon.control, "--ship-status", s.status_path],
+                               capture_output=True, text=True).stdout
+        self.assertIn(f"floor:   caught_up, server at record {shipping['server_seq']} of {shipping['journal_seq']} "
+                      f"(0 behind)", human)
         self.daemon.terminate()  # its last records (a meters snapshot) are shipped too
         local = journal_rows(self.daemon.db)
         s.wait_status(lambda st: st["state"] == "caught_up" and st["server_seq"] == local[-1][0])
