@@ -62,10 +62,10 @@ void writeStatus(const std::string& path, const std::string& text) {
         }
     }
     std::error_code error;
-    std::filesystem::permissions(
-        temporary,
-        std::filesystem::perms::owner_read | std::filesystem::perms::owner_write | std::filesystem::perms::group_read,
-        error);
+    std::filesystem::permissions(temporary,
+                                 std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                                     std::filesystem::perms::group_read | std::filesystem::perms::others_read,
+                                 error);
     std::filesystem::rename(temporary, path, error);
 }
 
