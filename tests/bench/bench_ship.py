@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""pitlink-ship's throughput against a real PostgreSQL 15 (tests/integration/pg_server.py),
+with its baseline measured in the same run on the same server: a plain COPY (psql \\copy) of the
+same rows into an ordinary table with the same key and no trigger, row-level security or
+partition. Then N-1 more tables (journals dealt separately) shipping at once, each its own
+process and role, for the server's insert rate.
+
+Usage: bench_ship.py BUILD_DIR SOURCE_DIR [--rounds N] [--tables N]
+Prints one line per figure (tests/bench/RESULTS.md "Shipping to the floor").
+"""
+import argparse
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("build")
+parser.add_argument("source")
+parser.add_argument("--rounds", type=int, default=3000)
+parser.add_argument("--tables", type=int, default=4)
+args = parser.parse_args()
+BUILD, SOURCE = os.path.abspath(args.build), os.path.abspath(args.source)
+sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
+import pg_server  # noqa: E402
+
+DAEMON = os.path.join(BUILD, "daemon", "app", "pitlinkd")
+SHIP = os.path.join(BUILD, "daemon", "ship", "pitlink-ship")
+PAYTABLE = os.path.join(SOURCE, "etc", "paytables", "standard.yaml")
+
+
+def deal(folder, rounds):
+    os.makedirs(folder)
+    config = os.path.join(folder, "pitlink.yaml")
+    with open(config, "w") as f:
+        f.write("table:\n  paytable: %s\n  decks: 8\n  cut_card_from_end: 14\n"
+                "rounds:\n  bets_open_ms: 1\n  last_bets_ms: 1\n"
+                "engine:\n  socket: engine.sock\ncontrol:\n  socket: control.sock\n"
+                "journal:\n  path: journal.db\n  segment_max_mb: 8\n" % PAYTABLE)
+    subprocess.run([DAEMON, "--config", config, "--rounds", str(rounds)], cwd=folder, check=True,
+                   capture_output=True, timeout=1800)
+    return os.path.join(folder, "journal.db")
+
+
+def rows_tsv(journal, path):
+    """The journal's records as COPY text rows, as the baseline loads them."""
+    files = []
+    segments = journal + ".segments"
+    active = os.path.realpath(journal)
+    if os.path.isdir(segments):
+        files = sorted(os.path.join(segments, f) for f in os.listdir(segments)
+                       if f.endswith(".db") and os.path.join(segments, f) != active)
+    files.append(active)
+
+    def text(v):
+        if v is None:
+            return "\\N"
+        if isinstance(v, bytes):
+            return "\\\\x" + v.hex()
+        return str(v).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+    n = 0
+    with open(path, "w", encoding="utf-8") as out:
+        for f in files:
+            db = sqlite3.connect(f"file:{f}?mode=ro", uri=True)
+            for r in db.execute("SELECT seq, at_ms, kind, round_id, station, body, hash FROM record ORDER BY seq"):
+                out.write("\t".join(text(v) for v in ("t", 1) + tuple(r)) + "\n")
+                n += 1
+            db.close()
+    os.chmod(path, 0o644)
+    return n
+
+
+def shipper_config(folder, pg, role, table, journal):
+    path = os.path.join(folder, f"{role}.yaml")
+    with open(path, "w") as f:
+        f.write(f"journal: {journal}\ntable: {table}\n"
+                f"server: \"host=127.0.0.1 port={pg.port} dbname=postgres user={role}\"\n"
+                f"status: {os.path.join(folder, role + '.json')}\npoll_ms: 100\n")
+    return path
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="bench-ship-")
+    pg = pg_server.PgServer()
+    try:
+        migrate = subprocess.run([SHIP, "--migrate", "--server",
+                                  f"host=127.0.0.1 port={pg.port} dbname=postgres user={pg.superuser}"],
+                                 capture_output=True, text=True, check=True)
+        journals = [deal(os.path.join(work, f"table{i}"), args.rounds) for i in range(args.tables)]
+        for i in range(args.tables):
+            pg.psql(f"CREATE ROLE ship{i} LOGIN IN ROLE pitlink_floor_shipper; "
+                    f"INSERT INTO floor.shippers VALUES ('ship{i}', 'table-{i}');")
+        # Baseline: the same rows of table 0 by a plain COPY into a plain table.
+        tsv = os.path.join(work, "rows.tsv")
+        n = rows_tsv(journals[0], tsv)
+        pg.psql("CREATE TABLE plain (table_name text, journal_id bigint, seq bigint, at_ms bigint, kind text, "
+                "round_id bigint, station bigint, body text, hash bytea, PRIMARY KEY (table_name, journal_id, seq))")
+        start = time.monotonic()
+        pg.psql(f"\\copy plain FROM '{tsv}'")
+        copy_s = time.monotonic() - start
+        # One table's journal shipped from scratch.
+        start = time.monotonic()
+        subprocess.run([SHIP, "--config", shipper_config(work, pg, "ship0", "table-0", journals[0]), "--once"],
+                       check=True, capture_output=True, timeout=1800)
+        ship_s = time.monotonic() - start
+        held = int(pg.psql("SELECT count(*) FROM floor.record"))
+        assert held == n, (held, n)
+        print(f"one table from scratch: {n} records in {ship_s:.2f} s = {n / ship_s:,.0f} records/s; "
+              f"plain COPY of the same rows: {copy_s:.2f} s = {n / copy_s:,.0f} records/s "
+              f"(shipping at {100 * copy_s / ship_s:.0f}% of it)")
+        # The other tables at once (each its own process and role).
+        start = time.monotonic()
+        procs = [subprocess.Popen([SHIP, "--config", shipper_config(work, pg, f"ship{i}", f"table-{i}", journals[i]),
+                                   "--once"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                 for i in range(1, args.tables)]
+        for p in procs:
+            assert p.wait(timeout=3600) == 0
+        many_s = time.monotonic() - start
+        total = int(pg.psql("SELECT count(*) FROM floor.record")) - n
+        print(f"{args.tables - 1} tables shipping at once: {total} records in {many_s:.2f} s = "
+              f"{total / many_s:,.0f} records/s inserted by the server")
+        print(migrate.stdout.strip())
+    finally:
+        pg.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+main()
