@@ -21,7 +21,7 @@ using namespace pitlink;
 
 namespace {
 
-void config(const std::string& text) {
+void shipConfig(const std::string& text) {
     std::istringstream in(text);
     try {
         const ship::ShipConfig c = ship::loadShipConfig(in, "/etc/pitlink/pitlink-ship.yaml");
@@ -36,7 +36,7 @@ void config(const std::string& text) {
     }
 }
 
-void record(const std::uint8_t* data, std::size_t size) {
+void followRecord(const std::uint8_t* data, std::size_t size) {
     journal::JournalRecord r;
     r.seq = 3;
     r.atMs = 1'795'000'000'000;
@@ -74,9 +74,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         return 0;
     }
     if ((data[0] & 1U) == 0) {
-        config(std::string(reinterpret_cast<const char*>(data + 1), size - 1));
+        shipConfig(std::string(reinterpret_cast<const char*>(data + 1), size - 1));
     } else {
-        record(data + 1, size - 1);
+        followRecord(data + 1, size - 1);
     }
     return 0;
 }
