@@ -123,6 +123,51 @@ def main():
         total = int(pg.psql("SELECT count(*) FROM floor.record")) - n
         print(f"{args.tables - 1} tables shipping at once: {total} records in {many_s:.2f} s = "
               f"{total / many_s:,.0f} records/s inserted by the server")
+        # The live lag at the service's pace (poll_ms 250): a durable record (the engine link's
+        # reply to a ticket in comes once it is on the disk) until the server holds it.
+        live = os.path.join(work, "live")
+        os.makedirs(live)
+        config = os.path.join(live, "pitlink.yaml")
+        with open(config, "w") as f:
+            f.write("table:\n  paytable: %s\n  stations: 4\nengine:\n  socket: %s/engine.sock\n"
+                    "control:\n  socket: %s/control.sock\njournal:\n  path: %s/journal.db\n"
+                    % (PAYTABLE, live, live, live))
+        daemon = subprocess.Popen([DAEMON, "--config", config], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pg.psql("CREATE ROLE shiplive LOGIN IN ROLE pitlink_floor_shipper; "
+                "INSERT INTO floor.shippers VALUES ('shiplive', 'live');")
+        ship_config = shipper_config(work, pg, "shiplive", "live", os.path.join(live, "journal.db"))
+        text = open(ship_config).read().replace("poll_ms: 100", "poll_ms: 250")
+        with open(ship_config, "w") as f:
+            f.write(text)
+        try:
+            while not os.path.exists(os.path.join(live, "engine.sock")):
+                time.sleep(0.05)
+            sys.path.insert(0, os.path.join(SOURCE, "tools"))
+            from engine_client import EngineClient
+            client = EngineClient(os.path.join(live, "engine.sock"))
+            shipper = subprocess.Popen([SHIP, "--config", ship_config], stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL)
+            lags = []
+            count = lambda: int(pg.psql("SELECT count(*) FROM floor.record WHERE table_name = 'live'"))
+            while count() == 0:
+                time.sleep(0.05)
+            for i in range(40):
+                before = count()
+                client.request("ticket_in", station=1 + i % 4, validation=str(7_000_000_000 + i), amount=100)
+                durable = time.monotonic()
+                while count() <= before:
+                    time.sleep(0.005)
+                lags.append(time.monotonic() - durable)
+                time.sleep(0.1 + (i % 7) * 0.03)  # not in step with the shipper's polls
+            shipper.terminate()
+            shipper.wait(timeout=20)
+        finally:
+            daemon.terminate()
+            daemon.wait(timeout=20)
+        lags.sort()
+        print(f"live lag (poll_ms 250, 40 ticket-ins): median {1000 * lags[len(lags) // 2]:.0f} ms, "
+              f"90th percentile {1000 * lags[int(len(lags) * 0.9)]:.0f} ms, max {1000 * lags[-1]:.0f} ms "
+              f"(the psql poll of the count adds about 10-20 ms)")
         print(migrate.stdout.strip())
     finally:
         pg.close()
