@@ -70,6 +70,11 @@ try:
             f"SELECT 'ok ' || ok || ', ' || checked || ' records checked' FROM floor.journals j, "
             f"floor.verify_chain(j.table_name, j.journal_id) WHERE j.table_name = '{name}'", user="inspector"))
     show("floor.verify_chain: each journal's chain recomputed on the server (pgcrypto)", "\n".join(checks))
+    audit = subprocess.run([os.path.join(os.path.dirname(args.ship), "pitlink-floor-audit"), "--server",
+                            f"host=127.0.0.1 port={pg.port} dbname=postgres user=inspector", "--table",
+                            args.table[0].split("=", 1)[0]], capture_output=True, text=True)
+    show("pitlink-floor-audit: the inspector's whole audit, from the server (links, meters, rounds)",
+         audit.stdout.strip())
     print("--- an edit on the server, as its owner could make it, and what finds it")
     name = args.table[0].split("=", 1)[0]
     pg.psql(f"""SET session_replication_role = replica;

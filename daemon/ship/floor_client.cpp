@@ -202,6 +202,62 @@ std::pair<std::int64_t, std::string> FloorClient::rangeDigest(const std::string&
     return {std::stoll(PQgetvalue(r.get(), 0, 0)), PQgetvalue(r.get(), 0, 1)};
 }
 
+std::vector<FloorClient::Journal> FloorClient::journals(const std::string& table) {
+    const char* values[] = {table.c_str()};
+    const Result r(PQexecParams(conn_,
+                                "SELECT journal_id, chain, key_fingerprint, last_seq FROM floor.journals "
+                                "WHERE table_name = $1 ORDER BY journal_id",
+                                1, nullptr, values, nullptr, nullptr, 0));
+    check(conn_, r, PGRES_TUPLES_OK, "the table's journals");
+    std::vector<Journal> out;
+    out.reserve(static_cast<std::size_t>(PQntuples(r.get())));
+    for (int i = 0; i < PQntuples(r.get()); ++i) {
+        out.push_back(Journal{std::stoll(PQgetvalue(r.get(), i, 0)), PQgetvalue(r.get(), i, 1),
+                              PQgetvalue(r.get(), i, 2), std::stoll(PQgetvalue(r.get(), i, 3))});
+    }
+    return out;
+}
+
+void FloorClient::forEachRecord(const std::string& table, std::int64_t journalId,
+                                const std::function<bool(const journal::JournalRecord&)>& visit) {
+    exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    try {
+        const std::string id = std::to_string(journalId);
+        const char* values[] = {table.c_str(), id.c_str()};
+        const Result declared(PQexecParams(conn_,
+                                           "DECLARE records NO SCROLL CURSOR FOR SELECT seq, at_ms, kind, round_id, "
+                                           "station, body, hash FROM floor.record WHERE table_name = $1 AND "
+                                           "journal_id = $2 ORDER BY seq",
+                                           2, nullptr, values, nullptr, nullptr, 0));
+        check(conn_, declared, PGRES_COMMAND_OK, "DECLARE");
+        journal::JournalRecord record;
+        for (bool more = true; more;) {
+            const Result rows(PQexec(conn_, "FETCH 10000 FROM records"));
+            check(conn_, rows, PGRES_TUPLES_OK, "FETCH");
+            const int n = PQntuples(rows.get());
+            more = n > 0;
+            for (int i = 0; i < n && more; ++i) {
+                PGresult* r = rows.get();
+                record.seq = std::stoll(PQgetvalue(r, i, 0));
+                record.atMs = std::stoll(PQgetvalue(r, i, 1));
+                record.kind = PQgetvalue(r, i, 2);
+                record.roundId = PQgetisnull(r, i, 3) ? std::nullopt : std::optional(std::stoll(PQgetvalue(r, i, 3)));
+                record.station = PQgetisnull(r, i, 4) ? std::nullopt : std::optional(std::stoll(PQgetvalue(r, i, 4)));
+                record.body.assign(PQgetvalue(r, i, 5), static_cast<std::size_t>(PQgetlength(r, i, 5)));
+                const auto hash = digestOf(PQgetvalue(r, i, 6));
+                record.hash = hash.value_or(journal::Digest{});  // a hash of another length fails its link
+                more = visit(record);
+            }
+        }
+        exec("COMMIT");
+    } catch (const FloorError& e) {
+        if (!e.connectionLost()) {
+            const Result rollback(PQexec(conn_, "ROLLBACK"));
+        }
+        throw;
+    }
+}
+
 void FloorClient::ensurePartitions(std::int64_t fromMs, std::int64_t toMs) {
     const std::string from = std::to_string(fromMs);
     const std::string to = std::to_string(toMs);

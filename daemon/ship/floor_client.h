@@ -5,6 +5,7 @@
 // row-level security: PostgreSQL 15 refuses COPY into a table under row-level security). Every
 // call blocks; the connection's TCP time-outs bound it (FloorClient::withTimeouts).
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -77,6 +78,18 @@ public:
     // of the journal's records).
     [[nodiscard]] std::pair<std::int64_t, std::string> rangeDigest(const std::string& table, std::int64_t journalId,
                                                                    std::int64_t from, std::int64_t to);
+    // The journals of a table the server holds (a replacement controller's beside the old one).
+    struct Journal {
+        std::int64_t journalId = 0;
+        std::string chain;
+        std::string keyFingerprint;
+        std::int64_t lastSeq = 0;
+    };
+    [[nodiscard]] std::vector<Journal> journals(const std::string& table);
+    // Every record of a journal, in seq order, in one read-only snapshot of the server (a cursor
+    // fetched 10,000 rows at a time); `visit` returns false to stop.
+    void forEachRecord(const std::string& table, std::int64_t journalId,
+                       const std::function<bool(const journal::JournalRecord&)>& visit);
     // The monthly partitions from..to (UTC ms), in a transaction of their own.
     void ensurePartitions(std::int64_t fromMs, std::int64_t toMs);
     // The records, which must follow the server's head, in one transaction.

@@ -20,9 +20,10 @@ BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pg_server  # noqa: E402
 from tcp_cut_proxy import TcpCutProxy  # noqa: E402
-from test_table import CTL, DAEMON, Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
+from test_table import BANKER_WINS, CTL, DAEMON, Daemon, ok, play_round, PLAYER_WINS  # noqa: E402
 
 SHIP = os.path.join(BUILD, "daemon", "ship", "pitlink-ship")
+FLOOR_AUDIT = os.path.join(BUILD, "daemon", "ship", "pitlink-floor-audit")
 
 
 def journal_rows(db_path, archive=None):
@@ -310,6 +311,51 @@ class Ship(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         local = self.assert_shipped_whole(whole, journal, archive=archive)
         self.assertEqual(local[0][0], 1)
+
+    def floor_audit(self, table, *extra):
+        return subprocess.run([FLOOR_AUDIT, "--server", self.floor.conninfo("inspector"), "--table", table, *extra],
+                              capture_output=True, text=True, timeout=120)
+
+    def test_the_inspectors_audit_from_the_server_agrees_with_the_journal_and_finds_an_edit(self):
+        # A signed (HMAC) journal with bets and tips, played through pitlinkd itself.
+        key = os.path.join(self.dir, "journal.key")
+        with open(key, "wb") as f:
+            f.write(os.urandom(32))
+        os.chmod(key, 0o600)
+        self.daemon.rewrite_config(append=f"  key_file: {key}\n")
+        c = self.daemon.start()
+        ok(self, c.request("ticket_in", station=1, validation="1000000000000001", amount=100_000))
+        ok(self, c.request("new_shoe"))
+        for n in range(6):
+            play_round(self, c, [(1, "banker", 100 + n), (1, "tie", 100)], (PLAYER_WINS, BANKER_WINS)[n % 2])
+            ok(self, c.request("tip", station=1, amount=5))
+        self.daemon.terminate()
+        s = self.shipper()
+        self.assertEqual(s.once().returncode, 0)
+        status = s.status()
+        self.assertEqual((status["chain"], status["links_checked"]), ("hmac-sha256", False))
+        local = journal_rows(self.daemon.db)
+        rounds = sum(1 for r in local if r[2] == "round.opened")
+        # Without the key the links cannot be checked: refused, not passed.
+        self.assertEqual(self.floor_audit("table-1").returncode, 3)
+        audit = self.floor_audit("table-1", "--key", key, "--json")
+        self.assertEqual(audit.returncode, 0, audit.stdout + audit.stderr)
+        report = json.loads(audit.stdout)[0]
+        self.assertEqual((report["ok"], report["records_checked"], report["rounds_checked"], report["head_seq"]),
+                         (True, len(local), rounds, local[-1][0]))
+        self.assertGreaterEqual(report["snapshots_compared"], 1)  # the shutdown's
+        # pitlinkctl's audit of the journal's own files says the same.
+        own = subprocess.run([CTL, "audit", "verify", "--journal", self.daemon.db, "--key", key, "--json"],
+                             capture_output=True, text=True)
+        self.assertEqual(json.loads(own.stdout)["meters"], report["meters"])
+        # An edit on the server: found at that record, with the key.
+        victim = next(r for r in local if r[2] == "tip")
+        self.floor.pg.psql(f"""SET session_replication_role = replica;
+            UPDATE floor.record SET body = replace(body, '"amount":5', '"amount":50') WHERE seq = {victim[0]};""")
+        audit = self.floor_audit("table-1", "--key", key)
+        self.assertEqual(audit.returncode, 1, audit.stdout + audit.stderr)
+        self.assertIn(f"BROKEN at record {victim[0]}", audit.stdout)
+        self.assertIn("audit: FAILED", audit.stdout)
 
     def test_the_schema_is_applied_once_and_a_second_migrate_changes_nothing(self):
         self.assertIn("version 0 -> 2 (2 applied)", self.floor.migrate_output)

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "daemon/app/segment_carry.h"
+#include "daemon/journal/read/audit.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/segments/segment_files.h"
 #include "daemon/journal/segments/segment_rotation.h"
@@ -187,6 +188,54 @@ TEST(JournalTail, ASegmentArchivedAwayIsAnErrorNotAGap) {
     const auto records = tail.after(secondStarts - 1, 10);
     ASSERT_FALSE(records.empty());
     EXPECT_EQ(records.front().seq, secondStarts);
+}
+
+}  // namespace
+}  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// The audit of records as they come (the floor's server, pitlink-floor-audit) reports what the
+// audit of the journal's files reports, and stops at an edited record.
+TEST(StreamAudit, AgreesWithTheJournalsOwnAuditAndFindsAnEdit) {
+    test::JournalFixture f;
+    f.table->ticketIn(1, 10'000, "1000000000000001");
+    (void)f.playRound({{1, game::BetType::Banker, 500}}, "9S 2H KD 4C");
+    rotate(f);
+    (void)f.playRound({{1, game::BetType::Player, 300}}, "9S 2H KD 4C");
+    journal::JournalTail tail(f.path);
+    std::vector<journal::JournalRecord> records;
+    for (auto batch = tail.after(0, 1000); !batch.empty(); batch = tail.after(records.back().seq, 1000)) {
+        records.insert(records.end(), batch.begin(), batch.end());
+    }
+    journal::SegmentedJournal files(f.path, {});
+    const journal::AuditReport expected = journal::auditJournal(files);
+    ASSERT_TRUE(expected.ok());
+
+    journal::StreamAudit stream(std::nullopt);
+    for (const auto& r : records) {
+        ASSERT_TRUE(stream.visit(r)) << r.seq;
+    }
+    const journal::AuditReport got = stream.finish();
+    EXPECT_TRUE(got.ok());
+    EXPECT_EQ(got.chain.checked, expected.chain.checked);
+    EXPECT_EQ(got.snapshotsCompared, expected.snapshotsCompared);
+    EXPECT_GE(got.snapshotsCompared, 1);
+    EXPECT_EQ(got.roundsChecked, 2);
+    EXPECT_EQ(got.ledger.toJson(), expected.ledger.toJson());
+
+    journal::StreamAudit edited(std::nullopt);
+    records[5].body += " ";
+    for (const auto& r : records) {
+        if (!edited.visit(r)) {
+            break;
+        }
+    }
+    const journal::AuditReport broken = edited.finish();
+    EXPECT_FALSE(broken.ok());
+    EXPECT_EQ(broken.chain.firstBadSeq, records[5].seq);
+    EXPECT_EQ(broken.chain.checked, 5);
 }
 
 }  // namespace

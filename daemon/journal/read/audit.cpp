@@ -10,6 +10,7 @@
 #include "daemon/journal/records/body_fields.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
+#include "daemon/journal/store/chain_hasher.h"
 
 namespace pitlink::journal {
 
@@ -231,34 +232,122 @@ std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index, std::
     return {};
 }
 
-AuditReport auditJournal(SegmentedJournal& journal) {
-    AuditReport report;
-    LedgerReplay replay;
-    RoundAuditor rounds;
-    // A journal whose oldest segments were archived away starts from its first segment's opening
-    // snapshot; the records before it are the archive's to check.
-    bool replaying = journal.segment(0).firstSeq() <= 1;
-    const RecordVisitor visit = [&](const JournalRecord& record) {
-        if (!replaying) {
+namespace {
+
+// Meters and rounds, record by record, whatever reads the records and checks their links.
+class RecordAuditor {
+public:
+    // `fromStart`: the records start at 1. Otherwise (the oldest segments archived away) the
+    // meters are replayed from the first snapshot on: the records before it are the archive's.
+    explicit RecordAuditor(bool fromStart) : replaying_(fromStart) {}
+
+    // Empty, or what is wrong with the record.
+    std::string visit(const JournalRecord& record) {
+        if (!replaying_) {
             if (record.kind == kind::kMetersSnapshot) {
-                replay = LedgerReplay(Ledger::fromJson(json::parse(record.body)));
-                replaying = true;
+                replay_ = LedgerReplay(Ledger::fromJson(json::parse(record.body)));
+                replaying_ = true;
             }
-            return std::string();
+            return {};
         }
-        std::string problem = replay.visit(record);
+        std::string problem = replay_.visit(record);
         if (!problem.empty()) {
             return problem;
         }
         if (record.roundId) {
             try {
-                rounds.visit(record, json::parse(record.body));
+                rounds_.visit(record, json::parse(record.body));
             } catch (const json::exception& error) {
                 return "record " + std::to_string(record.seq) + ": " + error.what();
             }
         }
-        return std::string();
+        return {};
+    }
+
+    void finish(AuditReport& report) {
+        rounds_.finish();
+        report.snapshotsCompared = replay_.snapshotsCompared();
+        report.roundsChecked = rounds_.rounds();
+        report.roundsByGame = rounds_.roundsByGame();
+        report.roundProblems = std::move(rounds_.problems);
+        report.ledger = replay_.take();
+    }
+
+private:
+    bool replaying_;
+    LedgerReplay replay_;
+    RoundAuditor rounds_;
+};
+
+}  // namespace
+
+struct StreamAudit::State {
+    State(std::optional<std::vector<std::uint8_t>> key, std::int64_t firstSeq, const Digest& before)
+        : hasher(std::move(key)), auditor(firstSeq <= 1), next(firstSeq), previous(before) {
+        report.chain.from = firstSeq;
+    }
+    ChainHasher hasher;
+    RecordAuditor auditor;
+    std::int64_t next;
+    Digest previous;
+    std::string canonical;
+    AuditReport report;
+};
+
+StreamAudit::StreamAudit(std::optional<std::vector<std::uint8_t>> key, std::int64_t firstSeq, const Digest& before)
+    : state_(std::make_unique<State>(std::move(key), firstSeq, before)) {}
+
+StreamAudit::~StreamAudit() = default;
+
+bool StreamAudit::visit(const JournalRecord& record) {
+    State& s = *state_;
+    ChainCheck& chain = s.report.chain;
+    if (!chain.ok) {
+        return false;
+    }
+    const auto fail = [&](std::string problem) {
+        chain.ok = false;
+        chain.firstBadSeq = record.seq;
+        chain.problem = std::move(problem);
+        return false;
     };
+    const std::string at = "record " + std::to_string(record.seq);
+    if (record.seq != s.next) {
+        return fail("record " + std::to_string(s.next) + " is missing (" + at + " comes next)");
+    }
+    if (record.kind == kind::kSegmentSealed && record.seq > 1) {
+        const auto body = json::parse(record.body, nullptr, false);
+        const bool names = body.is_object() && body.contains("last_seq") && body["last_seq"].is_number_integer() &&
+                           body["last_seq"].get<std::int64_t>() == record.seq - 1 && body.contains("last_hash") &&
+                           body["last_hash"].is_string() && body["last_hash"].get<std::string>() == toHex(s.previous);
+        if (!names) {
+            return fail(at + ": its segment.sealed does not name the record before it and its link");
+        }
+    }
+    s.canonical = canonicalBytes(record);
+    if (s.hasher.link(s.previous, s.canonical) != record.hash) {
+        return fail(at + " (" + record.kind + ") does not match its chain link: edited, or signed with another key");
+    }
+    if (std::string problem = s.auditor.visit(record); !problem.empty()) {
+        return fail(std::move(problem));
+    }
+    s.previous = record.hash;
+    ++s.next;
+    ++chain.checked;
+    return true;
+}
+
+AuditReport StreamAudit::finish() {
+    state_->auditor.finish(state_->report);
+    return std::move(state_->report);
+}
+
+AuditReport auditJournal(SegmentedJournal& journal) {
+    AuditReport report;
+    // A journal whose oldest segments were archived away starts from its first segment's opening
+    // snapshot; the records before it are the archive's to check.
+    RecordAuditor auditor(journal.segment(0).firstSeq() <= 1);
+    const RecordVisitor visit = [&](const JournalRecord& record) { return auditor.visit(record); };
     report.chain.from = journal.segment(0).firstSeq();
     for (std::size_t i = 0; i < journal.size() && report.chain.ok; ++i) {
         if (i > 0) {
@@ -279,12 +368,7 @@ AuditReport auditJournal(SegmentedJournal& journal) {
                 journal.size() > 1 ? "segment " + journal.file(i) + ": " + segment.problem : segment.problem;
         }
     }
-    rounds.finish();
-    report.snapshotsCompared = replay.snapshotsCompared();
-    report.roundsChecked = rounds.rounds();
-    report.roundsByGame = rounds.roundsByGame();
-    report.roundProblems = std::move(rounds.problems);
-    report.ledger = replay.take();
+    auditor.finish(report);
     return report;
 }
 

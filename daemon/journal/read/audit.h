@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,28 @@ struct AuditReport {
 // Across every segment: each segment's seal checked against the segment before it (its last record
 // and link, the carried facts recomputed from it), the chain and the meters followed on.
 [[nodiscard]] AuditReport auditJournal(SegmentedJournal& journal);
+
+// The same audit of records that come one by one, in order, from wherever they are kept (the
+// floor's server: pitlink-floor-audit): each link recomputed (HMAC with `key` when given), each
+// seal naming the record before it, meters replayed against every snapshot (from the first
+// snapshot on when the records do not start at 1), every round. What a stream cannot check is
+// the facts a segment carried over (they need the segment before it as a journal).
+class StreamAudit {
+public:
+    explicit StreamAudit(std::optional<std::vector<std::uint8_t>> key, std::int64_t firstSeq = 1,
+                         const Digest& before = kGenesisDigest);
+    ~StreamAudit();
+    StreamAudit(const StreamAudit&) = delete;
+    StreamAudit& operator=(const StreamAudit&) = delete;
+    // False once the chain broke (report().chain says where): the records after it are not looked at.
+    bool visit(const JournalRecord& record);
+    // The report, with the last round of each game allowed to be still running.
+    [[nodiscard]] AuditReport finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 [[nodiscard]] nlohmann::json auditReportJson(const AuditReport& report);
 
 // What the seal of segment `index` (> 0) says of the segment before it, checked against that
