@@ -109,9 +109,10 @@ int run(int argc, char** argv) {
             }
             std::cout << "table " << table << ", journal " << j.journalId << " (" << j.chain << ")\n"
                       << "  records checked: " << report.chain.checked << " of " << j.lastSeq << "\n"
-                      << "  hash chain: " << (report.chain.ok ? "ok" : "BROKEN at record " +
-                                                                        std::to_string(report.chain.firstBadSeq.value_or(0)) +
-                                                                        ": " + report.chain.problem)
+                      << "  hash chain: "
+                      << (report.chain.ok ? "ok"
+                                          : "BROKEN at record " + std::to_string(report.chain.firstBadSeq.value_or(0)) +
+                                                ": " + report.chain.problem)
                       << "\n"
                       << "  meter snapshots compared: " << report.snapshotsCompared << "\n"
                       << "  rounds checked: " << report.roundsChecked << "\n";
