@@ -59,8 +59,8 @@ try:
                    count(*) FILTER (WHERE r.winner = 'banker') AS banker,
                    count(*) FILTER (WHERE r.winner = 'player') AS player,
                    count(*) FILTER (WHERE r.winner = 'tie') AS tie,
-                   coalesce((SELECT sum(s.amount) FROM floor.station_statement s
-                              WHERE s.table_name = r.table_name AND s.reason = 'tip'), 0) AS tips_cents
+                   -coalesce((SELECT sum(s.amount) FROM floor.station_statement s
+                               WHERE s.table_name = r.table_name AND s.reason = 'tip'), 0) AS tips_cents
               FROM floor.rounds r GROUP BY r.table_name ORDER BY r.table_name""",
                  user="inspector").replace("|", "  ").join(["table  rounds  banker  player  tie  tips_cents\n", ""]))
     checks = []
