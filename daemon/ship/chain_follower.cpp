@@ -1,8 +1,7 @@
 #include "daemon/ship/chain_follower.h"
 
-#include <nlohmann/json.hpp>
-
 #include "daemon/journal/records/record_kinds.h"
+#include "daemon/journal/store/chain_verifier.h"
 
 namespace pitlink::ship {
 
@@ -14,16 +13,9 @@ std::optional<std::string> ChainFollower::follow(const journal::JournalRecord& r
     if (record.seq != lastSeq_ + 1) {
         return at + " does not follow record " + std::to_string(lastSeq_);
     }
-    if (record.kind == journal::kind::kSegmentSealed) {
-        // The first record of a segment names the last one of the segment before.
-        const auto body = nlohmann::json::parse(record.body, nullptr, false);
-        const bool names = body.is_object() && body.contains("last_seq") && body["last_seq"].is_number_integer() &&
-                           body["last_seq"].get<std::int64_t>() == lastSeq_ && body.contains("last_hash") &&
-                           body["last_hash"].is_string() &&
-                           body["last_hash"].get<std::string>() == journal::toHex(lastHash_);
-        if (!names) {
-            return at + " (segment.sealed) does not name record " + std::to_string(lastSeq_) + " and its link";
-        }
+    // The first record of a segment names the last one of the segment before.
+    if (record.kind == journal::kind::kSegmentSealed && !journal::sealNames(record, lastSeq_, lastHash_)) {
+        return at + " (segment.sealed) does not name record " + std::to_string(lastSeq_) + " and its link";
     }
     if (recompute_) {
         canonical_ = journal::canonicalBytes(record);

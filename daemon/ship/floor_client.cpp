@@ -161,20 +161,6 @@ FloorHead FloorClient::registerJournal(const std::string& table, const journal::
     return head;
 }
 
-std::optional<journal::Digest> FloorClient::hashAt(const std::string& table, std::int64_t journalId, std::int64_t seq) {
-    const std::string id = std::to_string(journalId);
-    const std::string at = std::to_string(seq);
-    const char* values[] = {table.c_str(), id.c_str(), at.c_str()};
-    const Result r(PQexecParams(conn_,
-                                "SELECT hash FROM floor.record WHERE table_name = $1 AND journal_id = $2 AND seq = $3",
-                                3, nullptr, values, nullptr, nullptr, 0));
-    check(conn_, r, PGRES_TUPLES_OK, "a record's hash");
-    if (PQntuples(r.get()) == 0) {
-        return std::nullopt;
-    }
-    return digestOf(PQgetvalue(r.get(), 0, 0));
-}
-
 std::string rangeDigest(std::span<const journal::JournalRecord> records) {
     std::string bytes;
     for (const journal::JournalRecord& r : records) {

@@ -70,9 +70,6 @@ public:
 
     // floor.register_journal: the journal registered (once) and its head.
     [[nodiscard]] FloorHead registerJournal(const std::string& table, const journal::JournalIdentity& identity);
-    // The hash of record `seq` as the server holds it (nullopt: it holds none).
-    [[nodiscard]] std::optional<journal::Digest> hashAt(const std::string& table, std::int64_t journalId,
-                                                        std::int64_t seq);
     // The records from..to as the server holds them: how many, and the SHA-256 (hex) of each
     // one's canonical bytes followed by its hash, in seq order (rangeDigest() computes the same
     // of the journal's records).

@@ -137,7 +137,8 @@ int run(int argc, char** argv) {
         const nlohmann::json status = shipper.status();
         const std::string state = status["state"];
         const std::string error = status["error"];
-        if (state != lastState || error != lastError) {
+        const bool changed = state != lastState || error != lastError;
+        if (changed) {
             if (error.empty()) {
                 spdlog::info("pitlink-ship: {} (server at record {}, journal at {})", state,
                              status["server_seq"].get<std::int64_t>(), status["journal_seq"].get<std::int64_t>());
@@ -147,7 +148,7 @@ int run(int argc, char** argv) {
             lastState = state;
             lastError = error;
         }
-        if (state != lastState || nowMs() - lastWrittenMs >= 1'000 || wait.count() > 0) {
+        if (changed || nowMs() - lastWrittenMs >= 1'000 || wait.count() > 0) {
             writeStatus(config.statusPath, status.dump());
             lastWrittenMs = nowMs();
         }

@@ -80,16 +80,6 @@ std::vector<Row> everyRow(const std::string& path) {
     return rows;
 }
 
-std::string hexOf(const journal::Digest& d) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex;
-    for (const std::uint8_t b : d) {
-        hex.push_back(kHex[b >> 4U]);
-        hex.push_back(kHex[b & 0x0FU]);
-    }
-    return hex;
-}
-
 // Everything after `from`, read in batches of `batch`.
 std::vector<Row> follow(journal::JournalTail& tail, std::int64_t from, std::size_t batch) {
     std::vector<Row> rows;
@@ -102,7 +92,7 @@ std::vector<Row> follow(journal::JournalTail& tail, std::int64_t from, std::size
         for (const auto& r : records) {
             EXPECT_EQ(r.seq, from + 1);
             from = r.seq;
-            rows.push_back(Row{r.seq, r.kind, hexOf(r.hash)});
+            rows.push_back(Row{r.seq, r.kind, journal::toHex(r.hash)});
         }
     }
 }
@@ -150,7 +140,7 @@ TEST(JournalTail, ASignedJournalOpensWithoutItsKeyAndNamesItself) {
     SHA256(keyed.key->data(), keyed.key->size(), digest);
     journal::Digest d{};
     std::copy(std::begin(digest), std::end(digest), d.begin());
-    EXPECT_EQ(id.keyFingerprint, hexOf(d));  // the key's SHA-256, never the key
+    EXPECT_EQ(id.keyFingerprint, journal::toHex(d));  // the key's SHA-256, never the key
     EXPECT_EQ(id.createdAtMs, journal::JournalStore(f.path, keyed).createdAtMs());
     EXPECT_EQ(follow(tail, 0, 100), everyRow(f.path));
 

@@ -315,14 +315,8 @@ bool StreamAudit::visit(const JournalRecord& record) {
     if (record.seq != s.next) {
         return fail("record " + std::to_string(s.next) + " is missing (" + at + " comes next)");
     }
-    if (record.kind == kind::kSegmentSealed && record.seq > 1) {
-        const auto body = json::parse(record.body, nullptr, false);
-        const bool names = body.is_object() && body.contains("last_seq") && body["last_seq"].is_number_integer() &&
-                           body["last_seq"].get<std::int64_t>() == record.seq - 1 && body.contains("last_hash") &&
-                           body["last_hash"].is_string() && body["last_hash"].get<std::string>() == toHex(s.previous);
-        if (!names) {
-            return fail(at + ": its segment.sealed does not name the record before it and its link");
-        }
+    if (record.kind == kind::kSegmentSealed && record.seq > 1 && !sealNames(record, record.seq - 1, s.previous)) {
+        return fail(at + ": its segment.sealed does not name the record before it and its link");
     }
     s.canonical = canonicalBytes(record);
     if (s.hasher.link(s.previous, s.canonical) != record.hash) {

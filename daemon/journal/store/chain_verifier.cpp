@@ -26,6 +26,13 @@ std::optional<Digest> sealedLink(JournalStore& store, std::int64_t first) {
     return link;
 }
 
+bool sealNames(const JournalRecord& sealed, std::int64_t lastSeq, const Digest& lastHash) {
+    const auto body = nlohmann::json::parse(sealed.body, nullptr, false);
+    return body.is_object() && body.contains("last_seq") && body["last_seq"].is_number_integer() &&
+           body["last_seq"].get<std::int64_t>() == lastSeq && body.contains("last_hash") &&
+           body["last_hash"].is_string() && body["last_hash"].get<std::string>() == toHex(lastHash);
+}
+
 ChainCheck verifyChain(JournalStore& store, std::int64_t from, const RecordVisitor& visit) {
     ChainCheck check;
     const std::int64_t first = store.firstSeq();

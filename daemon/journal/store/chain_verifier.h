@@ -27,6 +27,9 @@ using RecordVisitor = std::function<std::string(const JournalRecord&)>;
 // A segment after the first chains from the sealed segment's last link, named by its first
 // record (segment.sealed "last_hash"); nullopt when `first` is not such a record.
 [[nodiscard]] std::optional<Digest> sealedLink(JournalStore& store, std::int64_t first);
+// Whether a segment.sealed record's body names `lastSeq` and its link `lastHash` (the record
+// before it), as a reader that follows records one by one checks it.
+[[nodiscard]] bool sealNames(const JournalRecord& sealed, std::int64_t lastSeq, const Digest& lastHash);
 
 [[nodiscard]] ChainCheck verifyChain(JournalStore& store, std::int64_t from, const RecordVisitor& visit = {});
 
