@@ -151,6 +151,12 @@ int check(const Options& o) {
         const auto audit = journal::auditJournal(whole);
         out = journal::auditReportJson(audit);
         ok = audit.ok();
+        // The segments read beside each other must report the same as one pass, crash or not.
+        journal::SegmentedJournal again(o.journal, {});
+        if (const nlohmann::json beside = journal::auditReportJson(journal::auditJournal(again, 2)); beside != out) {
+            ok = false;
+            out["audit_beside_differs"] = beside;
+        }
     } else {
         out = {{"ok", true},
                {"chain_from", report.chain.from},

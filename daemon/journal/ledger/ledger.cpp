@@ -411,11 +411,19 @@ void Ledger::apply(const JournalRecord& record) {
     if (body.is_discarded() || !body.is_object()) {
         throw LedgerError("record " + std::to_string(record.seq) + " has a body that is not a JSON object");
     }
+    apply(record, body);
+}
+
+void Ledger::apply(const JournalRecord& record, const json& body) {
     try {
         apply(record.kind, record.station, body, record.roundId);
     } catch (const LedgerError& error) {
         throw LedgerError("record " + std::to_string(record.seq) + ": " + error.what());
     }
+}
+
+bool Ledger::readsBody(std::string_view kindName) {
+    return kindName == kind::kCredit || kindName == kind::kBetSettled;  // as applyKind reads them
 }
 
 MeterSet Ledger::tableTotals() const {

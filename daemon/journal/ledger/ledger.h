@@ -79,6 +79,12 @@ public:
     void apply(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body,
                std::optional<std::int64_t> round = std::nullopt);
     void apply(const JournalRecord& record);
+    // The same with the record's body as the caller parsed it (an object; any object for a kind
+    // that !readsBody, whose body the ledger never looks at).
+    void apply(const JournalRecord& record, const nlohmann::json& body);
+    // Whether apply() reads the body of a record of this kind (a reader that parses bodies once
+    // for several checks parses only those someone reads).
+    [[nodiscard]] static bool readsBody(std::string_view kind);
     // A credit as its writer filled it (a fact of this process: no body to read).
     void applyCredit(std::optional<std::int64_t> station, const CreditRecord& credit,
                      std::optional<std::int64_t> round = std::nullopt);
@@ -106,6 +112,8 @@ public:
     // What a start-up from `snapshot` (one with !playsKnown()) took for the plays and door closes:
     // a replay of the whole journal adopts it there, so that it meets the snapshots written after.
     void adoptPlaysOf(const Ledger& snapshot);
+    // Everything equal, what differenceFrom does not compare included (the flags of an old snapshot).
+    friend bool operator==(const Ledger&, const Ledger&) = default;
 
 private:
     void applyKind(std::string_view kind, std::optional<std::int64_t> station, const nlohmann::json& body,

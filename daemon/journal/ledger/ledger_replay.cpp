@@ -5,9 +5,17 @@
 namespace pitlink::journal {
 
 std::string LedgerReplay::visit(const JournalRecord& record) {
+    const auto body = nlohmann::json::parse(record.body, nullptr, false);
+    if (body.is_discarded() || !body.is_object()) {
+        return "record " + std::to_string(record.seq) + " has a body that is not a JSON object";
+    }
+    return visit(record, body);
+}
+
+std::string LedgerReplay::visit(const JournalRecord& record, const nlohmann::json& body) {
     try {
         if (record.kind == kind::kMetersSnapshot) {
-            const Ledger stored = Ledger::fromJson(nlohmann::json::parse(record.body));
+            const Ledger stored = Ledger::fromJson(body);
             ++snapshots_;
             if (std::string difference = ledger_.differenceFrom(stored); !difference.empty()) {
                 return "meters recomputed from the records differ from snapshot " + std::to_string(record.seq) + ": " +
@@ -18,7 +26,7 @@ std::string LedgerReplay::visit(const JournalRecord& record) {
             }
             return {};
         }
-        ledger_.apply(record);
+        ledger_.apply(record, body);
     } catch (const LedgerError& error) {
         return error.what();
     } catch (const nlohmann::json::exception& error) {

@@ -26,12 +26,17 @@ struct AuditReport {
     std::map<std::string, std::int64_t> roundsByGame;
     std::vector<std::string> roundProblems;
     Ledger ledger;  // recomputed from every record
+    // Segments read beside the others whose records had to be read again in order (auditJournal
+    // with threads > 1): their opening snapshot was not where the records before left the meters.
+    int segmentsReadAgain = 0;
     [[nodiscard]] bool ok() const { return chain.ok && roundProblems.empty(); }
 };
 
 // Across every segment: each segment's seal checked against the segment before it (its last record
 // and link, the carried facts recomputed from it), the chain and the meters followed on.
-[[nodiscard]] AuditReport auditJournal(SegmentedJournal& journal);
+// `threads` > 1: the segments are read beside each other on that many threads (each its own
+// connection), each from its seal and opening snapshot, and joined in order to the same report.
+[[nodiscard]] AuditReport auditJournal(SegmentedJournal& journal, unsigned threads = 1);
 
 // The same audit of records that come one by one, in order, from wherever they are kept (the
 // floor's server: pitlink-floor-audit): each link recomputed (HMAC with `key` when given), each

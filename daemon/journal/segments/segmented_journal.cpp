@@ -72,6 +72,18 @@ JournalStore& SegmentedJournal::segment(std::size_t index) {
             return *open_.front().store;
         }
     }
+    auto store = openSegment(index);
+    open_.push_front(Open{index, std::move(store)});
+    if (open_.size() > kKeptOpen) {
+        open_.pop_back();
+    }
+    return *open_.front().store;
+}
+
+std::unique_ptr<JournalStore> SegmentedJournal::openSegment(std::size_t index) const {
+    if (single_ != nullptr || index >= files_.size()) {
+        throw JournalError("the journal has no segment " + std::to_string(index + 1) + " to open on its own");
+    }
     // A sealed segment is opened immutable (a reader in group pitlink can read it, and nothing
     // is locked or made beside it), unless a -wal with content is still beside it: pitlinkd
     // checkpoints a segment it seals, and one whose checkpoint a reader held off is read as it
@@ -82,11 +94,7 @@ JournalStore& SegmentedJournal::segment(std::size_t index) {
     if (error) {
         options.immutable = index + 1 < files_.size();  // no -wal at all
     }
-    open_.push_front(Open{index, std::make_unique<JournalStore>(files_[index], options)});
-    if (open_.size() > kKeptOpen) {
-        open_.pop_back();
-    }
-    return *open_.front().store;
+    return std::make_unique<JournalStore>(files_[index], options);
 }
 
 void SegmentedJournal::interrupt() const {

@@ -35,6 +35,9 @@ public:
     // Opened when first asked; the least recently used are closed beyond a few open at once.
     JournalStore& segment(std::size_t index);
     JournalStore& active() { return segment(size() - 1); }
+    // A connection of its own to segment `index`, for another thread (not of a journal made of one
+    // store the caller opened).
+    [[nodiscard]] std::unique_ptr<JournalStore> openSegment(std::size_t index) const;
 
     // The first and last round opened in the segment (round.opened), if any.
     [[nodiscard]] std::optional<std::pair<std::int64_t, std::int64_t>> roundsOpened(std::size_t index);
