@@ -1,8 +1,10 @@
 #include "daemon/ship/floor_client.h"
 
 #include <libpq-fe.h>
+#include <sys/socket.h>
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 
 #include "daemon/ship/copy_rows.h"
@@ -41,6 +43,14 @@ std::optional<journal::Digest> digestOf(const char* text) {
 
 }  // namespace
 
+namespace {
+
+// The socket of the connection in use, for cutFromSignal (-1: none). pitlink-ship has one
+// thread: a signal handler runs between two of its steps, never beside one.
+std::atomic<int> liveSocket{-1};
+
+}  // namespace
+
 FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
     if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
         const std::string why = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
@@ -48,13 +58,22 @@ FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(connin
         conn_ = nullptr;
         throw FloorError("cannot connect to the floor server: " + why, "");
     }
+    liveSocket = PQsocket(conn_);
     // Text is compared and hashed byte for byte on the server: UTF-8 both ways, whatever the
     // server's default.
     exec("SET client_encoding = 'UTF8'");
 }
 
 FloorClient::~FloorClient() {
+    int mine = PQsocket(conn_);
+    liveSocket.compare_exchange_strong(mine, -1);  // before PQfinish closes it: the number may be reused
     PQfinish(conn_);
+}
+
+void FloorClient::cutFromSignal() noexcept {
+    if (const int socket = liveSocket.load(); socket >= 0) {
+        ::shutdown(socket, SHUT_RDWR);
+    }
 }
 
 std::string FloorClient::withTimeouts(const std::string& conninfo) {

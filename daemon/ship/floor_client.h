@@ -58,6 +58,11 @@ public:
     FloorClient(const FloorClient&) = delete;
     FloorClient& operator=(const FloorClient&) = delete;
 
+    // From a signal handler (async-signal-safe): shuts the socket of the connection in use down,
+    // so that a call waiting on the server (a busy one, or one cut off) fails at once instead of
+    // holding a stop. What it was inserting is rolled back by the server; it is shipped again.
+    static void cutFromSignal() noexcept;
+
     // `conninfo` with the time-outs a shipper needs unless it sets them: connect within 10 s,
     // and a dead peer found within about 20 s (TCP keepalives, tcp_user_timeout).
     [[nodiscard]] static std::string withTimeouts(const std::string& conninfo);

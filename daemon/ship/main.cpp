@@ -37,6 +37,7 @@ std::atomic<bool> stopRequested{false};
 
 void onSignal(int /*signal*/) {
     stopRequested = true;
+    FloorClient::cutFromSignal();  // a call blocked in libpq ends now, not when the server answers
 }
 
 int usage() {

@@ -201,7 +201,7 @@ milliseconds Shipper::shipBatch() {
 
 bool Shipper::verifyNextRange() {
     constexpr std::int64_t kRange = 10'000;
-    const std::int64_t first = tail_->firstSeq();  // older records are archived: not held here
+    const std::int64_t first = tail_->oldestSeq();  // the archive folders' segments too; older: not held here
     if (verifyFrom_ < first || verifyFrom_ > serverSeq_) {
         verifyFrom_ = first;  // from the start again
     }
@@ -209,8 +209,16 @@ bool Shipper::verifyNextRange() {
     if (to < verifyFrom_) {
         return true;
     }
-    const std::vector<journal::JournalRecord> local =
-        tail_->after(verifyFrom_ - 1, static_cast<std::size_t>(to - verifyFrom_ + 1));
+    // An archived segment is read to its end at most: the range is read on until it is whole.
+    std::vector<journal::JournalRecord> local;
+    while (local.size() < static_cast<std::size_t>(to - verifyFrom_ + 1)) {
+        const std::int64_t after = verifyFrom_ - 1 + static_cast<std::int64_t>(local.size());
+        std::vector<journal::JournalRecord> more = tail_->after(after, static_cast<std::size_t>(to - after));
+        if (more.empty()) {
+            break;
+        }
+        local.insert(local.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
     const auto [count, digest] = client_->rangeDigest(config_.table, identity_.createdAtMs, verifyFrom_, to);
     if (count != static_cast<std::int64_t>(local.size()) || digest != rangeDigest(local)) {
         enter("tamper", "the server's records " + std::to_string(verifyFrom_) + "-" + std::to_string(to) +

@@ -216,6 +216,21 @@ class Ship(unittest.TestCase):
         self.assert_shipped_whole(s, journal)
         self.assertGreaterEqual(proxy.connections, 2)  # it connected again through the proxy
 
+    def test_a_stop_while_the_server_holds_a_batch_ends_at_once_and_the_batch_is_shipped_again(self):
+        journal = self.dealt(200)
+        self.floor.slow_inserts(60)  # the server takes a minute over each insert
+        s = self.shipper(journal=journal, extra="batch_records: 1000\n")
+        s.start()
+        self.assertTrue(self.floor.active_insert(), "no batch was ever seen being inserted")
+        # SIGTERM: without the cut from the signal handler pitlink-ship waits in libpq for the
+        # server's answer, a minute; stop() allows it 10 s.
+        out = s.stop()
+        self.assertIn("pitlink-ship: stopped", out)
+        self.assertEqual(self.floor.count("table-1"), 0)  # the batch it was inserting is not there
+        self.floor.pg.psql("DROP TRIGGER test_slow ON floor.record;")
+        s.start()
+        self.assert_shipped_whole(s, journal)
+
     def test_pitlink_ship_and_pitlinkd_killed_mid_batch_then_caught_up_nothing_lost_or_doubled(self):
         self.daemon.rewrite_config([("source: reader", "source: rng"), ("bets_open_ms: 60000", "bets_open_ms: 1"),
                                     ("last_bets_ms: 1000", "last_bets_ms: 1")])
@@ -306,11 +321,22 @@ class Ship(unittest.TestCase):
         self.assertEqual(blind.status()["state"], "journal_unreadable")
         self.assertIn("no archive folder holds it", blind.status()["error"])
         # Given the archive folder, it reads the records there and ships the journal whole.
-        whole = self.shipper(journal=journal, extra=f"archive_dirs: [{archive}]\n")
+        whole = self.shipper(journal=journal, extra=f"archive_dirs: [{archive}]\nverify_every_ms: 50\n")
         result = whole.once()
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         local = self.assert_shipped_whole(whole, journal, archive=archive)
         self.assertEqual(local[0][0], 1)
+        # The sweep compares the archived records too: one edited on the server, in the first
+        # segment (held only in the archive folder), is found.
+        whole.start()
+        whole.wait_status(lambda st: st["verified_to"] == local[-1][0], timeout=60)
+        victim = next(r for r in local[: archived[0][2]] if r[2] == "round.settled")
+        self.floor.pg.psql(f"""
+            SET session_replication_role = replica;
+            UPDATE floor.record SET body = replace(body, '"player":', '"player": ') WHERE table_name = 'table-1'
+               AND seq = {victim[0]};""")
+        status = whole.wait_status(lambda st: st["state"] == "tamper", timeout=60)
+        self.assertIn(f"records 1-", status["error"])
 
     def floor_audit(self, table, *extra):
         return subprocess.run([FLOOR_AUDIT, "--server", self.floor.conninfo("inspector"), "--table", table, *extra],

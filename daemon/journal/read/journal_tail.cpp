@@ -157,6 +157,19 @@ std::int64_t JournalTail::firstSeq() {
     return firstSeqOf(0);
 }
 
+std::int64_t JournalTail::oldestSeq() {
+    std::int64_t oldest = firstSeq();
+    if (archiveDirs_.empty() || oldest <= 1 || !archivedOf(oldest - 1)) {
+        return oldest;
+    }
+    for (auto it = archived_.rbegin(); it != archived_.rend(); ++it) {  // archived_ is by firstSeq
+        if (it->lastSeq + 1 == oldest) {
+            oldest = it->firstSeq;
+        }
+    }
+    return oldest;
+}
+
 std::int64_t JournalTail::lastSeq() {
     refresh();
     return journal_->active().lastSeqNow();

@@ -49,6 +49,9 @@ public:
     // at), and the newest committed (0: none).
     [[nodiscard]] std::int64_t firstSeq();
     [[nodiscard]] std::int64_t lastSeq();
+    // The oldest record held here, the archive folders' segments that lead up to the journal
+    // without a gap included.
+    [[nodiscard]] std::int64_t oldestSeq();
 
 private:
     // Takes in rotations (the journal opened anew when segments were archived away).
