@@ -5,8 +5,11 @@ same rows into an ordinary table with the same key and no trigger, row-level sec
 partition. Then N-1 more tables (journals dealt separately) shipping at once, each its own
 process and role, for the server's insert rate.
 
-Usage: bench_ship.py BUILD_DIR SOURCE_DIR [--rounds N] [--tables N]
-Prints one line per figure (tests/bench/RESULTS.md "Shipping to the floor").
+Usage: bench_ship.py BUILD_DIR SOURCE_DIR [--rounds N] [--tables N] [--journal PATH] [--no-live]
+  --journal: table 0's journal is this one (e.g. the year's of bench_startup --make), not dealt
+  --no-live: without the live lag measure
+Prints one line per figure (tests/bench/RESULTS.md "Shipping to the floor"), then the server's
+cost of each part of an insert into floor.record, on the same rows inside the server.
 """
 import argparse
 import os
@@ -22,6 +25,8 @@ parser.add_argument("build")
 parser.add_argument("source")
 parser.add_argument("--rounds", type=int, default=3000)
 parser.add_argument("--tables", type=int, default=4)
+parser.add_argument("--journal")
+parser.add_argument("--no-live", action="store_true")
 args = parser.parse_args()
 BUILD, SOURCE = os.path.abspath(args.build), os.path.abspath(args.source)
 sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
@@ -83,6 +88,49 @@ def shipper_config(folder, pg, role, table, journal):
     return path
 
 
+def server_costs(pg, n):
+    """The same n rows (the baseline's table `plain`) inserted inside the server into tables that
+    add one part of floor.record at a time: what each part costs the server, without the client,
+    the network or COPY's parsing."""
+    def timed(sql, user=None):
+        start = time.monotonic()
+        pg.psql(sql, user=user)
+        return time.monotonic() - start
+
+    cols = "seq, at_ms, kind, round_id, station, body, hash"
+    pg.psql("CREATE TABLE c_plain (LIKE plain INCLUDING ALL);"
+            "CREATE TABLE c_json (LIKE plain INCLUDING ALL,"
+            " body_json jsonb GENERATED ALWAYS AS (floor.body_jsonb(body)) STORED);"
+            "CREATE TABLE c_indexed (LIKE c_json INCLUDING ALL);"
+            "CREATE INDEX ON c_indexed (table_name, journal_id, round_id) WHERE round_id IS NOT NULL;"
+            "CREATE INDEX ON c_indexed (kind, table_name, journal_id, seq);"
+            "CREATE ROLE c_ship LOGIN IN ROLE pitlink_floor_shipper;"
+            "CREATE ROLE c_owner LOGIN BYPASSRLS IN ROLE pitlink_floor_shipper;"
+            "INSERT INTO floor.shippers VALUES ('c_ship', 'cost-rls'), ('c_owner', 'cost-owner');"
+            "GRANT SELECT ON plain TO c_ship, c_owner;")
+    lo, hi = pg.psql("SELECT min(at_ms), max(at_ms) FROM plain").split("|")
+    pg.psql(f"SELECT floor.ensure_partitions({lo}, {hi})")
+    for role, table in (("c_ship", "cost-rls"), ("c_owner", "cost-owner")):
+        pg.psql(f"SELECT floor.register_journal('{table}', 1, 'sha256', '')", user=role)
+    steps = [
+        ("a plain table with the same key", timed("INSERT INTO c_plain SELECT * FROM plain")),
+        ("+ body_json (jsonb parsed from the text)", timed("INSERT INTO c_json SELECT * FROM plain")),
+        ("+ the views' two indexes", timed("INSERT INTO c_indexed SELECT * FROM plain")),
+        ("floor.record as a shipper role with BYPASSRLS (partitions, append-only and gapless triggers)",
+         timed(f"INSERT INTO floor.record (table_name, journal_id, {cols}) "
+               f"SELECT 'cost-owner', 1, {cols} FROM plain ORDER BY seq", user="c_owner")),
+        ("floor.record as a shipper role (row-level security too)",
+         timed(f"INSERT INTO floor.record (table_name, journal_id, {cols}) "
+               f"SELECT 'cost-rls', 1, {cols} FROM plain ORDER BY seq", user="c_ship")),
+    ]
+    held = int(pg.psql("SELECT count(*) FROM floor.record WHERE table_name IN ('cost-rls', 'cost-owner')"))
+    assert held == 2 * n, (held, n)
+    base = steps[0][1]
+    for name, seconds in steps:
+        print(f"server insert of the same {n} rows, {name}: {seconds:.2f} s = {n / seconds:,.0f} records/s "
+              f"({seconds / base:.1f}x the plain table)")
+
+
 def main():
     work = tempfile.mkdtemp(prefix="bench-ship-")
     pg = pg_server.PgServer()
@@ -90,7 +138,8 @@ def main():
         migrate = subprocess.run([SHIP, "--migrate", "--server",
                                   f"host=127.0.0.1 port={pg.port} dbname=postgres user={pg.superuser}"],
                                  capture_output=True, text=True, check=True)
-        journals = [deal(os.path.join(work, f"table{i}"), args.rounds) for i in range(args.tables)]
+        journals = [os.path.abspath(args.journal) if args.journal and i == 0
+                    else deal(os.path.join(work, f"table{i}"), args.rounds) for i in range(args.tables)]
         for i in range(args.tables):
             pg.psql(f"CREATE ROLE ship{i} LOGIN IN ROLE pitlink_floor_shipper; "
                     f"INSERT INTO floor.shippers VALUES ('ship{i}', 'table-{i}');")
@@ -105,13 +154,14 @@ def main():
         # One table's journal shipped from scratch.
         start = time.monotonic()
         subprocess.run([SHIP, "--config", shipper_config(work, pg, "ship0", "table-0", journals[0]), "--once"],
-                       check=True, capture_output=True, timeout=1800)
+                       check=True, capture_output=True, timeout=7200)
         ship_s = time.monotonic() - start
         held = int(pg.psql("SELECT count(*) FROM floor.record"))
         assert held == n, (held, n)
         print(f"one table from scratch: {n} records in {ship_s:.2f} s = {n / ship_s:,.0f} records/s; "
               f"plain COPY of the same rows: {copy_s:.2f} s = {n / copy_s:,.0f} records/s "
               f"(shipping at {100 * copy_s / ship_s:.0f}% of it)")
+        server_costs(pg, n)
         # The other tables at once (each its own process and role).
         start = time.monotonic()
         procs = [subprocess.Popen([SHIP, "--config", shipper_config(work, pg, f"ship{i}", f"table-{i}", journals[i]),
@@ -121,8 +171,11 @@ def main():
             assert p.wait(timeout=3600) == 0
         many_s = time.monotonic() - start
         total = int(pg.psql("SELECT count(*) FROM floor.record")) - n
-        print(f"{args.tables - 1} tables shipping at once: {total} records in {many_s:.2f} s = "
-              f"{total / many_s:,.0f} records/s inserted by the server")
+        if args.tables > 1:
+            print(f"{args.tables - 1} tables shipping at once: {total} records in {many_s:.2f} s = "
+                  f"{total / many_s:,.0f} records/s inserted by the server")
+        if args.no_live:
+            return
         # The live lag at the service's pace (poll_ms 250): a durable record (the engine link's
         # reply to a ticket in comes once it is on the disk) until the server holds it.
         live = os.path.join(work, "live")

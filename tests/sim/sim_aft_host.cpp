@@ -440,6 +440,12 @@ bool SimAftHost::readRegistration(std::int64_t station) {
     }
     Station& s = stations_.at(station);
     s.asset = little32(std::span(f.data() + 4, 4));
+    if (s.assetTold && *s.asset != *s.assetTold) {
+        // Set by the host alone, and answered once durable: a power cut cannot undo it.
+        fail_("station " + std::to_string(station) + ": LP 73 FF reads asset number " + std::to_string(*s.asset) +
+              ", the station answered LP B7 with " + std::to_string(*s.assetTold));
+        return false;
+    }
     const bool registered = f[3] == 0x01;
     if (!s.registering && s.registered && *s.registered != registered) {
         // Only the host changes it, and the station answers a change once it is durable.
@@ -463,9 +469,19 @@ void SimAftHost::registerStation(std::int64_t station, bool on) {
     if (!on) {
         r.frames.push_back(withCrc({address, 0x73, 0x01, 0x80}));
     } else {
+        std::uint32_t asset = s.asset.value_or(0);
+        if (percent() < 30) {
+            // A new asset number first (LP B7, the floor location unchanged): the registration
+            // that follows names it, so a B7 a power cut undid would be refused.
+            asset = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint32_t>(1, 0x7FFFFFFF)(random_));
+            std::vector<std::uint8_t> frame{address, 0xB7, 0x05};
+            putLittle(frame, asset, 4);
+            frame.push_back(0x00);
+            r.frames.push_back(withCrc(frame));
+        }
         for (const std::uint8_t code : {std::uint8_t{0x00}, std::uint8_t{0x01}}) {
             std::vector<std::uint8_t> frame{address, 0x73, 0x1D, code};
-            putLittle(frame, s.asset.value_or(0), 4);
+            putLittle(frame, asset, 4);
             frame.insert(frame.end(), kKey.begin(), kKey.end());
             putLittle(frame, kPosId, 4);
             r.frames.push_back(withCrc(frame));
@@ -483,6 +499,23 @@ void SimAftHost::stepRegistration(std::int64_t station) {
     const auto f = poll_(station, frame);
     if (f.empty()) {
         ++stats_.registrationsUnanswered;  // not durable yet, or lost: the same request again
+        return;
+    }
+    if (frame[1] == 0xB7) {
+        // addr B7 len control asset(4) location-len location CRC: the asset number asked, in force.
+        const std::uint32_t asked = little32(std::span(frame.data() + 3, 4));
+        if (f.size() < 2 + 1 + 6 + 2 || !crcHolds(f) || f[0] != frame[0] || f[1] != 0xB7 || f[2] != f.size() - 5 ||
+            little32(std::span(f.data() + 4, 4)) != asked) {
+            fail_("station " + std::to_string(station) + ": LP B7 setting asset number " + std::to_string(asked) +
+                  " answered " + std::to_string(f.size()) + " bytes or another number");
+            s.registering.reset();
+            return;
+        }
+        ++stats_.registrationsAnswered;
+        ++stats_.assetsSet;
+        s.asset = asked;
+        s.assetTold = asked;
+        r.frames.erase(r.frames.begin());
         return;
     }
     const std::string name = "station " + std::to_string(station) + ": LP 73 " + std::to_string(code);

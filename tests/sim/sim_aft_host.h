@@ -66,7 +66,8 @@ struct AftHostStats {
     std::int64_t lockedCashouts = 0;           // cash-outs to the host under a lock, with exactly LP 74's balances
     std::int64_t registrations = 0;            // LP 73 register and unregister
     std::int64_t registrationsUnanswered = 0;  // LP 73 changes sent again after no answer (not durable yet)
-    std::int64_t registrationsAnswered = 0;    // LP 73 change requests answered (00, 01, 80)
+    std::int64_t registrationsAnswered = 0;    // LP 73 change requests answered (00, 01, 80), and LP B7's
+    std::int64_t assetsSet = 0;                // LP B7: a new asset number answered before a registration
     std::int64_t historyReads = 0;             // LP 72 FF of a history position that held a transfer
     std::int64_t balanceChecks = 0;            // LP 74 balances compared with the journal
     std::int64_t hostCashoutsTaken = 0;        // 6A answered by a transfer to the host
@@ -124,13 +125,15 @@ private:
         bool underLock = false;    // a cash-out to the host of LP 74's balances under its lock
         bool hostCashout = false;  // the answer to a 6A (a player's cash-out offered to the host)
     };
-    // An LP 73 change under way: its requests (00 then 01, or 80), each sent again as it is
-    // until answered (a station answers a change once it is durable).
+    // An LP 73 change under way: its requests (00 then 01, or 80; now and then an LP B7 setting a
+    // new asset number first), each sent again as it is until answered (a station answers a
+    // change once it is durable).
     struct Registering {
         std::vector<std::vector<std::uint8_t>> frames;
     };
     struct Station {
         std::optional<std::uint32_t> asset;
+        std::optional<std::uint32_t> assetTold;  // the asset number the station answered LP B7 with
         // By the host's last LP 73 answer: transfers then carry its key. Nullopt: never read.
         std::optional<bool> registered;
         std::optional<Registering> registering;  // no transfer is opened meanwhile

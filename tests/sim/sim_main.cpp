@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
     std::int64_t aftHistory = 0;
     std::int64_t aftRegistrations = 0;
     std::int64_t aftRegistrationsUnanswered = 0;
+    std::int64_t aftAssetsSet = 0;
     std::int64_t registrationCrashes = 0;
     std::int64_t aftLockRefusals = 0;
     std::int64_t aftHostCashouts = 0;
@@ -141,6 +142,7 @@ int main(int argc, char** argv) {
         aftHistory += r.aftHistoryReads;
         aftRegistrations += r.aftRegistrations;
         aftRegistrationsUnanswered += r.aftRegistrationsUnanswered;
+        aftAssetsSet += r.aftAssetsSet;
         registrationCrashes += r.registrationCrashes;
         aftLockRefusals += r.aftLockRefusals;
         aftHostCashouts += r.aftHostCashoutReplies;
@@ -190,8 +192,9 @@ int main(int argc, char** argv) {
               << " power cuts with one pending, " << aftRepeats << " repeated requests answered by their status, "
               << aftUnanswered << " requests sent again unanswered (not durable yet), " << aftLockedCashouts
               << " cash-outs to the host under a lock, " << aftHistory << " history reads, " << aftRegistrations
-              << " registration changes (" << aftRegistrationsUnanswered << " sent again before durable, "
-              << registrationCrashes << " power cuts just after one was answered), " << aftLockRefusals
+              << " registration changes (" << aftAssetsSet << " after a new asset number, LP B7; "
+              << aftRegistrationsUnanswered << " sent again before durable, " << registrationCrashes
+              << " power cuts just after one was answered), " << aftLockRefusals
               << " station ops refused under a lock, " << aftHostCashouts << " cash-outs taken by the host, "
               << hardOffersRaced << " hard host cash-outs raced by a re-settlement (" << hardOffersEmpty
               << " left with nothing to take), " << legacyBonuses << " legacy bonuses (LP 8A) taken, "
@@ -226,13 +229,13 @@ int main(int argc, char** argv) {
         (aftTransfers == 0 || aftPartial == 0 || aftRefused == 0 || aftRepeats == 0 || aftUnanswered == 0 ||
          aftLockedCashouts == 0 || aftLockRefusals == 0 || aftCut == 0 || aftHostCashouts == 0 || legacyBonuses == 0 ||
          aftBonusJackpotsHandpaid == 0 || aftRegistrationsUnanswered == 0 || registrationCrashes == 0 ||
-         hardOffersRaced == 0)) {
-        std::cout
-            << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
-               "unanswered while committing, cash-out under a lock, station op refused under a lock, "
-               "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
-               "hand-paid, LP 73 change repeated while committing or cut by the power just after its answer, or hard "
-               "host cash-out raced by a re-settlement\n";
+         aftAssetsSet == 0 || hardOffersRaced == 0)) {
+        std::cout << "FAIL the AFT workload lost a case: no transfer, partial, refusal, repeat answered, request "
+                     "unanswered while committing, cash-out under a lock, station op refused under a lock, "
+                     "transfer cut by a power cut (9F), cash-out taken by the host, legacy bonus or bonus jackpot "
+                     "hand-paid, LP 73 change (or LP B7 before one) repeated while committing or cut by the power just "
+                     "after its answer, or hard "
+                     "host cash-out raced by a re-settlement\n";
         return EXIT_FAILURE;
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;

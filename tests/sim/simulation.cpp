@@ -202,6 +202,7 @@ SimResult Simulation::run() {
     result_.aftHistoryReads = aft.historyReads;
     result_.aftRegistrations = aft.registrations;
     result_.aftRegistrationsUnanswered = aft.registrationsUnanswered;
+    result_.aftAssetsSet = aft.assetsSet;
     result_.aftHostCashoutsTaken = aft.hostCashoutsTaken;
     result_.aftHardOffersRaced = aft.hardOffersRaced;
     result_.aftHardOffersEmpty = aft.hardOffersEmpty;
@@ -317,8 +318,8 @@ void Simulation::step() {
     }
     if (options_.faults && aft_.stats().registrationsAnswered > registrationsAnswered &&
         std::uniform_int_distribution<int>(0, 3)(random_) == 0) {
-        // The host was just answered an LP 73 change: the registration it was told of must be
-        // there after the restart (the station answers a change once it is durable).
+        // The host was just answered an LP 73 change or an LP B7 asset number: what it was told
+        // of must be there after the restart (the station answers a change once it is durable).
         ++result_.registrationCrashes;
         crash("power cut with a registration change just answered", 0.5);
         return;

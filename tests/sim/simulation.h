@@ -84,11 +84,12 @@ struct SimResult {
     std::int64_t aftHistoryReads = 0;
     std::int64_t aftRegistrations = 0;            // LP 73 changes (register, unregister)
     std::int64_t aftRegistrationsUnanswered = 0;  // LP 73 changes sent again before they were durable
+    std::int64_t aftAssetsSet = 0;                // LP B7: new asset numbers answered before a registration
     std::int64_t aftLockRefusals = 0;
     std::int64_t legacyBonuses = 0;             // LP 8A awards taken
     std::int64_t aftBonusJackpotsHandpaid = 0;  // LP 72 type 11 at the jackpot limit: hand-paid
     std::int64_t aftCrashes = 0;                // power cuts just after the host read 40
-    std::int64_t registrationCrashes = 0;       // power cuts just after an LP 73 change was answered
+    std::int64_t registrationCrashes = 0;       // power cuts just after an LP 73 change or B7 was answered
     std::int64_t aftHostCashoutsTaken = 0;      // 6A answered by a transfer to the host
     // Hard host cash-outs raced by a re-settlement of the station's last rounds and a bet before
     // the host took them; of them, those with nothing left to take (the station ends the offer).

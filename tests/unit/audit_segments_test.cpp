@@ -8,11 +8,9 @@
 #include <filesystem>
 #include <string>
 
-#include "daemon/app/segment_carry.h"
 #include "daemon/journal/read/audit.h"
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/segments/segment_files.h"
-#include "daemon/journal/segments/segment_rotation.h"
 #include "daemon/journal/store/journal_store.h"
 #include "tests/unit/journal_fixture.h"
 
@@ -44,16 +42,6 @@ struct Rotating : test::JournalFixture {
             ->append(std::vector<journal::PendingRecord>{
                 {clockMs, std::string(k), round, station, journal::canonicalJson(body)}})
             .lastSeq;
-    }
-    // Seals the active segment with the daemon's carry and a snapshot of the table's ledger.
-    void rotate() {
-        journal::SegmentRotation rotation(path, {}, app::carryOver);
-        const std::vector<journal::PendingRecord> opening{{clockMs, std::string(kind::kMetersSnapshot), std::nullopt,
-                                                           std::nullopt,
-                                                           journal::canonicalJson(journal->committed().toJson())}};
-        journal::AppendResult result;
-        store = rotation.rotate(store, opening, result);
-        reopen();
     }
     // Segments of two rounds each; the active one is the last.
     void segments(int count) {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <iterator>
 
+#include "daemon/app/segment_carry.h"
+#include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/store_sink.h"
 #include "tests/unit/fixtures.h"
 
@@ -59,6 +61,18 @@ std::int64_t JournalFixture::playRound(const std::vector<std::tuple<std::int64_t
     }
     table->settle();
     return round;
+}
+
+journal::AppendResult JournalFixture::rotate(const journal::SegmentRotation::Step& step,
+                                             journal::StoreOptions options) {
+    journal::SegmentRotation rotation(path, options, app::carryOver, step);
+    const std::vector<journal::PendingRecord> opening{{clockMs, std::string(journal::kind::kMetersSnapshot),
+                                                       std::nullopt, std::nullopt,
+                                                       journal::canonicalJson(journal->committed().toJson())}};
+    journal::AppendResult result;
+    store = rotation.rotate(store, opening, result);
+    reopen(std::move(options));
+    return result;
 }
 
 std::string fileBytes(const std::filesystem::path& path) {

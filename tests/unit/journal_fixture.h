@@ -11,6 +11,7 @@
 
 #include "daemon/journal/journal.h"
 #include "daemon/journal/recovery.h"
+#include "daemon/journal/segments/segment_rotation.h"
 #include "daemon/journal/segments/segmented_journal.h"
 #include "daemon/journal/store/journal_store.h"
 #include "daemon/journal/store_sink.h"
@@ -38,6 +39,10 @@ struct JournalFixture {
     // Plays a round: open, bets, close, the cards in deal order, settle (or leaves it where `stop` says).
     std::int64_t playRound(const std::vector<std::tuple<std::int64_t, game::BetType, game::Money>>& bets,
                            const std::string& cards);
+    // Seals the active segment as pitlinkd rotates it (its carry, and a snapshot of the committed
+    // ledger opening the next), then reopens on the new one, as after a restart. `step` as
+    // SegmentRotation's (a test's failure injected between two steps).
+    journal::AppendResult rotate(const journal::SegmentRotation::Step& step = {}, journal::StoreOptions options = {});
 
     TempDir dir;
     std::string path;

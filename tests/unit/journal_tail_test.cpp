@@ -27,18 +27,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // Seals the active segment as the daemon does (its carry, a meters snapshot) and reopens.
-void rotate(test::JournalFixture& f, const journal::StoreOptions& options = {}) {
-    journal::SegmentRotation rotation(f.path, options, app::carryOver);
-    const std::vector<journal::PendingRecord> opening{{f.clockMs, std::string(journal::kind::kMetersSnapshot),
-                                                       std::nullopt, std::nullopt,
-                                                       journal::canonicalJson(f.journal->committed().toJson())}};
-    journal::AppendResult result;
-    f.table.reset();
-    f.journal.reset();
-    f.sink.reset();
-    f.store = rotation.rotate(f.store, opening, result);
-    f.reopen(options);
-}
 
 // (seq, kind, hash hex) of every record of the journal's files, read with sqlite3 itself.
 struct Row {
@@ -101,9 +89,9 @@ TEST(JournalTail, FollowsEveryRecordInOrderAcrossRotationsAndTheGrowingActiveSeg
     test::JournalFixture f;
     f.table->ticketIn(1, 10'000, "1000000000000001");
     (void)f.playRound({{1, game::BetType::Banker, 500}}, "9S 2H KD 4C");
-    rotate(f);
+    f.rotate();
     (void)f.playRound({{1, game::BetType::Player, 300}}, "9S 2H KD 4C");
-    rotate(f);
+    f.rotate();
     journal::JournalTail tail(f.path);
     const std::vector<Row> first = follow(tail, 0, 7);
     EXPECT_EQ(first, everyRow(f.path));
@@ -116,7 +104,7 @@ TEST(JournalTail, FollowsEveryRecordInOrderAcrossRotationsAndTheGrowingActiveSeg
     const std::int64_t before = first.back().seq;
     std::vector<Row> more = follow(tail, before, 3);
     ASSERT_FALSE(more.empty());
-    rotate(f);
+    f.rotate();
     (void)f.playRound({{1, game::BetType::Banker, 100}}, "9S 2H KD 4C");
     const std::vector<Row> rest = follow(tail, more.back().seq, 1000);
     more.insert(more.end(), rest.begin(), rest.end());
@@ -132,7 +120,7 @@ TEST(JournalTail, ASignedJournalOpensWithoutItsKeyAndNamesItself) {
     keyed.createdAtMs = 1'790'000'000'123;
     test::JournalFixture f(keyed);
     (void)f.playRound({}, "9S 2H KD 4C");
-    rotate(f, keyed);
+    f.rotate({}, keyed);
     journal::JournalTail tail(f.path);
     const journal::JournalIdentity id = tail.identity();
     EXPECT_EQ(id.chain, "hmac-sha256");
@@ -154,7 +142,7 @@ TEST(JournalTail, ASignedJournalOpensWithoutItsKeyAndNamesItself) {
 TEST(JournalTail, ASealedSegmentIsReadWithoutAnythingMadeBesideIt) {
     test::JournalFixture f;
     (void)f.playRound({}, "9S 2H KD 4C");
-    rotate(f);
+    f.rotate();
     const fs::path sealed = journal::SegmentFiles(f.path).file(1);
     fs::remove(sealed.string() + "-shm");
     fs::remove(sealed.string() + "-wal");
@@ -167,7 +155,7 @@ TEST(JournalTail, ASealedSegmentIsReadWithoutAnythingMadeBesideIt) {
 TEST(JournalTail, ASegmentArchivedAwayIsAnErrorNotAGap) {
     test::JournalFixture f;
     (void)f.playRound({}, "9S 2H KD 4C");
-    rotate(f);
+    f.rotate();
     journal::JournalTail tail(f.path);
     ASSERT_EQ(tail.after(0, 1).size(), 1U);
     const std::int64_t secondStarts = rowsOf(journal::SegmentFiles(f.path).file(2).string()).front().seq;
@@ -192,7 +180,7 @@ TEST(StreamAudit, AgreesWithTheJournalsOwnAuditAndFindsAnEdit) {
     test::JournalFixture f;
     f.table->ticketIn(1, 10'000, "1000000000000001");
     (void)f.playRound({{1, game::BetType::Banker, 500}}, "9S 2H KD 4C");
-    rotate(f);
+    f.rotate();
     (void)f.playRound({{1, game::BetType::Player, 300}}, "9S 2H KD 4C");
     journal::JournalTail tail(f.path);
     std::vector<journal::JournalRecord> records;

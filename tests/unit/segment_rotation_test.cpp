@@ -78,17 +78,6 @@ struct Segmented : test::JournalFixture {
         store->append(std::vector<journal::PendingRecord>{
             {clockMs, std::string(k), round, station, journal::canonicalJson(body)}});
     }
-    // Seals the active segment with the daemon's carry and a snapshot of the ledger.
-    journal::AppendResult rotate(const journal::SegmentRotation::Step& step = {}) {
-        journal::SegmentRotation rotation(path, {}, app::carryOver, step);
-        const std::vector<journal::PendingRecord> opening{{clockMs, std::string(kind::kMetersSnapshot), std::nullopt,
-                                                           std::nullopt,
-                                                           journal::canonicalJson(journal->committed().toJson())}};
-        journal::AppendResult result;
-        store = rotation.rotate(store, opening, result);
-        reopen();  // the table and its journal on the new segment, as after a restart
-        return result;
-    }
     // Closes the journal and forges the body of record `seq` of segment 2 with SQL (`body` an
     // expression of the old one), as someone with the file and sqlite3 could: the triggers
     // dropped, the link left as it was. Returns how many rows changed.

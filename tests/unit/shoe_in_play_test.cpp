@@ -658,18 +658,6 @@ std::int64_t countOf(test::JournalFixture& f, std::string_view k) {
     return q.integer(0);
 }
 
-// Seals the active segment with the daemon's carry, as segment_rotation_test.cpp does, and
-// restarts on the new one.
-void rotate(test::JournalFixture& f) {
-    journal::SegmentRotation rotation(f.path, {}, app::carryOver);
-    const std::vector<journal::PendingRecord> opening{{f.clockMs, std::string(journal::kind::kMetersSnapshot),
-                                                       std::nullopt, std::nullopt,
-                                                       journal::canonicalJson(f.journal->committed().toJson())}};
-    journal::AppendResult result;
-    f.store = rotation.rotate(f.store, opening, result);
-    f.reopen();
-}
-
 TEST(ShoeInPlay, ACarriedShoeResumesOnTheNewSegmentAlone) {
     test::JournalFixture f;  // its RNG shoe 1 started
     {
@@ -698,7 +686,7 @@ TEST(ShoeInPlay, ACarriedShoeResumesOnTheNewSegmentAlone) {
     ASSERT_TRUE(whole.shoe.has_value());
     expectShoe(*whole.shoe, expected);
 
-    rotate(f);
+    f.rotate();
     ASSERT_EQ(journal::SegmentFiles(f.path).active(), 2U);
     const std::optional<json> carried = journal::carriedState(*f.store);
     ASSERT_TRUE(carried.has_value());

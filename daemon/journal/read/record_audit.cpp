@@ -48,6 +48,7 @@ void RoundAuditor::visit(const JournalRecord& record, const json& body) {
         }
         if (fresh_) {
             firstOpening_.try_emplace(game, record.seq);
+            openedIds_.insert(*record.roundId);
         }
         Track& t = open_[game];
         t.id = *record.roundId;
@@ -96,6 +97,11 @@ void RoundAuditor::place(Track& t, const JournalRecord& record, const json& body
     }
 }
 
+bool RoundAuditor::canAbsorb(const RoundAuditor& next) const {
+    return std::none_of(open_.begin(), open_.end(),
+                        [&](const auto& entry) { return next.openedIds_.count(entry.second.id) > 0; });
+}
+
 void RoundAuditor::absorb(RoundAuditor&& next) {
     // What `next` could not place, in record order: a game's first opening there ends the round
     // this auditor holds open for the game; a record of a round not open there is this auditor's
@@ -129,6 +135,7 @@ void RoundAuditor::absorb(RoundAuditor&& next) {
         for (const auto& [game, seq] : next.firstOpening_) {
             firstOpening_.try_emplace(game, seq);
         }
+        openedIds_.insert(next.openedIds_.begin(), next.openedIds_.end());
     }
     for (auto& [game, track] : next.open_) {
         open_[game] = std::move(track);
@@ -295,7 +302,7 @@ std::string RecordAuditor::visit(const JournalRecord& record) {
 }
 
 bool RecordAuditor::absorb(RecordAuditor&& next) {
-    if (!replaying_ || !next.keptAll_ || !next.startedFrom_) {
+    if (!replaying_ || !next.keptAll_ || !next.startedFrom_ || !rounds_.canAbsorb(next.rounds_)) {
         return false;
     }
     LedgerReplay replay = replay_;

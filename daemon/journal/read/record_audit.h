@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +44,10 @@ public:
     // placed here (its records of rounds it never saw open, each game's first opening), then its
     // rounds, counts and problems become this one's.
     void absorb(RoundAuditor&& next);
+    // False when a round this auditor holds open has the number of one `next` opened: a record
+    // of that number is then placed by which round one pass holds open, which `next` cannot know
+    // (only in a journal whose round numbers repeat).
+    [[nodiscard]] bool canAbsorb(const RoundAuditor& next) const;
     // At the journal's end: each game's last round may still be running.
     void finish();
 
@@ -97,6 +102,7 @@ private:
     std::vector<FoundProblem> problems_;
     // Fresh only: each game's first round.opened, and the records of rounds not open here.
     std::map<std::string, std::int64_t> firstOpening_;
+    std::set<std::int64_t> openedIds_;
     std::vector<Unplaced> unplaced_;
 };
 
