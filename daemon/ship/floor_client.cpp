@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <memory>
 
 #include "daemon/ship/copy_rows.h"
@@ -45,9 +46,13 @@ std::optional<journal::Digest> digestOf(const char* text) {
 
 namespace {
 
-// The socket of the connection in use, for cutFromSignal (-1: none). pitlink-ship has one
-// thread: a signal handler runs between two of its steps, never beside one.
-std::atomic<int> liveSocket{-1};
+// The connection in use, for cutFromSignal (nullptr: none), and whether a stop cut it. pitlink-ship
+// has one thread: a signal handler runs between two of its steps, never beside one. The
+// connection, not its socket's number, is kept: libpq closes a socket it finds broken and marks
+// the connection (PQsocket -1), so a number closed meanwhile and taken by another file is never
+// shut down.
+std::atomic<pg_conn*> liveConnection{nullptr};
+std::atomic<bool> cutRequested{false};
 
 }  // namespace
 
@@ -58,22 +63,36 @@ FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(connin
         conn_ = nullptr;
         throw FloorError("cannot connect to the floor server: " + why, "");
     }
-    liveSocket = PQsocket(conn_);
-    // Text is compared and hashed byte for byte on the server: UTF-8 both ways, whatever the
-    // server's default.
-    exec("SET client_encoding = 'UTF8'");
+    liveConnection = conn_;
+    if (cutRequested) {
+        cutFromSignal();  // the stop came while it connected: nothing more is sent
+    }
+    try {
+        // Text is compared and hashed byte for byte on the server: UTF-8 both ways, whatever
+        // the server's default.
+        exec("SET client_encoding = 'UTF8'");
+    } catch (...) {
+        liveConnection = nullptr;
+        PQfinish(conn_);
+        throw;
+    }
 }
 
 FloorClient::~FloorClient() {
-    int mine = PQsocket(conn_);
-    liveSocket.compare_exchange_strong(mine, -1);  // before PQfinish closes it: the number may be reused
+    pg_conn* mine = conn_;
+    liveConnection.compare_exchange_strong(mine, nullptr);  // before PQfinish frees it
     PQfinish(conn_);
 }
 
 void FloorClient::cutFromSignal() noexcept {
-    if (const int socket = liveSocket.load(); socket >= 0) {
-        ::shutdown(socket, SHUT_RDWR);
+    const int saved = errno;  // a signal handler leaves errno as it found it
+    cutRequested = true;
+    if (pg_conn* connection = liveConnection.load(); connection != nullptr) {
+        if (const int socket = PQsocket(connection); socket >= 0) {
+            ::shutdown(socket, SHUT_RDWR);
+        }
     }
+    errno = saved;
 }
 
 std::string FloorClient::withTimeouts(const std::string& conninfo) {

@@ -60,7 +60,8 @@ public:
 
     // From a signal handler (async-signal-safe): shuts the socket of the connection in use down,
     // so that a call waiting on the server (a busy one, or one cut off) fails at once instead of
-    // holding a stop. What it was inserting is rolled back by the server; it is shipped again.
+    // holding a stop, and a connection made afterwards is cut as soon as it is made. What it was
+    // inserting is rolled back by the server; it is shipped again.
     static void cutFromSignal() noexcept;
 
     // `conninfo` with the time-outs a shipper needs unless it sets them: connect within 10 s,

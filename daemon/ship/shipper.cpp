@@ -171,6 +171,8 @@ milliseconds Shipper::shipBatch() {
                 }
             } catch (const FloorError& e) {
                 return failed(e, "comparing the server's records with the journal");
+            } catch (const journal::JournalError&) {
+                verifyFrom_ = 0;  // a segment archived away meanwhile: the next sweep starts from what is held
             }
         }
         return config_.poll;

@@ -129,6 +129,26 @@ TEST(AuditBesideEachOther, ARecordOfARoundOfTheSegmentBeforeIsPlacedWhenJoined) 
     EXPECT_EQ(readAgain, 0);
 }
 
+// The same record with a stake the audit refuses: one pass stops at it. Read beside, the segment
+// cannot check it (it does not know the round); joining it meets the refusal, so the segment is
+// read again in order and the audit stops at the same record, rather than failing as a whole.
+TEST(AuditBesideEachOther, ARefusedRecordOfARoundOfTheSegmentBeforeStopsTheAuditAsInOnePass) {
+    Rotating f;
+    f.segments(2);
+    const std::int64_t last = f.play();
+    f.rotate();
+    const std::int64_t bad =
+        f.add(kind::kBetAccepted, 1, json{{"action", "bet"}, {"bet", 99}, {"spot", "banker"}, {"stake", 0}}, last);
+    (void)f.play();
+    f.close();
+    int readAgain = -1;
+    const journal::AuditReport report = audited(f.path, &readAgain);
+    ASSERT_FALSE(report.chain.ok);
+    EXPECT_EQ(report.chain.firstBadSeq, bad);
+    EXPECT_NE(report.chain.problem.find("\"stake\""), std::string::npos) << report.chain.problem;
+    EXPECT_EQ(readAgain, 1);
+}
+
 // A record the ledger counts written without the table knowing: the next segment's opening snapshot
 // is not what the records say. One pass stops there; the segment read beside is read again in
 // order and stops there too. The round problem before it is reported, the one after it is not.

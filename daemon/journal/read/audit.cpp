@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "daemon/journal/read/record_audit.h"
@@ -134,6 +135,7 @@ struct SegmentOpening {
     std::int64_t first = 0;
     std::optional<Digest> sealedLink;  // segments after the first
     std::optional<json> carried;       // its segment.carried
+    std::exception_ptr error;          // it could not be opened or read: thrown when the audit reaches it
 };
 
 // One pass over a segment's records: the chain, the records through the auditor, and the facts the
@@ -174,15 +176,23 @@ AuditReport auditJournal(SegmentedJournal& journal, unsigned threads) {
     const std::size_t n = journal.size();
     std::vector<SegmentOpening> openings(n);
     for (std::size_t i = 0; i < n; ++i) {
-        JournalStore& store = journal.segment(i);
-        openings[i].first = store.firstSeq();
-        openings[i].carried = carriedState(store);
-        if (i > 0) {
-            openings[i].sealedLink = sealedLink(store, openings[i].first);
+        try {
+            JournalStore& store = journal.segment(i);
+            openings[i].first = store.firstSeq();
+            openings[i].carried = carriedState(store);
+            if (i > 0) {
+                openings[i].sealedLink = sealedLink(store, openings[i].first);
+            }
+        } catch (...) {
+            openings[i].error = std::current_exception();  // as one pass meets it: not before what comes first
         }
     }
+    if (openings[0].error) {
+        std::rethrow_exception(openings[0].error);
+    }
     const auto nextFirstGame = [&](std::size_t i) -> std::optional<std::string> {
-        return i + 1 < n ? std::optional(firstGameCarried(openings[i + 1].carried)) : std::nullopt;
+        return i + 1 < n && !openings[i + 1].error ? std::optional(firstGameCarried(openings[i + 1].carried))
+                                                   : std::nullopt;
     };
     // A journal whose oldest segments were archived away starts from its first segment's opening
     // snapshot; the records before it are the archive's to check.
@@ -196,6 +206,9 @@ AuditReport auditJournal(SegmentedJournal& journal, unsigned threads) {
         std::atomic<std::size_t> next{1};
         const auto work = [&] {
             for (std::size_t i = next++; i < n; i = next++) {
+                if (openings[i].error || (i + 1 < n && openings[i + 1].error)) {
+                    continue;  // read in order when the audit reaches it
+                }
                 try {
                     const auto store = journal.openSegment(i);
                     beside[i].auditor.emplace(RecordAuditor::Start::Unknown);
@@ -207,7 +220,11 @@ AuditReport auditJournal(SegmentedJournal& journal, unsigned threads) {
         };
         std::vector<std::thread> workers;
         for (unsigned t = 1; t < std::min<std::size_t>(threads, n); ++t) {
-            workers.emplace_back(work);
+            try {
+                workers.emplace_back(work);
+            } catch (const std::system_error&) {
+                break;  // no more threads to be had: those started and this one do the work
+            }
         }
         // Segment 0 here, where the audit starts from what it knows.
         try {
@@ -224,6 +241,9 @@ AuditReport auditJournal(SegmentedJournal& journal, unsigned threads) {
     report.chain.from = openings[0].first;
     std::optional<SegmentPass> before;
     for (std::size_t i = 0; i < n; ++i) {
+        if (openings[i].error) {
+            std::rethrow_exception(openings[i].error);
+        }
         if (i > 0) {
             if (std::string problem =
                     sealProblem("segment " + journal.file(i), openings[i].first, openings[i].sealedLink,
@@ -237,10 +257,12 @@ AuditReport auditJournal(SegmentedJournal& journal, unsigned threads) {
         }
         std::optional<SegmentPass> pass;
         if (!beside.empty()) {
-            if (beside[i].error) {
-                std::rethrow_exception(beside[i].error);
+            if (i == 0 && beside[0].error) {
+                std::rethrow_exception(beside[0].error);  // one pass, from where the audit starts
             }
-            if (i == 0 || auditor.absorb(std::move(*beside[i].auditor))) {
+            // A segment whose pass beside threw (a body its start could not check yet) is read
+            // again in order, where it stops as one pass stops, or throws as one pass throws.
+            if (i == 0 || (beside[i].pass && auditor.absorb(std::move(*beside[i].auditor)))) {
                 pass = std::move(beside[i].pass);
             }
         }

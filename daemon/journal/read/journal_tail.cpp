@@ -70,6 +70,7 @@ std::optional<JournalTail::Archived> JournalTail::archivedOf(std::int64_t seq) {
         return found;
     }
     archived_.clear();
+    const std::int64_t journalId = journal_->active().createdAtMs();
     for (const std::string& dir : archiveDirs_) {
         std::error_code error;
         for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
@@ -80,7 +81,9 @@ std::optional<JournalTail::Archived> JournalTail::archivedOf(std::int64_t seq) {
             options.immutable = true;
             try {
                 JournalStore store(entry.path().string(), options);
-                archived_.push_back(Archived{entry.path().string(), store.firstSeq(), store.tipSeq()});
+                if (store.createdAtMs() == journalId) {  // another journal's segment left there is not this one's
+                    archived_.push_back(Archived{entry.path().string(), store.firstSeq(), store.tipSeq()});
+                }
             } catch (const JournalError&) {
                 // Not a segment that opens: what it should hold is "not held" (the caller's error).
             }

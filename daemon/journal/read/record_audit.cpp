@@ -24,9 +24,12 @@ std::string notAnObject(const JournalRecord& record) {
     return "record " + std::to_string(record.seq) + " has a body that is not a JSON object";
 }
 
-// A body no check reads is still checked to be a JSON object, without building it.
+// A body no check reads is still checked to be a JSON object, without building it: what
+// json::parse takes for one (a leading UTF-8 byte order mark skipped, as nlohmann skips it).
 bool isJsonObject(const std::string& body) {
-    const auto first = body.find_first_not_of(" \t\n\r");
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    const std::size_t from = std::string_view(body).starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+    const auto first = body.find_first_not_of(" \t\n\r", from);
     return first != std::string::npos && body[first] == '{' && json::accept(body);
 }
 
@@ -314,8 +317,16 @@ bool RecordAuditor::absorb(RecordAuditor&& next) {
     if (!(replay.ledger() == *next.startedFrom_)) {
         return false;  // e.g. a snapshot from before plays were kept: the replay goes on from its own
     }
+    // The records `next` could not place are read here for the first time: a body that does not
+    // fit stops one pass at that record, so the segment is then read again in order.
+    RoundAuditor rounds = rounds_;
+    try {
+        rounds.absorb(std::move(next.rounds_));
+    } catch (const json::exception&) {
+        return false;
+    }
     replay_ = LedgerReplay(next.replay_.take(), replay.snapshotsCompared() + next.replay_.snapshotsCompared());
-    rounds_.absorb(std::move(next.rounds_));
+    rounds_ = std::move(rounds);
     return true;
 }
 
