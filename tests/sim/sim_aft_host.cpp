@@ -189,10 +189,14 @@ std::optional<SimAftHost::Answer> SimAftHost::parse(std::int64_t station, const 
     for (std::size_t i = 0; i < 3; ++i) {
         a.amounts[i] = fromBcd(std::span(f.data() + 7 + 5 * i, 5));
     }
-    if (little32(std::span(f.data() + 23, 4)) != stations_.at(station).asset.value_or(0)) {
+    a.id.assign(f.begin() + idAt, f.begin() + static_cast<std::ptrdiff_t>(idAt + f[27]));
+    // The asset number the transfer was asked under (a history entry keeps it after an LP B7
+    // changed the station's), else the station's.
+    const Station& st = stations_.at(station);
+    const auto asked = st.assetOf.find(a.id);
+    if (little32(std::span(f.data() + 23, 4)) != (asked != st.assetOf.end() ? asked->second : st.asset.value_or(0))) {
         return bad("with another asset number");
     }
-    a.id.assign(f.begin() + idAt, f.begin() + static_cast<std::ptrdiff_t>(idAt + f[27]));
     std::size_t at = idAt + f[27] + 13;  // date, time, expiration, pool
     while (at + 2 < f.size()) {
         const std::size_t size = f[at];
@@ -242,6 +246,7 @@ void SimAftHost::start(std::int64_t station, std::uint8_t code, std::uint8_t typ
     o.outcome = AftOutcome{station, type, code, amounts, {}, kPending, true};
     o.id = id;
     o.frame = request(station, code, type, amounts, flags, pool, id);
+    s.assetOf[id] = s.asset.value_or(0);
     o.underLock = underLock;
     s.open = std::move(o);
     if (s.lock != Lock::None) {

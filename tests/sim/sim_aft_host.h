@@ -133,7 +133,8 @@ private:
     };
     struct Station {
         std::optional<std::uint32_t> asset;
-        std::optional<std::uint32_t> assetTold;  // the asset number the station answered LP B7 with
+        std::optional<std::uint32_t> assetTold;        // the asset number the station answered LP B7 with
+        std::map<std::string, std::uint32_t> assetOf;  // transaction ID -> the asset number it was asked under
         // By the host's last LP 73 answer: transfers then carry its key. Nullopt: never read.
         std::optional<bool> registered;
         std::optional<Registering> registering;  // no transfer is opened meanwhile
