@@ -530,6 +530,14 @@ void SimAftHost::stepRegistration(std::int64_t station) {
         return;
     }
     ++stats_.registrationsAnswered;
+    if (code != 0x80 && little32(std::span(f.data() + 4, 4)) != little32(std::span(frame.data() + 4, 4))) {
+        // The station registers under its asset number: one the host set with LP B7 and was
+        // answered must still be it, whatever restarts came between.
+        fail_(name + " answered asset number " + std::to_string(little32(std::span(f.data() + 4, 4))) +
+              ", the host asked under " + std::to_string(little32(std::span(frame.data() + 4, 4))));
+        s.registering.reset();
+        return;
+    }
     const std::uint8_t want = code == 0x80 ? 0x80 : code == 0x00 ? 0x00 : 0x01;
     const bool asAsked = f[3] == want && (code == 0x80 || (std::equal(kKey.begin(), kKey.end(), f.begin() + 8) &&
                                                            little32(std::span(f.data() + 28, 4)) == kPosId));
