@@ -77,57 +77,78 @@ std::string gameKeyOf(const json& body, const std::string& firstGame) {
     return gameKey(gameNameValue(*game, "\"game\""), firstGame);
 }
 
-LastRecords lastRecords(JournalStore& store, const std::string& firstGame) {
-    static constexpr std::string_view kKinds[] = {
-        kind::kShoeStarted,    kind::kTicketIssued,  kind::kClockSet,        kind::kPaytableLoaded,
-        kind::kHandpayPending, kind::kHandpayReset,  kind::kAttendantCalled, kind::kAttendantCleared,
-        kind::kStationState,   kind::kDisputeRaised, kind::kDisputeResolved, kind::kStationReserved,
-        kind::kStationGames,   kind::kRoundOpened};
+using ResumeRow = ResumeRecordScan::Row;
+
+// The kinds whose last records a start-up resumes from, and those of them whose body names a game.
+constexpr std::string_view kResumeKinds[] = {kind::kShoeStarted,     kind::kTicketIssued,     kind::kClockSet,
+                                             kind::kPaytableLoaded,  kind::kHandpayPending,   kind::kHandpayReset,
+                                             kind::kAttendantCalled, kind::kAttendantCleared, kind::kStationState,
+                                             kind::kDisputeRaised,   kind::kDisputeResolved,  kind::kStationReserved,
+                                             kind::kStationGames,    kind::kRoundOpened};
+bool namesGame(std::string_view k) {
+    return k == kind::kShoeStarted || k == kind::kStationState || k == kind::kDisputeRaised ||
+           k == kind::kDisputeResolved || k == kind::kRoundOpened;
+}
+
+// The segment's records of those kinds, in order, in one scan.
+std::vector<ResumeRow> scanResumeRows(JournalStore& store) {
     // The game a record names is read only for the kinds that name one (a game's own facts).
     auto scan = store.connection().prepare(
         "SELECT seq, kind, station, round_id, CASE WHEN kind IN ('shoe.started', 'station.state', 'dispute.raised', "
         "'dispute.resolved', 'round.opened') THEN json_extract(body, '$.game') END FROM record WHERE kind IN (" +
-        placeholders(std::size(kKinds)) + ") ORDER BY seq");
-    for (std::size_t i = 0; i < std::size(kKinds); ++i) {
-        scan.bind(static_cast<int>(i) + 1, kKinds[i]);
+        placeholders(std::size(kResumeKinds)) + ") ORDER BY seq");
+    for (std::size_t i = 0; i < std::size(kResumeKinds); ++i) {
+        scan.bind(static_cast<int>(i) + 1, kResumeKinds[i]);
     }
-    LastRecords last;
+    std::vector<ResumeRow> rows;
     while (scan.step()) {
-        const std::int64_t seq = scan.integer(0);
-        const std::string_view k = scan.text(1);
+        const auto k = std::find(std::begin(kResumeKinds), std::end(kResumeKinds), scan.text(1));
+        rows.push_back(ResumeRow{scan.integer(0), *k, scan.optionalInteger(2), scan.optionalInteger(3),
+                                 scan.isNull(4) ? std::nullopt : std::optional<std::string>(scan.text(4))});
+    }
+    return rows;
+}
+
+LastRecords lastRecords(const std::vector<ResumeRow>& rows, const std::string& firstGame) {
+    LastRecords last;
+    for (const ResumeRow& row : rows) {
+        const std::string_view k = row.kind;
         const std::string game =
-            gameKey(scan.isNull(4) ? std::nullopt : std::optional<std::string_view>(scan.text(4)), firstGame);
-        const auto lastOf = [&] {
-            return LastRecord{seq, std::string(k), scan.isNull(3) ? std::nullopt : std::optional(scan.integer(3))};
-        };
+            gameKey(row.game ? std::optional<std::string_view>(*row.game) : std::nullopt, firstGame);
+        const auto lastOf = [&] { return LastRecord{row.seq, std::string(k), row.round}; };
         if (k == kind::kShoeStarted) {
-            last.games[game].shoe = seq;
+            last.games[game].shoe = row.seq;
         } else if (k == kind::kRoundOpened) {
-            if (!scan.isNull(3)) {
-                last.games[game].round = scan.integer(3);
+            if (row.round) {
+                last.games[game].round = *row.round;
             }
-        } else if (k == kind::kStationState && !scan.isNull(2)) {
-            last.games[game].state[scan.integer(2)] = lastOf();
-            last.walletState[scan.integer(2)] = lastOf();
-        } else if ((k == kind::kDisputeRaised || k == kind::kDisputeResolved) && !scan.isNull(2)) {
-            last.games[game].dispute[scan.integer(2)] = lastOf();
+        } else if (k == kind::kStationState && row.station) {
+            last.games[game].state[*row.station] = lastOf();
+            last.walletState[*row.station] = lastOf();
+        } else if ((k == kind::kDisputeRaised || k == kind::kDisputeResolved) && row.station) {
+            last.games[game].dispute[*row.station] = lastOf();
         } else if (k == kind::kTicketIssued) {
             ++last.ticketsIssued;
         } else if (k == kind::kClockSet) {
-            last.clock = seq;
+            last.clock = row.seq;
         } else if (k == kind::kPaytableLoaded) {
-            last.paytable = seq;
-        } else if (!scan.isNull(2)) {
+            last.paytable = row.seq;
+        } else if (row.station) {
             std::map<std::int64_t, LastRecord>& of =
                 k == kind::kHandpayPending || k == kind::kHandpayReset        ? last.handpay
                 : k == kind::kAttendantCalled || k == kind::kAttendantCleared ? last.attendant
                 : k == kind::kStationReserved                                 ? last.reserved
                                                                               : last.stationGames;
-            of[scan.integer(2)] = lastOf();
+            of[*row.station] = lastOf();
         }
     }
     return last;
 }
+
+// The facts from what the segment carried and its records of kResumeKinds (`rows`, called once
+// the carried facts are read).
+ResumeFacts resumeFactsFrom(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame,
+                            const std::function<std::vector<ResumeRow>()>& rows);
 
 // The body of record `seq`, read as `read` reads it (BodyError when it does not fit).
 template <typename Read>
@@ -443,6 +464,48 @@ ResumeFacts resumeFacts(JournalStore& store, const std::string& firstGame) {
 }
 
 ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame) {
+    return resumeFactsFrom(store, carried, firstGame, [&] { return scanResumeRows(store); });
+}
+
+void ResumeRecordScan::visit(const JournalRecord& record) {
+    const auto k = std::find(std::begin(kResumeKinds), std::end(kResumeKinds), record.kind);
+    if (k == std::end(kResumeKinds)) {
+        return;
+    }
+    Row row{record.seq, *k, record.station, record.roundId, std::nullopt};
+    if (namesGame(*k)) {
+        if (auto game = bodies_.memberAsSqlText(record.body, "game")) {
+            row.game = std::move(*game);
+        } else {
+            gamesToRead_.push_back(rows_.size());
+        }
+    }
+    rows_.push_back(std::move(row));
+}
+
+ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame,
+                        ResumeRecordScan&& scan) {
+    return resumeFactsFrom(store, carried, firstGame, [&] {
+        // What the scan could not read as SQLite reads it, SQLite reads (a body with escapes).
+        auto game = store.connection().prepare("SELECT json_extract(body, '$.game') FROM record WHERE seq = ?");
+        for (const std::size_t i : scan.gamesToRead_) {
+            ResumeRecordScan::Row& row = scan.rows_[i];
+            game.reset();
+            game.bind(1, row.seq);
+            if (!game.step()) {
+                throw BodyError("record " + std::to_string(row.seq) + " (" + std::string(row.kind) +
+                                ") went while it was read");
+            }
+            row.game = game.isNull(0) ? std::nullopt : std::optional<std::string>(game.text(0));
+        }
+        return std::move(scan.rows_);
+    });
+}
+
+namespace {
+
+ResumeFacts resumeFactsFrom(JournalStore& store, const std::optional<json>& carried, const std::string& firstGame,
+                            const std::function<std::vector<ResumeRow>()>& rows) {
     ResumeFacts facts = carriedFacts(carried);
     const std::string first = firstGameOf(firstGame, facts);
     // The newest round number: the segment's may be an older round's (a re-settlement of a round
@@ -450,7 +513,7 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried,
     if (const auto round = store.lastRoundId()) {
         facts.lastRoundId = std::max(facts.lastRoundId.value_or(0), *round);
     }
-    const LastRecords last = lastRecords(store, first);
+    const LastRecords last = lastRecords(rows(), first);
     facts.ticketsIssued += last.ticketsIssued;
     if (last.clock) {
         facts.clockOffsetMs = readBodyOf(store, *last.clock, kind::kClockSet, [](const json& body) {
@@ -518,6 +581,8 @@ ResumeFacts resumeFacts(JournalStore& store, const std::optional<json>& carried,
     facts.firstGame = first;
     return facts;
 }
+
+}  // namespace
 
 void forEachStationRecord(JournalStore& store, std::span<const std::string_view> kinds,
                           const std::function<void(const StationRecord&)>& visit) {

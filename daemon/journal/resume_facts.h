@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "daemon/journal/records/body_parser.h"
 #include "daemon/journal/records/cashier_records.h"
 #include "daemon/journal/records/fact_views.h"
 #include "daemon/journal/records/sas_records.h"
@@ -75,6 +76,30 @@ struct ResumeFacts {
     // What game `name` resumes: the fields above for the first game (or `name` empty).
     [[nodiscard]] GameFacts game(const std::string& name) const;
 };
+// The records of a segment that its resume facts take the last of (resumeFacts scans the segment
+// for them), taken instead from a pass that reads every record of the segment anyway: the
+// inspector's audit, which then needs no second scan of each segment.
+class ResumeRecordScan {
+public:
+    // One record of those kinds, with the game its body names where its kind names one.
+    struct Row {
+        std::int64_t seq = 0;
+        std::string_view kind;  // a kind::k... constant
+        std::optional<std::int64_t> station;
+        std::optional<std::int64_t> round;
+        std::optional<std::string> game;  // as json_extract(body, '$.game') gives it; nullopt: NULL
+    };
+    // Each record of the segment, in order.
+    void visit(const JournalRecord& record);
+
+private:
+    friend ResumeFacts resumeFacts(JournalStore&, const std::optional<nlohmann::json>&, const std::string&,
+                                   ResumeRecordScan&&);
+    std::vector<Row> rows_;
+    std::vector<std::size_t> gamesToRead_;  // rows whose game SQLite itself is to read
+    BodyParser bodies_;
+};
+
 // `firstGame`: the controller's first game (pitlink.yaml), whose records are also those that
 // name no game; empty: the one the carried state names, else none (records naming a game are
 // then all other games').
@@ -82,6 +107,9 @@ struct ResumeFacts {
 // The same from the segment's `segment.carried` body as the caller already read it (carriedState).
 [[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::optional<nlohmann::json>& carried,
                                       const std::string& firstGame = {});
+// The same from `scan`, which visited every record of the segment.
+[[nodiscard]] ResumeFacts resumeFacts(JournalStore& store, const std::optional<nlohmann::json>& carried,
+                                      const std::string& firstGame, ResumeRecordScan&& scan);
 [[nodiscard]] nlohmann::json resumeFactsJson(const ResumeFacts& facts);
 // The "table" part of segment.carried back; a field that does not fit throws json::exception.
 [[nodiscard]] ResumeFacts resumeFactsFromJson(const nlohmann::json& table);

@@ -153,12 +153,17 @@ struct SegmentPass {
 SegmentPass passOver(JournalStore& store, RecordAuditor& auditor, const SegmentOpening& opening,
                      const std::optional<std::string>& nextFirstGame) {
     SegmentPass pass;
-    pass.chain =
-        verifyChain(store, store.firstSeq(), [&](const JournalRecord& record) { return auditor.visit(record); });
+    ResumeRecordScan resumed;  // the records the facts left to the next segment are read from
+    pass.chain = verifyChain(store, store.firstSeq(), [&](const JournalRecord& record) {
+        if (nextFirstGame) {
+            resumed.visit(record);
+        }
+        return auditor.visit(record);
+    });
     pass.lastSeq = store.tipSeq();
     pass.lastHash = store.tipHash();
     if (pass.chain.ok && nextFirstGame) {
-        pass.facts = resumeFactsJson(resumeFacts(store, opening.carried, *nextFirstGame));
+        pass.facts = resumeFactsJson(resumeFacts(store, opening.carried, *nextFirstGame, std::move(resumed)));
     }
     return pass;
 }

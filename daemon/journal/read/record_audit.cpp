@@ -24,15 +24,6 @@ std::string notAnObject(const JournalRecord& record) {
     return "record " + std::to_string(record.seq) + " has a body that is not a JSON object";
 }
 
-// A body no check reads is still checked to be a JSON object, without building it: what
-// json::parse takes for one (a leading UTF-8 byte order mark skipped, as nlohmann skips it).
-bool isJsonObject(const std::string& body) {
-    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-    const std::size_t from = std::string_view(body).starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
-    const auto first = body.find_first_not_of(" \t\n\r", from);
-    return first != std::string::npos && body[first] == '{' && json::accept(body);
-}
-
 }  // namespace
 
 // ---- RoundAuditor
@@ -258,7 +249,11 @@ std::string RecordAuditor::visit(const JournalRecord& record) {
         }
         if (snapshot) {
             try {
-                Ledger base = Ledger::fromJson(json::parse(record.body));
+                json parsed = bodies_.parse(record.body);
+                if (parsed.is_discarded()) {
+                    parsed = json::parse(record.body);  // throws what is wrong with it
+                }
+                Ledger base = Ledger::fromJson(parsed);
                 if (start_ == Start::Unknown) {
                     startedFrom_ = base;
                 }
@@ -279,16 +274,16 @@ std::string RecordAuditor::visit(const JournalRecord& record) {
     // Each body is parsed once, and only when a check reads it.
     const bool ledgerReads = replaying_ && (snapshot || Ledger::readsBody(record.kind));
     const bool roundsRead = record.roundId.has_value() && RoundAuditor::readsBody(record.kind);
-    json parsed;
+    const json* parsed = &noBody();
     if (ledgerReads || roundsRead) {
-        parsed = json::parse(record.body, nullptr, false);
-        if (parsed.is_discarded() || !parsed.is_object()) {
+        parsed = &bodies_.parse(record.body);  // kept by bodies_ until its next parse
+        if (!parsed->is_object()) {
             return notAnObject(record);
         }
-    } else if (replaying_ && !isJsonObject(record.body)) {
+    } else if (replaying_ && !bodies_.isObject(record.body)) {
         return notAnObject(record);
     }
-    const json& body = parsed.is_object() ? parsed : noBody();
+    const json& body = *parsed;
     if (replaying_) {
         if (std::string problem = replay_.visit(record, body); !problem.empty()) {
             return problem;

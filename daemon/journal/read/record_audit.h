@@ -16,6 +16,7 @@
 
 #include "daemon/game/wide_int.h"
 #include "daemon/journal/ledger/ledger_replay.h"
+#include "daemon/journal/records/body_parser.h"
 #include "daemon/journal/records/round_records.h"
 #include "daemon/journal/store/record.h"
 
@@ -137,6 +138,7 @@ private:
     std::vector<JournalRecord> beforeSnapshot_;  // Start::Unknown: the records before the first snapshot
     bool keptAll_ = true;                        // Start::Unknown: beforeSnapshot_ holds them all
     std::optional<Ledger> startedFrom_;          // Start::Unknown: the first snapshot's ledger
+    BodyParser bodies_;
 };
 
 }  // namespace pitlink::journal

@@ -1,0 +1,207 @@
+#include "daemon/journal/records/body_parser.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace pitlink::journal {
+
+using nlohmann::json;
+
+// Its implicit special members only move and free simdjson's and nlohmann's values; clang-tidy 14
+// reports a possible throw there that it cannot place (as for SegmentPass in read/audit.cpp).
+// NOLINTNEXTLINE(bugprone-exception-escape)
+struct BodyParser::Simd {
+    simdjson::dom::parser parser;
+    json last;  // the body parse() returned last, reused by the next
+};
+
+namespace {
+
+// The body's root as simdjson parses it; nullopt when it does not take it, or when the text may
+// hold "-0" (simdjson reads it as the integer 0; nlohmann as a signed integer, not an unsigned one).
+std::optional<simdjson::dom::element> simdRoot(simdjson::dom::parser& parser, std::string_view text) {
+    if (text.find("-0") != std::string_view::npos) {
+        return std::nullopt;
+    }
+    simdjson::dom::element root;
+    if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) {
+        return std::nullopt;
+    }
+    return root;
+}
+
+// Makes `out` the nlohmann value of a simdjson one; false when nlohmann would make another of its
+// text (a number with a fraction or an exponent, which nlohmann reads with its own rounding and
+// range). nlohmann makes a non-negative integer unsigned and a negative one signed; a repeated key
+// keeps its last value. What `out` holds is reused where it has the same shape (the bodies of a
+// journal mostly follow one another with the same keys): a body is then read without allocating.
+bool copyInto(simdjson::dom::element value, json& out);
+
+bool copyObject(simdjson::dom::object fields, json& out) {
+    if (out.is_object() && out.size() == fields.size()) {
+        // The same keys in the same order: the values are replaced where they are. A body whose
+        // keys are not in order (or repeat) is built again below.
+        auto at = out.get_ref<json::object_t&>().begin();
+        bool same = true;
+        for (const simdjson::dom::key_value_pair field : fields) {
+            if (at->first != field.key) {
+                same = false;
+                break;
+            }
+            ++at;
+        }
+        if (same) {
+            at = out.get_ref<json::object_t&>().begin();
+            for (const simdjson::dom::key_value_pair field : fields) {
+                if (!copyInto(field.value, (at++)->second)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+    out = json::object();
+    auto& object = out.get_ref<json::object_t&>();
+    for (const simdjson::dom::key_value_pair field : fields) {
+        // At the end, where a body's sorted keys go; a key already there is the one it replaces.
+        const auto at = object.emplace_hint(object.end(), std::string(field.key), nullptr);
+        if (!copyInto(field.value, at->second)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool copyArray(simdjson::dom::array items, json& out) {
+    if (!out.is_array()) {
+        out = json::array();
+    }
+    auto& array = out.get_ref<json::array_t&>();
+    array.resize(items.size());
+    auto at = array.begin();
+    for (const simdjson::dom::element item : items) {
+        if (!copyInto(item, *at++)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool copyInto(simdjson::dom::element value, json& out) {
+    using Type = simdjson::dom::element_type;
+    switch (value.type()) {
+        case Type::OBJECT:
+            return copyObject(simdjson::dom::object(value), out);
+        case Type::ARRAY:
+            return copyArray(simdjson::dom::array(value), out);
+        case Type::STRING:
+            if (out.is_string()) {
+                out.get_ref<std::string&>().assign(std::string_view(value));
+            } else {
+                out = std::string(std::string_view(value));
+            }
+            return true;
+        case Type::INT64: {
+            const std::int64_t n = std::int64_t(value);
+            out = n < 0 ? json(n) : json(static_cast<std::uint64_t>(n));
+            return true;
+        }
+        case Type::UINT64:
+            out = std::uint64_t(value);
+            return true;
+        case Type::BOOL:
+            out = bool(value);
+            return true;
+        case Type::NULL_VALUE:
+            out = nullptr;
+            return true;
+        case Type::DOUBLE:
+            return false;
+    }
+    return false;
+}
+
+// Whether a simdjson value holds a number with a fraction or an exponent.
+bool holdsDouble(simdjson::dom::element value) {
+    using Type = simdjson::dom::element_type;
+    switch (value.type()) {
+        case Type::OBJECT:
+            for (const simdjson::dom::key_value_pair field : simdjson::dom::object(value)) {
+                if (holdsDouble(field.value)) {
+                    return true;
+                }
+            }
+            return false;
+        case Type::ARRAY:
+            for (const simdjson::dom::element item : simdjson::dom::array(value)) {
+                if (holdsDouble(item)) {
+                    return true;
+                }
+            }
+            return false;
+        case Type::DOUBLE:
+            return true;
+        default:
+            return false;
+    }
+}
+
+}  // namespace
+
+BodyParser::BodyParser() : simd_(std::make_unique<Simd>()) {}
+BodyParser::~BodyParser() = default;
+BodyParser::BodyParser(BodyParser&&) noexcept = default;
+BodyParser& BodyParser::operator=(BodyParser&&) noexcept = default;
+
+const json& BodyParser::parse(std::string_view text) {
+    json& out = simd_->last;
+    if (const auto root = simdRoot(simd_->parser, text); root && copyInto(*root, out)) {
+        return out;
+    }
+    ++handedOver_;
+    out = json::parse(text, nullptr, false);
+    return out;
+}
+
+bool BodyParser::isObject(std::string_view text) {
+    if (const auto root = simdRoot(simd_->parser, text); root && !holdsDouble(*root)) {
+        return root->is_object();
+    }
+    ++handedOver_;
+    // nlohmann's verdict without its value: an object begins with '{' (after a UTF-8 byte order
+    // mark nlohmann skips, and white space) and is accepted whole.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    const std::size_t from = text.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+    const auto first = text.find_first_not_of(" \t\n\r", from);
+    return first != std::string_view::npos && text[first] == '{' && json::accept(text);
+}
+
+std::optional<BodyParser::SqlText> BodyParser::memberAsSqlText(std::string_view text, std::string_view key) {
+    // SQLite nests at most 1000 deep; fewer openings than that nest less deep.
+    constexpr std::ptrdiff_t kFewerOpeningsThanSqliteNests = 1000;
+    if (text.find_first_of(std::string_view("\\\0", 2)) != std::string_view::npos ||
+        std::count_if(text.begin(), text.end(), [](char c) { return c == '{' || c == '['; }) >=
+            kFewerOpeningsThanSqliteNests) {
+        return std::nullopt;
+    }
+    simdjson::dom::element root;
+    if (simd_->parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS || !root.is_object()) {
+        return std::nullopt;
+    }
+    for (const simdjson::dom::key_value_pair field : simdjson::dom::object(root)) {
+        if (field.key == key) {
+            if (field.value.is_string()) {
+                return std::optional<SqlText>(std::in_place, std::string_view(field.value));
+            }
+            if (field.value.is_null()) {
+                return std::optional<SqlText>(std::in_place);  // SQL NULL
+            }
+            return std::nullopt;  // a number, a boolean, an object or an array: SQLite's own reading
+        }
+    }
+    return std::optional<SqlText>(std::in_place);  // no such member: SQL NULL
+}
+
+}  // namespace pitlink::journal
