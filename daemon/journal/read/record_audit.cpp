@@ -276,7 +276,7 @@ std::string RecordAuditor::visit(const JournalRecord& record) {
     const bool roundsRead = record.roundId.has_value() && RoundAuditor::readsBody(record.kind);
     const json* parsed = &noBody();
     if (ledgerReads || roundsRead) {
-        parsed = &bodies_.parse(record.body);  // kept by bodies_ until its next parse
+        parsed = &bodies_.parse(record.body, record.kind);  // kept by bodies_ until its next of the kind
         if (!parsed->is_object()) {
             return notAnObject(record);
         }

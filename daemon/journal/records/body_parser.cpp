@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 namespace pitlink::journal {
 
@@ -14,7 +16,16 @@ using nlohmann::json;
 // NOLINTNEXTLINE(bugprone-exception-escape)
 struct BodyParser::Simd {
     simdjson::dom::parser parser;
-    json last;  // the body parse() returned last, reused by the next
+    // The body parse() returned last for each shape, reused by the next of that shape.
+    std::vector<std::pair<std::string, json>> lastByShape;
+    json& lastOf(std::string_view shape) {
+        for (auto& [name, last] : lastByShape) {
+            if (name == shape) {
+                return last;
+            }
+        }
+        return lastByShape.emplace_back(shape, json()).second;
+    }
 };
 
 namespace {
@@ -40,25 +51,33 @@ std::optional<simdjson::dom::element> simdRoot(simdjson::dom::parser& parser, st
 bool copyInto(simdjson::dom::element value, json& out);
 
 bool copyObject(simdjson::dom::object fields, json& out) {
-    if (out.is_object() && out.size() == fields.size()) {
-        // The same keys in the same order: the values are replaced where they are. A body whose
-        // keys are not in order (or repeat) is built again below.
-        auto at = out.get_ref<json::object_t&>().begin();
-        bool same = true;
+    if (out.is_object()) {
+        // Merged into what is there, key by key in their (sorted) order: a key kept has its value
+        // replaced where it is, a key not in the body goes, a new one is put in its place. A
+        // body whose keys are not in order (or repeat) is built again below.
+        auto& object = out.get_ref<json::object_t&>();
+        auto at = object.begin();
+        std::optional<std::string_view> before;
+        bool inOrder = true;
         for (const simdjson::dom::key_value_pair field : fields) {
-            if (at->first != field.key) {
-                same = false;
+            if (before && !(*before < field.key)) {
+                inOrder = false;
                 break;
+            }
+            before = field.key;
+            while (at != object.end() && std::string_view(at->first) < field.key) {
+                at = object.erase(at);
+            }
+            if (at == object.end() || at->first != field.key) {
+                at = object.emplace_hint(at, std::string(field.key), nullptr);
+            }
+            if (!copyInto(field.value, at->second)) {
+                return false;
             }
             ++at;
         }
-        if (same) {
-            at = out.get_ref<json::object_t&>().begin();
-            for (const simdjson::dom::key_value_pair field : fields) {
-                if (!copyInto(field.value, (at++)->second)) {
-                    return false;
-                }
-            }
+        if (inOrder) {
+            object.erase(at, object.end());
             return true;
         }
     }
@@ -155,8 +174,8 @@ BodyParser::~BodyParser() = default;
 BodyParser::BodyParser(BodyParser&&) noexcept = default;
 BodyParser& BodyParser::operator=(BodyParser&&) noexcept = default;
 
-const json& BodyParser::parse(std::string_view text) {
-    json& out = simd_->last;
+const json& BodyParser::parse(std::string_view text, std::string_view shape) {
+    json& out = simd_->lastOf(shape);
     if (const auto root = simdRoot(simd_->parser, text); root && copyInto(*root, out)) {
         return out;
     }

@@ -26,8 +26,9 @@ public:
     BodyParser& operator=(const BodyParser&) = delete;
 
     // What nlohmann::json::parse(text, nullptr, false) returns: the value, or a discarded one.
-    // It is kept here until the next parse, which reuses its storage.
-    [[nodiscard]] const nlohmann::json& parse(std::string_view text);
+    // It is kept here until the next parse of the same `shape`, which reuses its storage: a
+    // record's kind, whose bodies mostly have the same keys (a few kinds: each is kept).
+    [[nodiscard]] const nlohmann::json& parse(std::string_view text, std::string_view shape = {});
     // Whether nlohmann::json::parse(text) would return a JSON object (without building it).
     [[nodiscard]] bool isObject(std::string_view text);
 
