@@ -1,11 +1,13 @@
 #include "daemon/ship/floor_client.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <memory>
 
 #include "daemon/ship/copy_rows.h"
@@ -56,7 +58,65 @@ std::atomic<bool> cutRequested{false};
 
 }  // namespace
 
-FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(conninfo.c_str())) {
+namespace {
+
+// The connection string's connect_timeout in seconds, as libpq reads it (absent or 0: none; below
+// 2: 2), or nullopt for none.
+std::optional<int> connectTimeoutOf(const std::string& conninfo) {
+    char* error = nullptr;
+    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
+    PQfreemem(error);
+    std::optional<int> seconds;
+    for (const PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr; ++o) {
+        if (std::string_view(o->keyword) == "connect_timeout" && o->val != nullptr) {
+            try {
+                if (const int value = std::stoi(o->val); value > 0) {
+                    seconds = std::max(value, 2);
+                }
+            } catch (const std::exception&) {
+                // libpq refuses it itself when it connects
+            }
+        }
+    }
+    PQconninfoFree(options);
+    return seconds;
+}
+
+// A connection made step by step (PQconnectStart, PQconnectPoll) instead of PQconnectdb, which
+// blocks until the server answers or connect_timeout passes: a stop (cutRequested) ends the wait
+// within one slice of the poll. connect_timeout is kept here, as PQconnectdb keeps it.
+pg_conn* connectUnlessStopped(const std::string& conninfo) {
+    using Clock = std::chrono::steady_clock;
+    constexpr auto kSlice = std::chrono::milliseconds(100);
+    const auto timeout = connectTimeoutOf(conninfo);
+    const auto deadline = timeout ? std::optional(Clock::now() + std::chrono::seconds(*timeout)) : std::nullopt;
+    pg_conn* conn = PQconnectStart(conninfo.c_str());
+    if (conn == nullptr) {
+        return nullptr;
+    }
+    PostgresPollingStatusType state = PGRES_POLLING_WRITING;
+    while (PQstatus(conn) != CONNECTION_BAD && state != PGRES_POLLING_OK && state != PGRES_POLLING_FAILED) {
+        if (cutRequested) {
+            PQfinish(conn);
+            throw FloorError("cannot connect to the floor server: stopped while connecting", "");
+        }
+        if (deadline && Clock::now() >= *deadline) {
+            PQfinish(conn);
+            throw FloorError("cannot connect to the floor server: timeout expired", "");
+        }
+        pollfd wait{PQsocket(conn), static_cast<short>(state == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
+        if (const int ready = ::poll(&wait, 1, static_cast<int>(kSlice.count()));
+            ready == 0 || (ready < 0 && errno == EINTR)) {
+            continue;  // nothing yet, or a signal: the stop and the deadline are looked at again
+        }
+        state = PQconnectPoll(conn);
+    }
+    return conn;
+}
+
+}  // namespace
+
+FloorClient::FloorClient(const std::string& conninfo) : conn_(connectUnlessStopped(conninfo)) {
     if (conn_ == nullptr || PQstatus(conn_) != CONNECTION_OK) {
         const std::string why = conn_ != nullptr ? trimmed(PQerrorMessage(conn_)) : "out of memory";
         PQfinish(conn_);
@@ -65,7 +125,7 @@ FloorClient::FloorClient(const std::string& conninfo) : conn_(PQconnectdb(connin
     }
     liveConnection = conn_;
     if (cutRequested) {
-        cutFromSignal();  // the stop came while it connected: nothing more is sent
+        cutFromSignal();  // the stop came as it connected: nothing more is sent
     }
     try {
         // Text is compared and hashed byte for byte on the server: UTF-8 both ways, whatever

@@ -52,7 +52,7 @@ struct FloorHead {
 
 class FloorClient {
 public:
-    // Connects; throws FloorError.
+    // Connects; throws FloorError, also when a stop (cutFromSignal) comes while it connects.
     explicit FloorClient(const std::string& conninfo);
     ~FloorClient();
     FloorClient(const FloorClient&) = delete;
@@ -60,7 +60,7 @@ public:
 
     // From a signal handler (async-signal-safe): shuts the socket of the connection in use down,
     // so that a call waiting on the server (a busy one, or one cut off) fails at once instead of
-    // holding a stop, and a connection made afterwards is cut as soon as it is made. What it was
+    // holding a stop; a connection being made is given up within a tenth of a second. What it was
     // inserting is rolled back by the server; it is shipped again.
     static void cutFromSignal() noexcept;
 

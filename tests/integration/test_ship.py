@@ -9,10 +9,12 @@ Usage: test_ship.py BUILD_DIR SOURCE_DIR (ctest passes both).
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -230,6 +232,40 @@ class Ship(unittest.TestCase):
         self.floor.pg.psql("DROP TRIGGER test_slow ON floor.record;")
         s.start()
         self.assert_shipped_whole(s, journal)
+
+    def test_a_stop_while_connecting_to_a_server_that_never_answers_ends_at_once(self):
+        # A peer that takes the TCP connection and never says a word: libpq waits for the
+        # server's answer to its first message until connect_timeout (60 s here).
+        silent = socket.socket()
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)
+        held = []
+
+        def take():
+            while True:
+                try:
+                    held.append(silent.accept()[0])
+                except OSError:
+                    return
+        threading.Thread(target=take, daemon=True).start()
+        s = self.shipper(journal=self.dealt(5), port=silent.getsockname()[1])
+        with open(s.config) as f:
+            config = f.read()
+        with open(s.config, "w") as f:
+            f.write(config.replace('server: "', 'server: "connect_timeout=60 ', 1))
+        s.start()
+        end = time.monotonic() + 15
+        while not held and time.monotonic() < end:
+            time.sleep(0.05)
+        self.assertTrue(held, "pitlink-ship never connected to the silent peer")
+        time.sleep(0.5)  # in libpq's wait for the answer
+        started = time.monotonic()
+        out = s.stop()  # allows 10 s; PQconnectdb would have held the stop for the minute
+        self.assertLess(time.monotonic() - started, 5, out)
+        self.assertIn("pitlink-ship: stopped", out)
+        silent.close()
+        for c in held:
+            c.close()
 
     def test_pitlink_ship_and_pitlinkd_killed_mid_batch_then_caught_up_nothing_lost_or_doubled(self):
         self.daemon.rewrite_config([("source: reader", "source: rng"), ("bets_open_ms: 60000", "bets_open_ms: 1"),

@@ -77,7 +77,17 @@ void Simulation::accountingHost() {
 void Simulation::aftHost() {
     const auto& linked = host_.stations();
     ++result_.sasPolls;
+    const std::int64_t answered = aft_.stats().registrationsAnswered;
     aft_.act(linked[std::uniform_int_distribution<std::size_t>(0, linked.size() - 1)(random_)], clockMs_);
+    // As after the host's polls (step()): an answer given to the host's first send of a change
+    // here is followed by the power cut too. A station that answered an LP B7 before its record
+    // was durable would lose the asset number it told the host of (the host then finds the old
+    // one in its next LP 73 answer); its answers come only on a repeat, never on the first send.
+    if (options_.faults && aft_.stats().registrationsAnswered > answered &&
+        std::uniform_int_distribution<int>(0, 3)(random_) == 0) {
+        ++result_.registrationCrashes;
+        crash("power cut with a registration change just answered", 0.5);
+    }
 }
 
 // A hard host cash-out offered (6A): two times in three, before the host takes it, the operator

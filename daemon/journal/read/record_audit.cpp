@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
 #include "daemon/journal/read/audit.h"
 #include "daemon/journal/read/round_history.h"
@@ -97,9 +98,14 @@ bool RoundAuditor::canAbsorb(const RoundAuditor& next) const {
 }
 
 void RoundAuditor::absorb(RoundAuditor&& next) {
+    if (fresh_) {
+        // What it could not place would have to be kept for the one before it: the audit joins
+        // each segment to the auditor that followed every record before it, never to a fresh one.
+        throw std::logic_error("RoundAuditor::absorb into an auditor that does not know the rounds before");
+    }
     // What `next` could not place, in record order: a game's first opening there ends the round
     // this auditor holds open for the game; a record of a round not open there is this auditor's
-    // if it holds that round open still.
+    // if it holds that round open still (else a re-settlement of an older round, as in visit()).
     std::vector<std::pair<std::int64_t, const std::string*>> openings;
     for (const auto& [game, seq] : next.firstOpening_) {
         openings.emplace_back(seq, &game);
@@ -120,17 +126,9 @@ void RoundAuditor::absorb(RoundAuditor&& next) {
                                        [&](const auto& entry) { return entry.second.id == u.record.roundId; });
         if (open != open_.end()) {
             place(open->second, u.record, u.body);
-        } else if (fresh_) {
-            unplaced_.push_back(u);
         }
     }
     endOpenedBefore(INT64_MAX);
-    if (fresh_) {
-        for (const auto& [game, seq] : next.firstOpening_) {
-            firstOpening_.try_emplace(game, seq);
-        }
-        openedIds_.insert(next.openedIds_.begin(), next.openedIds_.end());
-    }
     for (auto& [game, track] : next.open_) {
         open_[game] = std::move(track);
     }

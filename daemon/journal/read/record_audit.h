@@ -43,7 +43,7 @@ public:
     void visit(const JournalRecord& record, const nlohmann::json& body);
     // `next` followed the records right after this one's, fresh: what it could not place is
     // placed here (its records of rounds it never saw open, each game's first opening), then its
-    // rounds, counts and problems become this one's.
+    // rounds, counts and problems become this one's. This one is not fresh (std::logic_error).
     void absorb(RoundAuditor&& next);
     // False when a round this auditor holds open has the number of one `next` opened: a record
     // of that number is then placed by which round one pass holds open, which `next` cannot know
