@@ -1,0 +1,167 @@
+// The side bets' exact edges (issue 38): equal to a brute force that deals every ordered sequence
+// of a small shoe's cards and adds up each bet's net itself, with its own exact fractions; the
+// published 8-deck figures for a full shoe; a shoe rich in sevens turns Gold 7 in the player's
+// favour where one of the same size without the surplus does not.
+#include "daemon/game/side_bet_edge.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "daemon/game/third_card_rule.h"
+#include "tests/unit/fixtures.h"
+
+namespace pitlink::game {
+namespace {
+
+// A bet's total net over every ordered 6-card sequence of `shoe`, as a fraction num / den of the
+// sequences' count (den: the product of the paytable's denominators, not their lcm).
+struct Exact {
+    Int128 num = 0;
+    Int128 den = 1;
+};
+
+std::map<BetType, Exact> bruteForceEdges(const Paytable& table, const std::vector<Card>& shoe) {
+    std::map<BetType, Int128> productOfDens;
+    for (const BetType t : kAllBetTypes) {
+        if (!table.offers(t) || isMainBet(t)) {
+            continue;
+        }
+        Int128 product = 1;
+        for (std::size_t tier = 0; tier < payTiers(t).size(); ++tier) {
+            product *= table.payout(t, static_cast<int>(tier)).ratio.den;
+        }
+        productOfDens[t] = product;
+    }
+    std::map<BetType, Int128> net;  // in units of 1 / productOfDens
+    Int128 sequences = 0;
+    const std::size_t n = shoe.size();
+    std::vector<std::size_t> pick(6);
+    std::vector<bool> used(n, false);
+    auto recurse = [&](auto&& self, std::size_t depth) -> void {
+        if (depth == 6) {
+            std::size_t next = 0;
+            const Outcome o = evaluate(dealCoup([&] { return shoe[pick[next++]]; }));
+            ++sequences;
+            for (const auto& [t, product] : productOfDens) {
+                const BetEvent e = classifyBet(t, o);
+                if (e.kind == BetEvent::Kind::Loss) {
+                    net[t] -= product;
+                } else if (e.kind == BetEvent::Kind::Win) {
+                    const Payout p = table.payout(t, e.tier);
+                    if (!p.push) {
+                        net[t] += product / p.ratio.den * p.ratio.num;
+                    }
+                }
+            }
+            return;
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!used[i]) {
+                used[i] = true;
+                pick[depth] = i;
+                self(self, depth + 1);
+                used[i] = false;
+            }
+        }
+    };
+    recurse(recurse, 0);
+    std::map<BetType, Exact> out;
+    for (const auto& [t, product] : productOfDens) {
+        out[t] = Exact{net[t], sequences * product};
+    }
+    return out;
+}
+
+ShoeComposition compositionOf(const std::vector<Card>& shoe) {
+    ShoeComposition c;
+    for (const Card card : shoe) {
+        c.add(card);
+    }
+    return c;
+}
+
+void expectBruteForceEdges(const Paytable& table, const std::string& shoeText) {
+    const auto shoe = test::cards(shoeText);
+    const auto expected = bruteForceEdges(table, shoe);
+    const auto edges = sideBetEdges(table, compositionOf(shoe));
+    ASSERT_EQ(edges.size(), expected.size()) << table.id;
+    for (const BetEdge& edge : edges) {
+        const Exact& e = expected.at(edge.bet);
+        EXPECT_TRUE(edge.num * e.den == e.num * edge.den) << betTypeName(edge.bet) << " in " << shoeText;
+    }
+}
+
+TEST(SideBetEdge, EqualsABruteForceOverEveryOrderedSequenceOfSmallShoes) {
+    // Sevens and eights for three-card 7s and 8s, nines of several suits, suited pairs.
+    expectBruteForceEdges(test::shippedPaytable("ruyi"), "7S 7H 7D 8C 8S 9D 9S 9H KS 2C 3H");
+    expectBruteForceEdges(test::shippedPaytable("ruyi"), "7C 7C 7C 4H 3D TS 8S 8S 9C AH 6D");
+    expectBruteForceEdges(test::shippedPaytable("standard"), "9D 9D 9S 9H KS KS 5C 5C 3H 2D AS 7C");
+    expectBruteForceEdges(test::shippedPaytable("no_commission"), "AS 2S 3S 4S 5S 6S 7S 8S 9S TS JS");
+    // Ratios that are not whole: each tier's own denominator.
+    Paytable halves = test::shippedPaytable("ruyi");
+    halves.set(BetType::Tie, 0, Payout::pays({17, 2}));
+    halves.set(BetType::Gold7, 0, Payout::pays({121, 3}));
+    halves.set(BetType::Ruby9, 1, Payout::pays({149, 2}));
+    expectBruteForceEdges(halves, "7S 7H 7D 8C 8S 9D 9S 9H KS 2C 3H");
+}
+
+TEST(SideBetEdge, AFullShoeHasThePublishedHouseEdges) {
+    const auto edges = sideBetEdges(test::shippedPaytable("ruyi"), ShoeComposition::fullDecks(8));
+    std::map<BetType, std::int64_t> ppm;
+    for (const BetEdge& e : edges) {
+        ppm[e.bet] = e.ppm();
+    }
+    // Wizard of Odds, 8 decks: Dragon 7 (Gold 7) at 40: 7.611 %; Panda 8 (Jade 8) at 25: 10.187 %.
+    EXPECT_NEAR(static_cast<double>(ppm.at(BetType::Gold7)), -76'110, 60);
+    EXPECT_NEAR(static_cast<double>(ppm.at(BetType::Jade8)), -101'870, 60);
+    EXPECT_EQ(ppm.count(BetType::Banker), 0U);  // a main bet: not a side bet
+    EXPECT_EQ(ppm.count(BetType::Player), 0U);
+}
+
+TEST(SideBetEdge, AShoeRichInSevensTurnsGoldSevenThePlayers) {
+    // 52 cards each: one with 16 sevens (12 above a deck's 4), one with a deck's 4. The rest are
+    // the same other ranks.
+    ShoeComposition rich;
+    ShoeComposition plain;
+    for (int s = 0; s < kSuits; ++s) {
+        for (int r = 1; r <= kRanks; ++r) {
+            const Card card(static_cast<Rank>(r), static_cast<Suit>(s));
+            plain.add(card);
+            if (const int n = static_cast<Rank>(r) == Rank::Seven ? 4 : r == 10 || r == 11 || r == 12 ? 0 : 1; n > 0) {
+                rich.add(card, n);
+            }
+        }
+    }
+    ASSERT_EQ(rich.total(), plain.total());
+    const Paytable ruyi = test::shippedPaytable("ruyi");
+    const auto goldSeven = [&](const ShoeComposition& c) {
+        for (const BetEdge& e : sideBetEdges(ruyi, c)) {
+            if (e.bet == BetType::Gold7) {
+                return e;
+            }
+        }
+        ADD_FAILURE() << "ruyi offers no Gold 7";
+        return BetEdge{};
+    };
+    EXPECT_GT(goldSeven(rich).ppm(), 0);
+    EXPECT_TRUE(goldSeven(rich).above(0));
+    EXPECT_LT(goldSeven(plain).ppm(), 0);
+    EXPECT_FALSE(goldSeven(plain).above(0));
+}
+
+TEST(SideBetEdge, PartsPerMillionRoundTowardZeroAndTheThresholdIsExact) {
+    const BetEdge third{BetType::Tie, 1, 3};
+    EXPECT_EQ(third.ppm(), 333'333);
+    EXPECT_TRUE(third.above(333'333));  // 333,333.33... is above 333,333
+    EXPECT_FALSE(third.above(333'334));
+    const BetEdge minusThird{BetType::Tie, -1, 3};
+    EXPECT_EQ(minusThird.ppm(), -333'333);
+    EXPECT_FALSE(minusThird.above(-333'333));  // -333,333.33... is below -333,333
+    EXPECT_TRUE(minusThird.above(-333'334));
+}
+
+}  // namespace
+}  // namespace pitlink::game
