@@ -1,5 +1,6 @@
 #include "daemon/game/exact_odds.h"
 
+#include <algorithm>
 #include <array>
 #include <mutex>
 #include <stdexcept>
@@ -19,6 +20,14 @@ namespace {
 // (suits of the first four cards). Third cards matter only by their points. The enumeration
 // therefore walks ranks for the first four cards, points for the third cards, and suits only
 // where a suit can change an event, and accumulates weights per outcome signature.
+//
+// The main game of a coup (totals, third cards and their weights) depends on the first four
+// cards only through their points: ranks of one point value (ten to king) give the same. So the
+// walk over ranks adds each rank tuple's pair and suit weights to its point tuple (10^4 of them
+// against 13^4 rank tuples), and each point tuple's main outcomes are worked out once and
+// multiplied by what it gathered: the same sums, in the other order (the weights multiply).
+constexpr int kPointTuples = 10'000;  // the points of P1 B1 P2 B2, as decimal digits
+
 struct Weighted {
     int signature;
     std::uint64_t weight;
@@ -33,12 +42,29 @@ public:
         tail_[6] = 1;
         for (int r = 0; r < kRanks; ++r) {
             rankLeft_[static_cast<std::size_t>(r)] = comp.rankCount(static_cast<Rank>(r + 1));
+            pointsInShoe_[static_cast<std::size_t>(Card::pointsOf(static_cast<Rank>(r + 1)))] +=
+                static_cast<std::uint64_t>(rankLeft_[static_cast<std::size_t>(r)]);
         }
+        byPoints_.resize(kPointTuples);
     }
 
     const OutcomeHistogram& run() {
         std::array<int, 4> ranks{};
         walk(0, ranks, 1);
+        for (int tuple = 0; tuple < kPointTuples; ++tuple) {
+            const std::vector<Weighted>& gathered = byPoints_[static_cast<std::size_t>(tuple)];
+            if (gathered.empty()) {
+                continue;
+            }
+            mainOutcomes(tuple);
+            for (const Weighted& m : main_) {
+                for (const Weighted& g : gathered) {
+                    histogram_.add(
+                        outcomeSignature(m.signature, g.signature / kSuitSignatures, g.signature % kSuitSignatures),
+                        m.weight * g.weight);
+                }
+            }
+        }
         return histogram_;
     }
 
@@ -62,29 +88,66 @@ private:
         }
     }
 
+    // A rank tuple's pair and suit weights, gathered by its point tuple.
     void leaf(const std::array<int, 4>& ranks, std::uint64_t rankWeight) {
-        mainOutcomes(ranks);
         suitOutcomes(ranks, rankWeight);
         const int pairs = pairSignature(ranks[0] == ranks[2], ranks[1] == ranks[3]);
-        for (const Weighted& m : main_) {
-            for (const Weighted& s : suits_) {
-                histogram_.add(outcomeSignature(m.signature, pairs, s.signature), m.weight * s.weight);
+        int tuple = 0;
+        for (const int r : ranks) {
+            tuple = tuple * 10 + Card::pointsOf(static_cast<Rank>(r + 1));
+        }
+        std::vector<Weighted>& gathered =
+            byPoints_[static_cast<std::size_t>(sameMainGame()[static_cast<std::size_t>(tuple)])];
+        for (const Weighted& s : suits_) {
+            const int signature = pairs * kSuitSignatures + s.signature;
+            const auto it = std::find_if(gathered.begin(), gathered.end(),
+                                         [signature](const Weighted& g) { return g.signature == signature; });
+            if (it != gathered.end()) {
+                it->weight += s.weight;
+            } else {
+                gathered.push_back({signature, s.weight});
             }
         }
     }
 
-    // Totals and card counts after the third-card rules, with the weight of the third cards
-    // scaled to the common 6-card denominator.
-    void mainOutcomes(const std::array<int, 4>& ranks) {
+    // For each point tuple, the first one with the same main game: the same two-card totals and
+    // the same four points taken from the shoe (in any order), hence the same third cards left.
+    // The same for every composition: worked out once.
+    static const std::array<std::int16_t, kPointTuples>& sameMainGame() {
+        static const auto table = [] {
+            std::array<std::int16_t, kPointTuples> first{};
+            std::vector<std::int16_t> byKey(std::size_t{100} * kPointTuples, -1);
+            for (int tuple = 0; tuple < kPointTuples; ++tuple) {
+                std::array<int, 4> p{tuple / 1000, tuple / 100 % 10, tuple / 10 % 10, tuple % 10};
+                const int totals = (p[0] + p[2]) % 10 * 10 + (p[1] + p[3]) % 10;
+                std::sort(p.begin(), p.end());
+                const int key = totals * kPointTuples + ((p[0] * 10 + p[1]) * 10 + p[2]) * 10 + p[3];
+                auto& seen = byKey[static_cast<std::size_t>(key)];
+                if (seen < 0) {
+                    seen = static_cast<std::int16_t>(tuple);
+                }
+                first[static_cast<std::size_t>(tuple)] = seen;
+            }
+            return first;
+        }();
+        return table;
+    }
+
+    // Totals and card counts after the third-card rules for a point tuple (P1 B1 P2 B2, each
+    // 0-9, as decimal digits), with the weight of the third cards scaled to the common 6-card
+    // denominator.
+    void mainOutcomes(int tuple) {
         main_.clear();
-        std::array<std::uint64_t, 10> pointsLeft{};
-        for (int r = 0; r < kRanks; ++r) {
-            pointsLeft[static_cast<std::size_t>(Card::pointsOf(static_cast<Rank>(r + 1)))] +=
-                static_cast<std::uint64_t>(rankLeft_[static_cast<std::size_t>(r)]);
+        std::array<int, 4> points{};
+        for (int i = 3; i >= 0; --i, tuple /= 10) {
+            points[static_cast<std::size_t>(i)] = tuple % 10;
         }
-        auto pts = [&](int i) { return Card::pointsOf(static_cast<Rank>(ranks[static_cast<std::size_t>(i)] + 1)); };
-        const int pt = (pts(0) + pts(2)) % 10;
-        const int bt = (pts(1) + pts(3)) % 10;
+        std::array<std::uint64_t, 10> pointsLeft = pointsInShoe_;
+        for (const int p : points) {
+            --pointsLeft[static_cast<std::size_t>(p)];
+        }
+        const int pt = (points[0] + points[2]) % 10;
+        const int bt = (points[1] + points[3]) % 10;
         if (isNatural(pt) || isNatural(bt)) {
             main_.push_back({mainSignature(pt, bt, 2, 2), tail_[4]});
             return;
@@ -137,6 +200,11 @@ private:
             const bool bankerPairRank = ranks[1] == ranks[3] && r == ranks[1];
             needy[static_cast<std::size_t>(i)] = r == kNine || playerPairRank || bankerPairRank;
         }
+        if (needy == std::array<bool, 4>{}) {
+            // No nine, no pair: the suits change nothing (the common case, about 6 rank tuples in 10).
+            suits_.push_back({suitSignature(false, false, NinesPattern::None), rankWeight});
+            return;
+        }
         // Weight of the non-needy cards: rankWeight divided by the needy cards' rank falling product.
         std::uint64_t needyRankWeight = 1;
         std::array<int, kRanks> seen{};
@@ -152,6 +220,30 @@ private:
         // come before the non-needy ones of that rank. A rank group is needy as a whole (all its
         // positions), so this holds.
         const std::uint64_t otherWeight = rankWeight / needyRankWeight;
+        // The needy cards' suit weights depend on nothing but their ranks by position (the other
+        // cards are of other ranks): enumerated once per such pattern, with the other cards'
+        // weight 1, and scaled here.
+        int pattern = 0;
+        for (int i = 3; i >= 0; --i) {
+            const auto at = static_cast<std::size_t>(i);
+            pattern = pattern * (kRanks + 1) + (needy[at] ? ranks[at] + 1 : 0);
+        }
+        std::int32_t& cached = suitPatternIndex_[static_cast<std::size_t>(pattern)];
+        if (cached < 0) {
+            enumerateSuits(ranks, needy);
+            cached = static_cast<std::int32_t>(suitPatterns_.size());
+            suitPatterns_.push_back(suits_);
+        }
+        suits_ = suitPatterns_[static_cast<std::size_t>(cached)];
+        for (Weighted& w : suits_) {
+            w.weight *= otherWeight;
+        }
+    }
+
+    // The suit signatures of the needy cards of `ranks` and their weights (falling products of
+    // the composition's cards of each suit), the other cards counting 1.
+    void enumerateSuits(const std::array<int, 4>& ranks, const std::array<bool, 4>& needy) {
+        suits_.clear();
         std::array<Card, 4> cards{};
         for (int i = 0; i < 4; ++i) {
             cards[static_cast<std::size_t>(i)] =
@@ -161,7 +253,7 @@ private:
         for (int c = 0; c < kCardsPerDeck; ++c) {
             left[static_cast<std::size_t>(c)] = static_cast<std::int16_t>(comp_.count(c));
         }
-        assignSuits(0, needy, cards, left, otherWeight);
+        assignSuits(0, needy, cards, left, 1);
     }
 
     void assignSuits(int i, const std::array<bool, 4>& needy, std::array<Card, 4>& cards,
@@ -205,6 +297,12 @@ private:
     std::array<std::uint64_t, 7> tail_{};
     std::vector<Weighted> main_;
     std::vector<Weighted> suits_;
+    std::array<std::uint64_t, 10> pointsInShoe_{};
+    static constexpr int kSuitPatterns = (kRanks + 1) * (kRanks + 1) * (kRanks + 1) * (kRanks + 1);
+    std::vector<std::int32_t> suitPatternIndex_ = std::vector<std::int32_t>(kSuitPatterns, -1);
+    std::vector<std::vector<Weighted>> suitPatterns_;
+    // By point tuple: the weights of (pair signature, suit signature), as pairs * kSuitSignatures + suits.
+    std::vector<std::vector<Weighted>> byPoints_;
 };
 
 }  // namespace

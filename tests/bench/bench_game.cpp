@@ -10,6 +10,7 @@
 #include "daemon/game/exact_odds.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/settlement.h"
+#include "daemon/game/side_bet_edge.h"
 #include "daemon/game/simulator.h"
 #include "daemon/game/third_card_rule.h"
 
@@ -37,6 +38,35 @@ void BM_ExactOdds8Decks(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ExactOdds8Decks)->Unit(benchmark::kMillisecond);
+
+// Issue 38: the exact edge of every side bet of the ruyi paytable (Gold 7, Jade 8, Ruby 9, the
+// pairs, Tie, ...) for the next round of an 8-deck shoe two thirds dealt (the 139 cards left of a
+// fixed shuffle): what the table works out after every round. Baseline: the full shoe's analysis
+// above, and the bare rank walk below.
+void BM_SideBetEdgesMidShoe(benchmark::State& state) {
+    const Paytable table = paytable("ruyi");
+    ShoeComposition shoe;
+    std::vector<Card> cards;
+    for (int deck = 0; deck < 8; ++deck) {
+        for (int c = 0; c < kCardsPerDeck; ++c) {
+            cards.push_back(Card::fromIndex(c));
+        }
+    }
+    std::uint64_t x = 38;  // a fixed shuffle (xorshift), the same every run
+    for (std::size_t i = cards.size() - 1; i > 0; --i) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        std::swap(cards[i], cards[x % (i + 1)]);
+    }
+    for (std::size_t i = 0; i < 139; ++i) {
+        shoe.add(cards[i]);
+    }
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(sideBetEdges(table, shoe));
+    }
+}
+BENCHMARK(BM_SideBetEdgesMidShoe)->Unit(benchmark::kMillisecond);
 
 // Baseline for the enumeration: the bare 13^4 walk over the ranks of the four initial cards
 // with their weights, which any rank-level enumeration must at least do.
