@@ -13,6 +13,12 @@ std::int64_t BetEdge::ppm() const {
 }
 
 bool BetEdge::above(std::int64_t ppmThreshold) const {
+    // An edge lies within -10^6 ppm and 10^12 ppm (the largest ratio, 10^6 to one); a threshold
+    // beyond 10^13 either way is decided without multiplying, which would leave 128 bits.
+    constexpr std::int64_t kBeyondAnyEdge = 10'000'000'000'000;
+    if (ppmThreshold >= kBeyondAnyEdge || ppmThreshold <= -kBeyondAnyEdge) {
+        return ppmThreshold < 0;
+    }
     return num * 1'000'000 > static_cast<Int128>(ppmThreshold) * den;
 }
 

@@ -1,13 +1,16 @@
 #include "daemon/ship/floor_client.h"
 
+#include <arpa/inet.h>
 #include <libpq-fe.h>
 #include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 
 #include "daemon/ship/copy_rows.h"
@@ -60,36 +63,81 @@ std::atomic<bool> cutRequested{false};
 
 namespace {
 
-// The connection string's connect_timeout in seconds, as libpq reads it (absent or 0: none; below
-// 2: 2), or nullopt for none.
-std::optional<int> connectTimeoutOf(const std::string& conninfo) {
-    char* error = nullptr;
-    PQconninfoOption* options = PQconninfoParse(conninfo.c_str(), &error);
-    PQfreemem(error);
-    std::optional<int> seconds;
-    for (const PQconninfoOption* o = options; o != nullptr && o->keyword != nullptr; ++o) {
-        if (std::string_view(o->keyword) == "connect_timeout" && o->val != nullptr) {
-            try {
-                if (const int value = std::stoi(o->val); value > 0) {
-                    seconds = std::max(value, 2);
-                }
-            } catch (const std::exception&) {
-                // libpq refuses it itself when it connects
+// The connection string's options as libpq reads them (nullptr: not set).
+class ConnOptions {
+public:
+    explicit ConnOptions(const std::string& conninfo) {
+        char* error = nullptr;
+        options_ = PQconninfoParse(conninfo.c_str(), &error);
+        PQfreemem(error);
+    }
+    ~ConnOptions() { PQconninfoFree(options_); }
+    ConnOptions(const ConnOptions&) = delete;
+    ConnOptions& operator=(const ConnOptions&) = delete;
+    [[nodiscard]] bool parsed() const { return options_ != nullptr; }
+    [[nodiscard]] const char* operator[](std::string_view keyword) const {
+        for (const PQconninfoOption* o = options_; o != nullptr && o->keyword != nullptr; ++o) {
+            if (keyword == o->keyword) {
+                return o->val != nullptr && *o->val != '\0' ? o->val : nullptr;
             }
         }
+        return nullptr;
     }
-    PQconninfoFree(options);
-    return seconds;
+
+private:
+    PQconninfoOption* options_ = nullptr;
+};
+
+// Whether libpq has exactly one address to try: a Unix socket (no host, or a socket directory),
+// one numeric host, or one hostaddr. A host name (which may resolve to several addresses) or a
+// list of hosts is left to PQconnectdb, which gives each address its own connect_timeout and goes
+// on to the next (and a stop then waits for it).
+bool oneAddress(const ConnOptions& options) {
+    if (const char* hostaddr = options["hostaddr"]) {
+        return std::string_view(hostaddr).find(',') == std::string_view::npos;
+    }
+    const char* host = options["host"];
+    if (host == nullptr || host[0] == '/' || host[0] == '@') {
+        return host == nullptr || std::string_view(host).find(',') == std::string_view::npos;
+    }
+    in6_addr address{};
+    return ::inet_pton(AF_INET, host, &address) == 1 || ::inet_pton(AF_INET6, host, &address) == 1;
 }
 
-// A connection made step by step (PQconnectStart, PQconnectPoll) instead of PQconnectdb, which
-// blocks until the server answers or connect_timeout passes: a stop (cutRequested) ends the wait
-// within one slice of the poll. connect_timeout is kept here, as PQconnectdb keeps it.
+// connect_timeout in seconds as libpq reads it (none, or 0 or less: none; 1: 2), or a FloorError
+// with libpq's message for a value that is not an integer.
+std::optional<int> connectTimeoutOf(const ConnOptions& options) {
+    const char* value = options["connect_timeout"];
+    if (value == nullptr) {
+        return std::nullopt;
+    }
+    errno = 0;
+    char* end = nullptr;
+    const long seconds = std::strtol(value, &end, 10);
+    while (end != nullptr && *end != '\0' && std::isspace(static_cast<unsigned char>(*end)) != 0) {
+        ++end;
+    }
+    if (end == value || errno != 0 || seconds != static_cast<int>(seconds) || end == nullptr || *end != '\0') {
+        throw FloorError(std::string("cannot connect to the floor server: invalid integer value \"") + value +
+                             "\" for connection option \"connect_timeout\"",
+                         "");
+    }
+    return seconds > 0 ? std::optional(std::max(static_cast<int>(seconds), 2)) : std::nullopt;
+}
+
+// A connection to one address made step by step (PQconnectStart, PQconnectPoll) instead of
+// PQconnectdb, which blocks until the server answers or connect_timeout passes: a stop
+// (cutRequested) ends the wait within one slice of the poll. connect_timeout is kept here, as
+// PQconnectdb keeps it for each address.
 pg_conn* connectUnlessStopped(const std::string& conninfo) {
+    const ConnOptions options(conninfo);
+    if (!options.parsed() || !oneAddress(options)) {
+        return PQconnectdb(conninfo.c_str());  // libpq's own message for what it cannot read
+    }
     using Clock = std::chrono::steady_clock;
     constexpr auto kSlice = std::chrono::milliseconds(100);
-    const auto timeout = connectTimeoutOf(conninfo);
-    const auto deadline = timeout ? std::optional(Clock::now() + std::chrono::seconds(*timeout)) : std::nullopt;
+    const auto timeout = connectTimeoutOf(options);
+    const auto deadline = Clock::now() + std::chrono::seconds(timeout.value_or(0));
     pg_conn* conn = PQconnectStart(conninfo.c_str());
     if (conn == nullptr) {
         return nullptr;
@@ -100,7 +148,7 @@ pg_conn* connectUnlessStopped(const std::string& conninfo) {
             PQfinish(conn);
             throw FloorError("cannot connect to the floor server: stopped while connecting", "");
         }
-        if (deadline && Clock::now() >= *deadline) {
+        if (timeout && Clock::now() >= deadline) {
             PQfinish(conn);
             throw FloorError("cannot connect to the floor server: timeout expired", "");
         }

@@ -253,8 +253,15 @@ class ShoeResume(unittest.TestCase):
 
     @staticmethod
     def burned(daemon, shoe):
-        return daemon.rows("SELECT json_extract(body, '$.burned') FROM record WHERE kind = 'shoe.started' "
-                           "AND json_extract(body, '$.shoe') = ?", shoe)[0][0]
+        # The status answers from the table's state, which takes in a shoe.started as soon as it is
+        # submitted; its record is read once it is durable (a loaded machine commits later).
+        end = time.monotonic() + 10
+        while True:
+            rows = daemon.rows("SELECT json_extract(body, '$.burned') FROM record WHERE kind = 'shoe.started' "
+                               "AND json_extract(body, '$.shoe') = ?", shoe)
+            if rows or time.monotonic() > end:
+                return rows[0][0]
+            time.sleep(0.05)
 
 
 DAEMON_PATH = os.path.join(BUILD, "daemon", "app", "pitlinkd")

@@ -193,6 +193,26 @@ TEST(AuditBesideEachOther, AnEditedRecordOrSealIsFoundAtTheSameRecord) {
     }
 }
 
+// A row put into a sealed segment below its first record (a station's state, which a start-up's
+// scan of the segment would read): outside the chain, and found there, by every way of reading.
+TEST(AuditBesideEachOther, ARowStoredBelowASegmentsFirstRecordIsFound) {
+    Rotating f;
+    f.segments(4);
+    f.close();
+    const journal::SegmentFiles files(f.path);
+    const std::int64_t first = journal::JournalStore(files.file(2), readOnly()).firstSeq();
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(files.file(2).c_str(), &db), SQLITE_OK);
+    const std::string sql = "INSERT INTO record (seq, at_ms, kind, round_id, station, body, hash) VALUES (" +
+                            std::to_string(first - 3) + ", 0, 'station.state', NULL, 1, '{}', zeroblob(32))";
+    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    const journal::AuditReport report = audited(f.path);
+    ASSERT_FALSE(report.chain.ok);
+    EXPECT_EQ(report.chain.firstBadSeq, first - 3) << report.chain.problem;
+    EXPECT_NE(report.chain.problem.find("stored before the first record"), std::string::npos) << report.chain.problem;
+}
+
 // The oldest segment archived away: the audit starts at the first snapshot of what is left.
 TEST(AuditBesideEachOther, AJournalWithoutItsOldestSegmentIsAuditedFromItsFirstSnapshot) {
     Rotating f;

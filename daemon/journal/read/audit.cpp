@@ -162,6 +162,14 @@ SegmentPass passOver(JournalStore& store, RecordAuditor& auditor, const SegmentO
     });
     pass.lastSeq = store.tipSeq();
     pass.lastHash = store.tipHash();
+    if (const std::int64_t lowest = store.lowestSeq(); pass.chain.ok && lowest != 0 && lowest < pass.chain.from) {
+        // A row the chain does not reach (the pass reads from the segment's first record on):
+        // put there by hand, and read by a start-up's queries of the segment.
+        pass.chain.ok = false;
+        pass.chain.firstBadSeq = lowest;
+        pass.chain.problem = "record " + std::to_string(lowest) + " is stored before the first record of the chain (" +
+                             std::to_string(pass.chain.from) + ")";
+    }
     if (pass.chain.ok && nextFirstGame) {
         pass.facts = resumeFactsJson(resumeFacts(store, opening.carried, *nextFirstGame, std::move(resumed)));
     }

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -16,8 +17,9 @@ using nlohmann::json;
 // NOLINTNEXTLINE(bugprone-exception-escape)
 struct BodyParser::Simd {
     simdjson::dom::parser parser;
-    // The body parse() returned last for each shape, reused by the next of that shape.
-    std::vector<std::pair<std::string, json>> lastByShape;
+    // The body parse() returned last for each shape, reused by the next of that shape (a deque:
+    // a new shape does not move the others, which callers may still hold).
+    std::deque<std::pair<std::string, json>> lastByShape;
     json& lastOf(std::string_view shape) {
         for (auto& [name, last] : lastByShape) {
             if (name == shape) {
@@ -98,13 +100,17 @@ bool copyArray(simdjson::dom::array items, json& out) {
         out = json::array();
     }
     auto& array = out.get_ref<json::array_t&>();
-    array.resize(items.size());
-    auto at = array.begin();
+    // Counted as they come: simdjson's size() stops at 2^24 - 1 elements (a forged body may hold more).
+    std::size_t count = 0;
     for (const simdjson::dom::element item : items) {
-        if (!copyInto(item, *at++)) {
+        if (count == array.size()) {
+            array.emplace_back();
+        }
+        if (!copyInto(item, array[count++])) {
             return false;
         }
     }
+    array.resize(count);
     return true;
 }
 

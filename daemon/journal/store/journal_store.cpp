@@ -265,6 +265,10 @@ std::int64_t JournalStore::lastSeqNow() {
     return db_.queryInt("SELECT coalesce(max(seq), 0) FROM record");
 }
 
+std::int64_t JournalStore::lowestSeq() {
+    return db_.queryInt("SELECT coalesce(min(seq), 0) FROM record");
+}
+
 std::optional<std::int64_t> JournalStore::firstAtMs() {
     SqliteStatement row = db_.prepare("SELECT at_ms FROM record ORDER BY seq LIMIT 1");
     if (!row.step()) {

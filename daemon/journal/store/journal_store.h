@@ -72,6 +72,9 @@ public:
     // The last record's sequence number as the file holds it now (another process may be
     // appending; 0: none). tipSeq() is this connection's own.
     [[nodiscard]] std::int64_t lastSeqNow();
+    // The lowest sequence number the record table holds (0: none), read from the table (an index
+    // lookup): below firstSeq() only in a file edited by hand.
+    [[nodiscard]] std::int64_t lowestSeq();
     // When the first record was written (nullopt: none).
     [[nodiscard]] std::optional<std::int64_t> firstAtMs();
     // The last record of `kind` with seq < before, if any.
