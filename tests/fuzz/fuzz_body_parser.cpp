@@ -12,36 +12,11 @@
 #include <string_view>
 
 #include "daemon/journal/records/body_parser.h"
+#include "tests/support/json_same_value.h"
 
 namespace {
 
 using nlohmann::json;
-
-bool sameValue(const json& a, const json& b) {
-    if (a.type() != b.type() || a.size() != b.size()) {
-        return false;
-    }
-    if (a.is_object()) {
-        for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
-            if (x.key() != y.key() || !sameValue(*x, *y)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (a.is_array()) {
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (!sameValue(a[i], b[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (a.is_number_float()) {
-        return a.get<double>() == b.get<double>() || (a.get<double>() != a.get<double>());  // NaN never parses
-    }
-    return a.is_discarded() || a == b;
-}
 
 // SQLite's json_extract(text, '$.game'): the text, nullopt for NULL; nothing to compare (the outer
 // nullopt) when it is another type or SQLite refuses the text.
@@ -86,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         rest.remove_prefix(std::min(end + 1, rest.size()));
 
         const json expected = json::parse(text, nullptr, false);
-        if (!sameValue(parser.parse(text), expected)) {
+        if (!pitlink::test::sameJsonValue(parser.parse(text), expected)) {
             std::abort();
         }
         if (parser.isObject(text) != expected.is_object()) {

@@ -13,6 +13,7 @@
 
 #include "daemon/journal/records/record_kinds.h"
 #include "daemon/journal/resume_facts.h"
+#include "tests/support/json_same_value.h"
 #include "tests/unit/journal_fixture.h"
 
 namespace pitlink {
@@ -20,31 +21,6 @@ namespace {
 
 using journal::BodyParser;
 using nlohmann::json;
-
-// Equal values of equal types all the way down: nlohmann's == takes 5 (unsigned) for 5 (signed),
-// which body_fields.h does not.
-bool sameValue(const json& a, const json& b) {
-    if (a.type() != b.type() || a.size() != b.size()) {
-        return false;
-    }
-    if (a.is_object()) {
-        for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
-            if (x.key() != y.key() || !sameValue(*x, *y)) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (a.is_array()) {
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            if (!sameValue(a[i], b[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    return a.is_discarded() || a == b;
-}
 
 const std::vector<std::string>& bodies() {
     static const std::vector<std::string> all{
@@ -96,7 +72,7 @@ TEST(BodyParserTest, ParsesEveryBodyAsNlohmannDoesOneAfterAnother) {
     for (int round = 0; round < 2; ++round) {
         for (const std::string& text : bodies()) {
             const json expected = json::parse(text, nullptr, false);
-            EXPECT_TRUE(sameValue(parser.parse(text), expected)) << text;
+            EXPECT_TRUE(test::sameJsonValue(parser.parse(text), expected)) << text;
             EXPECT_EQ(parser.isObject(text), expected.is_object()) << text;
         }
     }

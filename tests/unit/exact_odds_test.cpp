@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "daemon/game/third_card_rule.h"
+#include "tests/support/ordered_deals.h"
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::game {
@@ -66,30 +67,13 @@ TEST_F(ExactOddsEightDecks, EveryBetTallyCoversEverySequence) {
 // dealCoup/evaluate/classifyBet and count; the enumeration must give the same integers.
 OddsReport bruteForce(const std::vector<Card>& shoe) {
     OddsReport r;
-    const std::size_t n = shoe.size();
-    std::vector<std::size_t> pick(6);
-    std::vector<bool> used(n, false);
-    auto recurse = [&](auto&& self, std::size_t depth) -> void {
-        if (depth == 6) {
-            std::size_t next = 0;
-            const Outcome o = evaluate(dealCoup([&] { return shoe[pick[next++]]; }));
-            ++r.sequences;
-            ++r.winners[static_cast<std::size_t>(o.winner)];
-            for (const BetType t : kAllBetTypes) {
-                r.bets[static_cast<std::size_t>(t)].add(classifyBet(t, o));
-            }
-            return;
+    test::forEveryOrderedDeal(shoe, [&](const Outcome& o) {
+        ++r.sequences;
+        ++r.winners[static_cast<std::size_t>(o.winner)];
+        for (const BetType t : kAllBetTypes) {
+            r.bets[static_cast<std::size_t>(t)].add(classifyBet(t, o));
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!used[i]) {
-                used[i] = true;
-                pick[depth] = i;
-                self(self, depth + 1);
-                used[i] = false;
-            }
-        }
-    };
-    recurse(recurse, 0);
+    });
     return r;
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/game/third_card_rule.h"
+#include "tests/support/ordered_deals.h"
 #include "tests/unit/fixtures.h"
 
 namespace pitlink::game {
@@ -37,37 +37,20 @@ std::map<BetType, Exact> bruteForceEdges(const Paytable& table, const std::vecto
     }
     std::map<BetType, Int128> net;  // in units of 1 / productOfDens
     Int128 sequences = 0;
-    const std::size_t n = shoe.size();
-    std::vector<std::size_t> pick(6);
-    std::vector<bool> used(n, false);
-    auto recurse = [&](auto&& self, std::size_t depth) -> void {
-        if (depth == 6) {
-            std::size_t next = 0;
-            const Outcome o = evaluate(dealCoup([&] { return shoe[pick[next++]]; }));
-            ++sequences;
-            for (const auto& [t, product] : productOfDens) {
-                const BetEvent e = classifyBet(t, o);
-                if (e.kind == BetEvent::Kind::Loss) {
-                    net[t] -= product;
-                } else if (e.kind == BetEvent::Kind::Win) {
-                    const Payout p = table.payout(t, e.tier);
-                    if (!p.push) {
-                        net[t] += product / p.ratio.den * p.ratio.num;
-                    }
+    test::forEveryOrderedDeal(shoe, [&](const Outcome& o) {
+        ++sequences;
+        for (const auto& [t, product] : productOfDens) {
+            const BetEvent e = classifyBet(t, o);
+            if (e.kind == BetEvent::Kind::Loss) {
+                net[t] -= product;
+            } else if (e.kind == BetEvent::Kind::Win) {
+                const Payout p = table.payout(t, e.tier);
+                if (!p.push) {
+                    net[t] += product / p.ratio.den * p.ratio.num;
                 }
             }
-            return;
         }
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!used[i]) {
-                used[i] = true;
-                pick[depth] = i;
-                self(self, depth + 1);
-                used[i] = false;
-            }
-        }
-    };
-    recurse(recurse, 0);
+    });
     std::map<BetType, Exact> out;
     for (const auto& [t, product] : productOfDens) {
         out[t] = Exact{net[t], sequences * product};
