@@ -227,5 +227,29 @@ TEST(ShipConfig, TheConnectionStringGetsThePassFileAndTheTimeOuts) {
     EXPECT_EQ(connectionString(c, nullptr).find("connect_timeout=10"), std::string::npos);  // the operator's stands
 }
 
+// connect_timeout read as libpq reads it, before any connection is tried (port 1 of this host
+// would refuse one): a value that is not an integer is refused with libpq's message.
+TEST(FloorClientConnect, AConnectTimeoutThatIsNoIntegerIsRefusedAsLibpqRefusesIt) {
+    for (const char* value : {"abc", "10s", "99999999999"}) {
+        try {
+            FloorClient client(std::string("host=127.0.0.1 port=1 connect_timeout=") + value);
+            ADD_FAILURE() << value << " was taken";
+        } catch (const FloorError& error) {
+            EXPECT_NE(std::string(error.what())
+                          .find("invalid integer value \"" + std::string(value) +
+                                "\" for connection option \"connect_timeout\""),
+                      std::string::npos)
+                << error.what();
+        }
+    }
+    // A value libpq takes goes on to connecting, which port 1 refuses: another message.
+    try {
+        FloorClient client("host=127.0.0.1 port=1 connect_timeout= 3 ");
+        ADD_FAILURE() << "port 1 answered";
+    } catch (const FloorError& error) {
+        EXPECT_EQ(std::string(error.what()).find("invalid integer value"), std::string::npos) << error.what();
+    }
+}
+
 }  // namespace
 }  // namespace pitlink::ship
