@@ -33,6 +33,7 @@ table::TableSettings gameSettings(const config::Config& config, std::size_t inde
     t.ticketInLocal = config.cashier.ticketInLocal;
     t.ticketInMax = config.cashier.ticketInMax;
     t.reserveTimeout = config.table.reserveTimeout;
+    t.protection = config.protection;
     return t;
 }
 

@@ -196,6 +196,9 @@ void Daemon::startTable() {
         table::Table& ref = *game;
         game->setPublish([this, &ref](const table::TableEvent& e) { onEvent(ref, e); });
         game->setRoundLimit(roundLimit_);
+        if (config_.protection.enabled) {
+            game->enableProtection(world_.worker());  // a worker of its own: the edges take milliseconds
+        }
         games_.push_back(std::move(game));
     }
 }
@@ -346,9 +349,9 @@ json Daemon::statusJson() const {
 }
 
 void Daemon::onEvent(const table::Table& game, const table::TableEvent& e) {
-    if (engineLink_) {
+    if (engineLink_ && !io::isControlOnly(e)) {
         // A game's events go to the connections serving it, naming it when there are several;
-        // a station's wallet's to every connection.
+        // a station's wallet's to every connection. Surveillance's never (docs/protection.md).
         json line = io::eventJson(e);
         if (!io::isGameEvent(e)) {
             engineLink_->publish(line);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "daemon/config/modbus_config.h"
+#include "daemon/config/protection_config.h"
 #include "daemon/config/sas_config.h"
 #include "daemon/config/yaml_map.h"
 
@@ -311,6 +312,7 @@ Config loadConfig(std::istream& in, const std::filesystem::path& sourceName) {
     readScheduling(top.map("scheduling"), c);
     readSas(top.map("sas"), c);
     readModbus(top.map("modbus"), c);
+    readProtection(top.map("protection"), c.protection);
     top.rejectUnknownKeys();
     return c;
 }

@@ -15,6 +15,7 @@
 #include "daemon/game/game_name.h"
 #include "daemon/game/paytable.h"
 #include "daemon/game/shoe.h"
+#include "daemon/game/side_bet_guard.h"
 #include "daemon/platform/scheduling.h"
 
 namespace pitlink::config {
@@ -108,6 +109,7 @@ struct Config {
     platform::SchedulingSettings scheduling;  // the logic thread's (issue 18)
     sas::FloorSettings sas;                   // no links: no SAS
     modbus::TableIoSettings modbus;           // not enabled: no Modbus
+    game::ProtectionRules protection;         // game protection, for every game; not enabled: none
 };
 
 // The one game `table:`, `rounds:` and `bets:` describe: the controller's game without `games:`,

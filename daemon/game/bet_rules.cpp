@@ -5,11 +5,11 @@
 namespace pitlink::game {
 
 namespace {
-constexpr std::array<std::string_view, 13> kRuleNames{
-    "betting_closed",       "not_offered",       "not_positive",       "not_whole_credits",
-    "below_minimum",        "above_maximum",     "above_payout_limit", "insufficient_credits",
-    "tie_without_main_bet", "player_and_banker", "big_small_too_late", "lucky_nines_without_main_bet",
-    "anti_doubling",
+constexpr std::array<std::string_view, 15> kRuleNames{
+    "betting_closed",       "not_offered",       "not_positive",          "not_whole_credits",
+    "below_minimum",        "above_maximum",     "above_payout_limit",    "insufficient_credits",
+    "tie_without_main_bet", "player_and_banker", "big_small_too_late",    "lucky_nines_without_main_bet",
+    "anti_doubling",        "side_bet_closed",   "side_bet_edge_pending",
 };
 
 std::string money(Money m) {

@@ -38,6 +38,10 @@ enum class BetRule : std::uint8_t {
     BigSmallTooLate,
     LuckyNinesWithoutMainBet,
     AntiDoubling,
+    // Game protection (side_bet_guard.h): a side bet closed for the round under its `close` rule,
+    // or waiting for the edge of the round's shoe.
+    SideBetClosed,
+    SideBetEdgePending,
 };
 
 [[nodiscard]] std::string_view betRuleName(BetRule rule);  // "insufficient_credits", ...

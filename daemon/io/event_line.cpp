@@ -19,9 +19,21 @@ bool isGameEvent(const table::TableEvent& event) {
         std::holds_alternative<table::AftLockChanged>(event));
 }
 
+bool isControlOnly(const table::TableEvent& event) {
+    return std::holds_alternative<table::ShoeEdge>(event) || std::holds_alternative<table::ProtectionAlert>(event);
+}
+
 using nlohmann::json;
 
 namespace {
+
+json betNames(const std::vector<game::BetType>& bets) {
+    json names = json::array();
+    for (const game::BetType bet : bets) {
+        names.push_back(game::betTypeName(bet));
+    }
+    return names;
+}
 
 using platform::Overloaded;
 
@@ -186,6 +198,28 @@ json eventJson(const table::TableEvent& event) {
                 json out = engine::scoreboardJson(e.board, e.naturalsOnBigRoad);
                 out["event"] = "roads";
                 return out;
+            },
+            [](const table::SideBetsChanged& e) {
+                return json{{"event", "side_bets"}, {"closed", betNames(e.closed)}};
+            },
+            [](const table::ShoeEdge& e) {
+                json edges = json::object();
+                for (const auto& [bet, ppm] : e.edgesPpm) {
+                    edges[game::betTypeName(bet)] = ppm;
+                }
+                return json{{"event", "shoe_edge"},        {"shoe", e.shoe}, {"round_in_shoe", e.roundInShoe},
+                            {"cards_known", e.cardsKnown}, {"edges", edges}, {"closed", betNames(e.closed)}};
+            },
+            [](const table::ProtectionAlert& e) {
+                return json{{"event", "protection_alert"},
+                            {"station", e.station},
+                            {"shoe", e.shoe},
+                            {"bet", game::betTypeName(e.bet)},
+                            {"rounds", e.rounds},
+                            {"staked", e.staked},
+                            {"mean_edge_ppm", e.meanEdgePpm},
+                            {"staked_edge_ppm", e.stakedEdgePpm},
+                            {"z_hundredths", e.zHundredths}};
             },
         },
         event);

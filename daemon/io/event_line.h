@@ -11,6 +11,9 @@ namespace pitlink::io {
 // connections serving that game; the others are a station's wallet's (credits, tickets,
 // hand-pays, attendant, reservation, host, the games it plays), sent to every connection.
 [[nodiscard]] bool isGameEvent(const table::TableEvent& event);
+// An event for surveillance only (the side bets' edges, a station reported as a counter): the
+// control socket keeps it, the engine link never carries it (docs/protection.md).
+[[nodiscard]] bool isControlOnly(const table::TableEvent& event);
 
 [[nodiscard]] nlohmann::json eventJson(const table::TableEvent& event);
 // A cash-out ticket's fields (what the ticket system printed, then validation, amount, station,

@@ -97,6 +97,7 @@ void followShoe(std::optional<ShoeInPlay>& shoe, std::string_view kind, const js
                               std::nullopt,
                               false,
                               game::ShoeComposition::fullDecks(static_cast<int>(started.decks)),
+                              {},
                               {}};
         }
         return;
@@ -116,6 +117,7 @@ void followShoe(std::optional<ShoeInPlay>& shoe, std::string_view kind, const js
                 shoe->left.remove(card);
             }
             shoe->burned = true;
+            shoe->burnHidden.assign(burned.cards.begin() + 1, burned.cards.end());
         }
     } else if (kind == kind::kRoundOpened) {
         // Every round is dealt from the shoe in play: a round of another shoe says that the shoe
@@ -147,6 +149,13 @@ json shoeInPlayJson(const ShoeInPlay& shoe) {
     json body{{"shoe", shoe.shoe},     {"decks", shoe.decks},     {"round_in_shoe", shoe.roundInShoe},
               {"burned", shoe.burned}, {"left", std::move(left)}, {"results", std::move(results)}};
     putIfSet(body, "cut_cards_behind", shoe.cutCardsBehind);
+    if (!shoe.burnHidden.empty()) {
+        json hidden = json::array();
+        for (const game::Card& card : shoe.burnHidden) {
+            hidden.push_back(card.toString());
+        }
+        body["burn_hidden"] = std::move(hidden);
+    }
     return body;
 }
 
@@ -167,6 +176,15 @@ ShoeInPlay shoeInPlayFromJson(const json& carried) {
     }
     for (const json& result : arrayField(carried, "results")) {
         shoe.results.push_back(resultOf(result));
+    }
+    if (carried.contains("burn_hidden")) {
+        const json& hidden = arrayField(carried, "burn_hidden");
+        if (hidden.empty() || hidden.size() >= static_cast<std::size_t>(game::kMaxBurn)) {
+            throw BodyError("\"burn_hidden\" must hold 1 to " + std::to_string(game::kMaxBurn - 1) + " cards");
+        }
+        for (const json& card : hidden) {
+            shoe.burnHidden.push_back(cardValue(card, "a card burned face down"));
+        }
     }
     if (shoe.results.size() > static_cast<std::size_t>(shoe.roundInShoe)) {
         throw BodyError("the shoe has more results (" + std::to_string(shoe.results.size()) + ") than rounds (" +

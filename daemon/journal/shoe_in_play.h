@@ -29,6 +29,9 @@ struct ShoeInPlay {
     // Each settled round's marks, in order: the roads and statistics. The result as the table
     // settled it (a later re-settlement does not redraw the live roads).
     std::vector<game::RoundMarks> results;
+    // The burn's cards after the turned one, burned face down: out of `left`, but not known to a
+    // player (game protection computes its edges without them, docs/protection.md).
+    std::vector<game::Card> burnHidden;
 
     // The cut card is out: no more cards are left than the cut had behind it (a new shoe is due).
     [[nodiscard]] bool cutCardOut() const { return cutCardsBehind && left.total() <= *cutCardsBehind; }
@@ -45,7 +48,8 @@ void followShoe(std::optional<ShoeInPlay>& shoe, std::string_view kind, const nl
 
 // As `segment.carried` holds it: {"shoe", "decks", "round_in_shoe", "cut_cards_behind" (when
 // reported), "burned", "left" {card: count, every card with one left at least}, "results"
-// ["B", "Pp", "T9", ...]: winner, "p"/"b" for a Player/Banker pair, the natural's total}.
+// ["B", "Pp", "T9", ...]: winner, "p"/"b" for a Player/Banker pair, the natural's total,
+// "burn_hidden" [cards] (when the burn had cards after the turned one)}.
 [[nodiscard]] nlohmann::json shoeInPlayJson(const ShoeInPlay& shoe);
 // Back; a field that does not fit throws json::exception (BodyError).
 [[nodiscard]] ShoeInPlay shoeInPlayFromJson(const nlohmann::json& carried);

@@ -27,6 +27,7 @@
 #include "daemon/game/random_source.h"
 #include "daemon/game/scoreboard.h"
 #include "daemon/game/shoe.h"
+#include "daemon/game/side_bet_guard.h"
 #include "daemon/journal/journal.h"
 #include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/records/cashier_records.h"
@@ -34,6 +35,7 @@
 #include "daemon/journal/records/station_records.h"
 #include "daemon/journal/shoe_in_play.h"
 #include "daemon/platform/executor.h"
+#include "daemon/platform/worker.h"
 #include "daemon/table/controller.h"
 #include "daemon/table/reply.h"
 #include "daemon/table/round_phase.h"
@@ -223,6 +225,27 @@ public:
     // most 16 minutes and moves nothing; the bets it refuses are journaled with their rule.
     void delayStation(std::int64_t station, std::chrono::milliseconds delay);
 
+    // --- game protection (table_protection.cpp; docs/protection.md) ---
+    // With settings `protection.enabled`: each side bet's exact edge for the next round is computed
+    // on `worker` whenever the shoe's known composition changes, journaled (shoe.edge), sent to
+    // the control socket only, and its rules applied (side bets closed, stations reported).
+    void enableProtection(std::unique_ptr<platform::Worker> worker);
+    [[nodiscard]] const game::SideBetGuard* protection() const { return guard_ ? &*guard_ : nullptr; }
+    // This shoe's edges so far, as published (the control socket's `protection`).
+    [[nodiscard]] const std::vector<ShoeEdge>& shoeEdges() const { return shoeEdges_; }
+    struct ProtectionStats {
+        std::uint64_t edgesComputed = 0;  // taken while current
+        std::uint64_t edgesStale = 0;     // the composition had changed again before they came
+        std::uint64_t roundsOpenedBeforeEdge = 0;
+        std::uint64_t betsWaited = 0;  // refused side_bet_edge_pending
+        std::uint64_t betsClosed = 0;  // refused side_bet_closed
+        std::string lastError;         // the computation's, when it failed
+    };
+    [[nodiscard]] const ProtectionStats& protectionStats() const { return protectionStats_; }
+    // What a player could know is left in the shoe: the shoe less every card shown (dealt cards
+    // and the burn's turned card; the cards burned face down are still unknown to the player).
+    [[nodiscard]] game::ShoeComposition knownLeft() const;
+
     // --- state ---
     [[nodiscard]] const std::string& name() const { return settings_.name; }
     [[nodiscard]] RoundPhase phase() const { return phase_; }
@@ -322,6 +345,15 @@ private:
     void endRound();
     void scheduleNextRound();
 
+    // table_protection.cpp
+    // The known composition changed (round ended, new shoe, burn): a new edge is computed.
+    void edgeNeeded();
+    void edgeArrived(std::uint64_t key, const std::vector<game::BetEdge>& edges, std::int64_t cardsKnown);
+    // A settled round's stakes join the counters' figures; the stations reported are added to `tx`.
+    [[nodiscard]] std::vector<ProtectionAlert> watchCounters(journal::JournalTransaction& tx);
+    // A side bet of `add` closed or waiting for its edge, counted.
+    [[nodiscard]] std::optional<game::BetRefusal> protectionRefusal(const game::BetSlip& add);
+
     // table_cashier.cpp
     // A cash-out by ticket or hand-pay (after the host did not take it, when it was offered).
     void cashOutByTicket(std::int64_t station, Respond respond);
@@ -393,6 +425,15 @@ private:
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round
     std::uint64_t roundsFinished_ = 0;
     std::uint64_t roundLimit_ = 0;
+
+    // Game protection (table_protection.cpp).
+    std::optional<game::SideBetGuard> guard_;
+    game::ShoeComposition burnHidden_;        // this shoe's cards burned face down
+    std::vector<ShoeEdge> shoeEdges_;         // this shoe's, as published
+    std::vector<game::BetType> closedShown_;  // the closed side bets the stations were last told
+    ProtectionStats protectionStats_;
+    std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the edge jobs' results find the table gone
+    std::unique_ptr<platform::Worker> edgeWorker_;           // last: stopped first
 };
 
 }  // namespace pitlink::table

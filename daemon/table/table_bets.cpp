@@ -118,6 +118,10 @@ void Table::placeSlip(std::int64_t number, const game::BetSlip& add, const std::
                journal::RefusedRequest{.slip = add});
         return;
     }
+    if (const auto refusal = protectionRefusal(add)) {
+        refuseBet(number, action, add, *refusal, std::move(respond));
+        return;
+    }
     Station& s = stationAt(number);
     game::BetSlip after = s.slip();
     for (std::size_t i = 0; i < game::kBetTypes; ++i) {

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "daemon/game/bet_type.h"
 #include "daemon/game/card.h"
 #include "daemon/game/hand.h"
 #include "daemon/game/outcome.h"
@@ -182,10 +183,39 @@ struct RoadsChanged {
     bool naturalsOnBigRoad = true;
 };
 
-using TableEvent = std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided,
-                                CreditsChanged, TicketIssued, HandpayLocked, HandpayReset, AttendantChanged,
-                                HostEnabledChanged, TiltChanged, DisputeChanged, ReservationChanged, AutoRepeatChanged,
-                                KeepBetsChanged, BetsUnconfirmed, RoadsChanged, StationGamesChanged, AftLockChanged>;
+// Game protection (docs/protection.md). "side_bets": the side bets closed for the round in play
+// or the next, whenever that changes: the only protection event the stations' engine link carries,
+// and without figures.
+struct SideBetsChanged {
+    std::vector<game::BetType> closed;
+};
+// "shoe_edge": the edges of the next round (shoe.edge, as journaled). Control clients only: on the
+// engine link it would hand counters the answer.
+struct ShoeEdge {
+    std::uint32_t shoe = 0;
+    std::int64_t roundInShoe = 0;
+    std::int64_t cardsKnown = 0;
+    std::vector<std::pair<game::BetType, std::int64_t>> edgesPpm;  // each watched side bet's
+    std::vector<game::BetType> closed;
+};
+// "protection_alert": a station reported as a possible counter (protection.alert). Control clients
+// only.
+struct ProtectionAlert {
+    std::int64_t station = 0;
+    std::uint32_t shoe = 0;
+    game::BetType bet = game::BetType::Tie;
+    std::int64_t rounds = 0;
+    std::int64_t staked = 0;
+    std::int64_t meanEdgePpm = 0;
+    std::int64_t stakedEdgePpm = 0;
+    std::int64_t zHundredths = 0;
+};
+
+using TableEvent =
+    std::variant<ShoeStarted, RoundOpened, LastBets, BetsClosed, CardDealt, RoundSettled, RoundVoided, CreditsChanged,
+                 TicketIssued, HandpayLocked, HandpayReset, AttendantChanged, HostEnabledChanged, TiltChanged,
+                 DisputeChanged, ReservationChanged, AutoRepeatChanged, KeepBetsChanged, BetsUnconfirmed, RoadsChanged,
+                 StationGamesChanged, AftLockChanged, SideBetsChanged, ShoeEdge, ProtectionAlert>;
 
 // The one way the table's events leave it.
 using Publish = std::function<void(const TableEvent& event)>;

@@ -88,9 +88,13 @@ void Table::reportBurn(const std::vector<game::Card>& cards, Respond respond) {
     }
     seen_ = after;
     burnReported_ = true;
+    for (std::size_t i = 1; i < cards.size(); ++i) {
+        burnHidden_.add(cards[i]);  // face down: still unknown to a player
+    }
     journal::JournalTransaction tx = journal_.begin();
     tx.add(journal::ShoeBurnedRecord{shoeNumber_, cards, seen_.total()});
     commit(std::move(tx), std::move(respond), Reply::accepted(ShoeAnswer{shoeNumber_}));
+    edgeNeeded();  // the turned card is out of what a player could know
 }
 
 void Table::readerStatus(bool ok, const std::string& message, Respond respond) {

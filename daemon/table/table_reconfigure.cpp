@@ -40,6 +40,7 @@ void Table::reconfigure(const TableSettings& fresh, journal::ConfigLoadedRecord 
     keep("table.denomination", &TableSettings::denomination);
     keep("table.denominations", &TableSettings::denominations);
     keep("cashier.ticket_in_local", &TableSettings::ticketInLocal);
+    keep("protection", &TableSettings::protection);
     record.applied = applied;
     record.restartNeeded = restartNeeded;
     record.trigger = "SIGHUP";

@@ -71,6 +71,17 @@ void Table::addShoe(journal::JournalTransaction& tx, std::string_view reason) {
             journal::RngShoe{shoe_->size(), settings_.shoe.cutCardFromEnd, shoe_->burnCard(), shoe_->burnedCount()};
     }
     tx.add(started);
+    // Game protection: a new shoe's figures; the RNG burn's turned card is shown, those after it
+    // are burned face down (a reader's burn is reported later).
+    burnHidden_ = {};
+    for (int i = 1; shoe_ && i < shoe_->burnedCount(); ++i) {
+        burnHidden_.add(shoe_->order()[static_cast<std::size_t>(i)]);
+    }
+    shoeEdges_.clear();
+    if (guard_) {
+        guard_->newShoe();
+    }
+    edgeNeeded();
 }
 
 void Table::resumeShoe(const journal::ShoeInPlay& shoe) {
@@ -79,6 +90,10 @@ void Table::resumeShoe(const journal::ShoeInPlay& shoe) {
     cutCardsBehind_ = shoe.cutCardsBehind ? std::optional(static_cast<int>(*shoe.cutCardsBehind)) : std::nullopt;
     burnReported_ = shoe.burned;
     seen_ = shoe.left;
+    burnHidden_ = {};
+    for (const game::Card& card : shoe.burnHidden) {
+        burnHidden_.add(card);
+    }
     scoreboard_ = game::Scoreboard(shoeNumber_);
     for (const game::RoundMarks& marks : shoe.results) {
         scoreboard_.add(marks);
@@ -197,6 +212,9 @@ void Table::openRound(Respond respond) {
     }
     phase_ = RoundPhase::BetsOpen;
     controller_.roundOpened();
+    if (guard_ && !guard_->known()) {
+        ++protectionStats_.roundsOpenedBeforeEdge;  // its side bets under `close` wait for it
+    }
     tx.add(journal::RoundOpenedRecord{shoeNumber_, roundInShoe_, paytable_.id, paytableSha_, kSettleRule}, roundId_);
     // The window runs from the submission: the round takes bets from then on (table.h). With
     // rounds.start: deal there is none: a station's DEAL closes the bets.
@@ -396,6 +414,8 @@ void Table::settleRound() {
             addStationState(tx, s);
         }
     }
+    // Game protection: the round's side-bet stakes against its edge (stations reported as counters).
+    std::vector<ProtectionAlert> alerts = watchCounters(tx);
     scoreboard_.add(outcome);
     if (result.cutCardOut) {
         // The shoe's statistics as they stand now: the next round, opened before this event
@@ -404,9 +424,16 @@ void Table::settleRound() {
     }
     endRound();
     commit(std::move(tx), {}, Reply::accepted(),
-           [this, result = std::move(result), roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad}] {
+           [this, result = std::move(result), roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad},
+            alerts = std::move(alerts), calls = settings_.protection.counterCallsAttendant] {
                publish(result);
                publish(roads);  // live roads and statistics for every station (seeds 002, 003)
+               for (const ProtectionAlert& alert : alerts) {
+                   publish(alert);
+                   if (calls) {
+                       publish(AttendantChanged{alert.station, true});
+                   }
+               }
            });
     scheduleNextRound();
 }
@@ -457,6 +484,7 @@ void Table::endRound() {
     }
     phase_ = RoundPhase::Idle;
     ++roundsFinished_;
+    edgeNeeded();  // the next round's, from the shoe as this one left it
 }
 
 }  // namespace pitlink::table

@@ -7,6 +7,7 @@
 
 #include "daemon/game/bet_rules.h"
 #include "daemon/game/shoe.h"
+#include "daemon/game/side_bet_guard.h"
 
 namespace pitlink::table {
 
@@ -39,6 +40,7 @@ struct TableSettings {
     std::chrono::milliseconds reserveTimeout{600'000};  // a reserved station frees itself after this
     std::chrono::milliseconds readerTimeout{60'000};    // no card this long while dealing: tilt (0: never)
     bool naturalsOnBigRoad = true;                      // the live roads mark naturals on the big road
+    game::ProtectionRules protection;                   // game protection (docs/protection.md); restart-only
 };
 
 }  // namespace pitlink::table

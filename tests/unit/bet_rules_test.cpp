@@ -161,10 +161,12 @@ TEST_F(BetRulesTest, AntiDoublingLimitsTheFourthLosingEvenMoneyBet) {
 
 TEST_F(BetRulesTest, EveryRuleHasItsOwnName) {
     std::set<std::string_view> names;
-    for (int r = 0; r <= static_cast<int>(BetRule::AntiDoubling); ++r) {
+    for (int r = 0; r <= static_cast<int>(BetRule::SideBetEdgePending); ++r) {
         names.insert(betRuleName(static_cast<BetRule>(r)));
     }
-    EXPECT_EQ(names.size(), 13U);
+    EXPECT_EQ(names.size(), 15U);
+    EXPECT_EQ(betRuleName(BetRule::SideBetClosed), "side_bet_closed");
+    EXPECT_EQ(betRuleName(BetRule::SideBetEdgePending), "side_bet_edge_pending");
 }
 
 }  // namespace

@@ -194,7 +194,8 @@ TEST(ShoeInPlay, FollowsTheShoeRecords) {
                                  14,
                                  true,
                                  fullLess(1, "3D KC KD QH 4H 2C 4S 5D 9C 9D KH 7S 6C 7D 2S"),
-                                 {marks(Winner::Player, true, false, 8), marks(Winner::Tie, false, true, 0)}});
+                                 {marks(Winner::Player, true, false, 8), marks(Winner::Tie, false, true, 0)},
+                                 {}});
 
     // The cut card is out when no more cards are left than it had behind it.
     EXPECT_FALSE(shoe->cutCardOut());
@@ -260,7 +261,8 @@ ShoeInPlay twoDeckShoe() {
                       true,
                       left,
                       {marks(Winner::Banker, false, false, 0), marks(Winner::Player, true, false, 0),
-                       marks(Winner::Tie, false, false, 9), marks(Winner::Banker, true, true, 8)}};
+                       marks(Winner::Tie, false, false, 9), marks(Winner::Banker, true, true, 8)},
+                      {}};
 }
 
 constexpr std::string_view kTwoDeckShoe =
@@ -284,13 +286,13 @@ TEST(ShoeInPlay, CarriedFormComesBackTheSame) {
     expectShoe(journal::shoeInPlayFromJson(uncutJson), uncut);
 
     // An empty shoe, no result yet.
-    const ShoeInPlay empty{3, 1, 0, std::nullopt, false, {}, {}};
+    const ShoeInPlay empty{3, 1, 0, std::nullopt, false, {}, {}, {}};
     EXPECT_EQ(journal::shoeInPlayJson(empty).dump(),
               R"({"burned":false,"decks":1,"left":{},"results":[],"round_in_shoe":0,"shoe":3})");
     expectShoe(journal::shoeInPlayFromJson(journal::shoeInPlayJson(empty)), empty);
 
     // A full deck lists each of the 52 cards once.
-    const ShoeInPlay full{1, 1, 0, std::nullopt, false, game::ShoeComposition::fullDecks(1), {}};
+    const ShoeInPlay full{1, 1, 0, std::nullopt, false, game::ShoeComposition::fullDecks(1), {}, {}};
     const json fullJson = journal::shoeInPlayJson(full);
     ASSERT_EQ(fullJson.at("left").size(), 52U);
     EXPECT_EQ(fullJson.at("left").at("QS"), 1);
@@ -364,18 +366,18 @@ TEST(ShoeInPlay, TheCarriedStateCorpusSeedsReadAsTheyShould) {
     const json good = corpusFile("reader_shoe.json");
     const journal::ResumeFacts facts = journal::resumeFactsFromJson(good.at("table"));
     ASSERT_TRUE(facts.shoe.has_value());
-    expectShoe(*facts.shoe,
-               ShoeInPlay{4,
-                          1,
-                          7,
-                          14,
-                          true,
-                          fullLess(1,
-                                   "AC AD AH AS 2H 2S 3C 3D 4D 4H 4S 5C 5H 6C 6D 6S 7D 7H 8C 8D 8S "
-                                   "9H 9S TD TH TS JC JS QH QS KD KS"),
-                          {marks(Winner::Banker, false, false, 0), marks(Winner::Player, true, false, 0),
-                           marks(Winner::Tie, false, false, 0), marks(Winner::Banker, false, false, 8),
-                           marks(Winner::Player, false, false, 0), marks(Winner::Banker, false, true, 9)}});
+    expectShoe(*facts.shoe, ShoeInPlay{4,
+                                       1,
+                                       7,
+                                       14,
+                                       true,
+                                       fullLess(1,
+                                                "AC AD AH AS 2H 2S 3C 3D 4D 4H 4S 5C 5H 6C 6D 6S 7D 7H 8C 8D 8S "
+                                                "9H 9S TD TH TS JC JS QH QS KD KS"),
+                                       {marks(Winner::Banker, false, false, 0), marks(Winner::Player, true, false, 0),
+                                        marks(Winner::Tie, false, false, 0), marks(Winner::Banker, false, false, 8),
+                                        marks(Winner::Player, false, false, 0), marks(Winner::Banker, false, true, 9)},
+                                       {}});
     EXPECT_EQ(journal::resumeFactsJson(facts), good.at("table"));
 
     const json bad = corpusFile("reader_shoe_bad_card.json");
@@ -444,7 +446,8 @@ ShoeInPlay resumedShoe() {
                       true,
                       left,
                       {RoundMarks{Winner::Banker, false, false, 0}, RoundMarks{Winner::Player, true, false, 0},
-                       RoundMarks{Winner::Tie, false, false, 0}}};
+                       RoundMarks{Winner::Tie, false, false, 0}},
+                      {}};
 }
 
 TableStart startWith(std::optional<ShoeInPlay> shoe, std::uint32_t nextShoe) {
@@ -677,7 +680,8 @@ TEST(ShoeInPlay, ACarriedShoeResumesOnTheNewSegmentAlone) {
         10,
         true,
         game::ShoeComposition::fullDecks(1),
-        {game::RoundMarks{Winner::Player, false, false, 9}, game::RoundMarks{Winner::Tie, false, true, 8}}};
+        {game::RoundMarks{Winner::Player, false, false, 9}, game::RoundMarks{Winner::Tie, false, true, 8}},
+        {}};
     for (const Card c : test::cards("2D 7H 7C 9H 2C TD 3S 8S 4D KC 4C")) {
         ASSERT_TRUE(expected.left.remove(c));
     }

@@ -22,7 +22,8 @@
 namespace pitlink::table {
 
 struct TableFixture {
-    explicit TableFixture(CardSource source, TableSettings base = {}) {
+    explicit TableFixture(CardSource source, TableSettings base = {}, const std::string& paytableId = "standard") {
+        paytable = test::shippedPaytable(paytableId);
         store = std::make_unique<journal::JournalStore>(dir.path() / "journal.db", journal::StoreOptions{});
         sink = std::make_unique<journal::StoreSink>(*store);
         journal = std::make_unique<journal::Journal>(

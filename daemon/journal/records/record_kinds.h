@@ -13,6 +13,9 @@ inline constexpr std::string_view kShoeStarted = "shoe.started";
 inline constexpr std::string_view kShoeEnded = "shoe.ended";
 inline constexpr std::string_view kShoeCut = "shoe.cut";        // a physical shoe's cut, as the reader saw it
 inline constexpr std::string_view kShoeBurned = "shoe.burned";  // a physical shoe's burn, as the reader saw it
+// Game protection (protection_records.h): the next round's side-bet edges, a station reported.
+inline constexpr std::string_view kShoeEdge = "shoe.edge";
+inline constexpr std::string_view kProtectionAlert = "protection.alert";
 inline constexpr std::string_view kRoundOpened = "round.opened";
 inline constexpr std::string_view kRoundClosed = "round.closed";
 inline constexpr std::string_view kCardDealt = "card.dealt";
@@ -80,9 +83,10 @@ inline constexpr std::string_view kModbusLampTest = "modbus.lamp_test";  // a te
 // "Games"). A controller of one game names none, as before games existed.
 [[nodiscard]] constexpr bool namesItsGame(std::string_view kind, bool ofARound) {
     return ofARound || kind == kShoeStarted || kind == kShoeEnded || kind == kShoeCut || kind == kShoeBurned ||
-           kind == kRoundOpened || kind == kStationState || kind == kDisputeRaised || kind == kDisputeResolved ||
-           kind == kTiltRaised || kind == kTiltCleared || kind == kBetRefused || kind == kBetsConfirmed ||
-           kind == kButtonPressed || kind == kModbusLampTest || kind == kTip;
+           kind == kShoeEdge || kind == kProtectionAlert || kind == kRoundOpened || kind == kStationState ||
+           kind == kDisputeRaised || kind == kDisputeResolved || kind == kTiltRaised || kind == kTiltCleared ||
+           kind == kBetRefused || kind == kBetsConfirmed || kind == kButtonPressed || kind == kModbusLampTest ||
+           kind == kTip;
 }
 
 }  // namespace pitlink::journal::kind
