@@ -128,8 +128,9 @@ struct JournalChecker::State {
     std::map<std::string, std::optional<CheckedShoe>> otherShoes;
     std::map<std::string, std::int64_t> lastRoundOf;
     std::map<std::int64_t, std::vector<std::string>> joined;
-    bool roundOpen = false;    // the first game's (its lamps are the module's)
-    CreditTypesChecker types;  // credit types and cashless transfers (issue 36)
+    bool roundOpen = false;                              // the first game's (its lamps are the module's)
+    CreditTypesChecker types;                            // credit types and cashless transfers (issue 36)
+    ProtectionChecker protection{simProtectionRules()};  // game protection (issue 38)
 
     void problem(const std::string& what) { addProblem(report, what); }
     [[nodiscard]] std::string gameOf(const CheckerRow& r) const {
@@ -268,6 +269,7 @@ void JournalChecker::State::feed(const CheckerRow& r) {
         roundOpen = k == "round.opened";
     }
     followGames(r);
+    protection.feed(r, gameOf(r), [this](const std::string& what) { problem(what); });
     if (k == "daemon.started") {
         faulted.clear();  // faults are found again by a new process
     } else if (k == "button.pressed") {
@@ -644,6 +646,7 @@ CheckReport JournalChecker::State::finish(const State& fed, std::vector<std::str
     fed.types.finish(problem);
     report.creditTypes = fed.types.stations();
     report.transfers = fed.types.transfers();
+    report.protection = fed.protection.counts();
     return report;
 }
 

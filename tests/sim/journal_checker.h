@@ -29,6 +29,7 @@
 #include "tests/sim/checker_baccarat.h"
 #include "tests/sim/checker_credit_types.h"
 #include "tests/sim/checker_files.h"
+#include "tests/sim/checker_protection.h"
 
 struct sqlite3;
 
@@ -99,6 +100,7 @@ struct CheckReport {
     std::int64_t gameChanges = 0;                      // station.games: joins and leaves
     std::map<std::int64_t, StationCreditTypes> creditTypes;  // issue 36: promotional credits, AFT meters
     std::map<std::string, CheckedTransfer> transfers;        // aft.transfer by the host's transaction ID
+    ProtectionCounts protection;                             // issue 38: edges, closures, refusals
     [[nodiscard]] bool ok() const { return problems.empty(); }
 };
 

@@ -51,6 +51,12 @@ void Simulation::checkpoint(const std::string& where) {
     }
     result_.otherGameBets = report.otherGameBets;
     result_.gameChanges = report.gameChanges;
+    result_.edges = report.protection.edges;
+    result_.edgeClosures = report.protection.closures;
+    result_.guardedBets = report.protection.acceptedGuarded;
+    result_.closedRefusals = report.protection.refusedClosed;
+    result_.pendingRefusals = report.protection.refusedPending;
+    result_.counterAlerts = report.protection.alerts;
     const journal::Journal& j = *daemon_->journal();
     if (j.lastCommittedSeq() > 0 && !test::PowerLoss::powerIsOff()) {
         committedSeq_ = j.lastCommittedSeq();

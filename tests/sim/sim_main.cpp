@@ -87,6 +87,12 @@ int main(int argc, char** argv) {
     std::int64_t gameChanges = 0;
     std::int64_t leavesRefused = 0;
     std::int64_t openingsHeld = 0;
+    std::int64_t edges = 0;
+    std::int64_t edgeClosures = 0;
+    std::int64_t guardedBets = 0;
+    std::int64_t closedRefusals = 0;
+    std::int64_t pendingRefusals = 0;
+    std::int64_t counterAlerts = 0;
     std::int64_t aftTransfers = 0;
     std::int64_t aftPartial = 0;
     std::int64_t aftRefused = 0;
@@ -131,6 +137,12 @@ int main(int argc, char** argv) {
         gameChanges += r.gameChanges;
         leavesRefused += r.leavesRefused;
         openingsHeld += r.openingsHeld;
+        edges += r.edges;
+        edgeClosures += r.edgeClosures;
+        guardedBets += r.guardedBets;
+        closedRefusals += r.closedRefusals;
+        pendingRefusals += r.pendingRefusals;
+        counterAlerts += r.counterAlerts;
         aftTransfers += r.aftTransfers;
         aftPartial += r.aftPartial;
         aftRefused += r.aftRefused;
@@ -185,8 +197,11 @@ int main(int argc, char** argv) {
               << rotationsCut << " rotations cut by a power cut), " << shoesResumed << " shoes resumed mid-shoe ("
               << shoesAcross << " across a rotation); games: " << otherGameRounds << " rounds and " << otherGameBets
               << " bets in the RNG games, " << gameChanges << " joins and leaves (" << leavesRefused
-              << " leaves refused), " << openingsHeld << " openings held for a rotation; SAS games: " << gamesSelected
-              << " 8C read with LP 55, " << gameReads
+              << " leaves refused), " << openingsHeld << " openings held for a rotation; protection: " << edges
+              << " side-bet edges checked (" << edgeClosures << " closing a bet), " << guardedBets
+              << " bets taken on a guarded side bet, " << closedRefusals << " refused closed, " << pendingRefusals
+              << " refused waiting for the edge, " << counterAlerts
+              << " stations reported; SAS games: " << gamesSelected << " 8C read with LP 55, " << gameReads
               << " game and denomination meter reads reconciled; AFT: " << aftTransfers << " transfers (" << aftPartial
               << " partial), " << aftRefused << " refused, " << aftCut << " cut by a restart (9F) of " << aftCrashes
               << " power cuts with one pending, " << aftRepeats << " repeated requests answered by their status, "
@@ -219,6 +234,12 @@ int main(int argc, char** argv) {
     if (runs >= 10 && options.faults && (otherGameBets == 0 || gameChanges == 0 || leavesRefused == 0)) {
         std::cout << "FAIL no bet in a second game, no join or leave, or no leave raced a bet: the workload lost "
                      "the multi-game cases\n";
+        return EXIT_FAILURE;
+    }
+    if (runs >= 10 && options.faults &&
+        (edgeClosures == 0 || guardedBets == 0 || closedRefusals == 0 || pendingRefusals == 0)) {
+        std::cout << "FAIL no side bet was closed, taken under its rule, refused closed or refused waiting for its "
+                     "edge: the workload lost the protection cases\n";
         return EXIT_FAILURE;
     }
     if (runs >= 10 && options.faults && (gamesSelected == 0 || gameReads == 0)) {

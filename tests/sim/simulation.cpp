@@ -20,7 +20,9 @@ std::vector<std::string> simGames(std::uint64_t seed) {
 // stations switch between them (limit_level) and an operator sets and clears players' own limits
 // (station_limits), racing bets. Odd seeds play seed 002's multiplayer mode: bets not confirmed
 // when bets close go back in the close's transaction, racing the confirmations and the changes
-// after them. Beside the live game, the seed's RNG games (simGames) with one-deck shoes.
+// after them. Beside the live game, the seed's RNG games (simGames) with one-deck shoes. Every game
+// under game protection (simProtectionYaml): side bets closed by their edge, and bets racing the
+// edge's computation on the worker.
 std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
     const bool hostRedeems = seed % 2 == 0;
     const bool confirmBets = seed % 2 == 1;
@@ -109,7 +111,8 @@ std::string configYaml(const std::filesystem::path& dir, std::uint64_t seed) {
            "    - {name: shoe, discrete_input: 3, action: new_shoe}\n"
            "    - {name: counted_key, discrete_input: 5, action: attendant_key, counter_register: 40}\n"
            "  switches:\n"
-           "    - {name: side_door, discrete_input: 4, door: side}\n";
+           "    - {name: side_door, discrete_input: 4, door: side}\n" +
+           simProtectionYaml();
 }
 
 Simulation::Simulation(const SimOptions& options)

@@ -70,6 +70,15 @@ struct SimResult {
     std::int64_t gameChanges = 0;
     std::int64_t leavesRefused = 0;
     std::int64_t openingsHeld = 0;
+    // Game protection (issue 38), by the checker: shoe.edge records checked (of them closing a side
+    // bet), bets taken on a side bet under `close`, refused closed, refused waiting for the edge
+    // (the race of the bets with the worker's edge), stations reported.
+    std::int64_t edges = 0;
+    std::int64_t edgeClosures = 0;
+    std::int64_t guardedBets = 0;
+    std::int64_t closedRefusals = 0;
+    std::int64_t pendingRefusals = 0;
+    std::int64_t counterAlerts = 0;
     // Cashless transfers (issue 36): successful (of them partial), refused, cut by a restart (9F),
     // requests answered by their status when repeated, requests sent again after no answer (their
     // record not yet durable), cash-outs to the host under a lock, history positions read, bets
