@@ -152,6 +152,9 @@ void ControlCommands::run(const ControlRequest& request, Role role, const std::s
                              {"table", game->name()},
                              {"beads", beadsJson(game->scoreboard().beads())}});
             return;
+        case Command::Protection:
+            protection(*game, request, answer);
+            return;
         case Command::Recall:
             recall(request, answer);
             return;

@@ -86,6 +86,9 @@ private:
     void recall(const ControlRequest& request, const Answer& answer);
     void audit(const Answer& answer);
     void roadsOfShoe(table::Table& game, std::int64_t shoe, const Answer& answer);
+    // control_protection.cpp
+    void protection(table::Table& game, const ControlRequest& request, const Answer& answer);
+    void protectionOfShoe(table::Table& game, std::int64_t shoe, const Answer& answer);
     // To the round's own game (its round.opened names it), whatever `game` says.
     void resettle(const ControlRequest& request, const std::string& user, const Answer& answer);
     // With corrected cards, the disputed round is read from the journal first (as for resettle).

@@ -14,6 +14,7 @@
 #include "daemon/ctl/control_commands.h"
 #include "daemon/ctl/journal_commands.h"
 #include "daemon/ctl/odds_command.h"
+#include "daemon/ctl/protection_command.h"
 #include "daemon/ctl/roads_command.h"
 #include "daemon/ctl/simulate_command.h"
 
@@ -54,6 +55,9 @@ constexpr std::string_view kUsage =
     "  station release N                              (operator) free a station its player reserved\n"
     "  station level N --level L                      (operator) the limit level station N plays at\n"
     "  io                                             the I/O module's inputs and outputs as it reports them now\n"
+    "  protection [--follow] [--shoe N [--svg FILE] [--station S]] [--every-ms MS]\n"
+    "                                                 game protection: each side bet's edge, closures, stations\n"
+    "                                                 reported (--follow: as they come; --shoe: from the journal)\n"
     "  lamps test [--step-ms MS]                      (operator) each lamp alone in turn, MS each (default 1000)\n"
     "  dispute resolve N --upheld|--rejected --reason TEXT [--round R] [--cards \"P1 B1 P2 B2 [P3] [B3]\"]\n"
     "                                                 (operator) decide station N's open dispute; --cards\n"
@@ -92,6 +96,9 @@ int main(int argc, char** argv) {
         args.erase(args.begin());
         if (command == "odds") {
             return ctl::runOdds(args, std::cout);
+        }
+        if (command == "protection") {
+            return ctl::runProtection(args, std::cout);
         }
         if (command == "roads") {
             return ctl::runRoads(args, std::cout);

@@ -219,7 +219,8 @@ json eventJson(const table::TableEvent& event) {
                             {"staked", e.staked},
                             {"mean_edge_ppm", e.meanEdgePpm},
                             {"staked_edge_ppm", e.stakedEdgePpm},
-                            {"z_hundredths", e.zHundredths}};
+                            {"z_hundredths", e.zHundredths},
+                            {"attendant_called", e.attendantCalled}};
             },
         },
         event);

@@ -104,21 +104,33 @@ json statusJson(const table::TableStatus& status) {
     for (const auto& [cause, message] : status.tilts) {
         tilts[cause] = message;
     }
-    return json{{"table", status.table},
-                {"source", status.rngSource ? "rng" : "reader"},
-                {"phase", table::roundPhaseName(status.phase)},
-                {"round", status.round},
-                {"shoe", status.shoe},
-                {"round_in_shoe", status.roundInShoe},
-                {"cards_left", status.cardsLeft},
-                {"shoe_reason", status.shoeReason.empty() ? json(nullptr) : json(status.shoeReason)},
-                {"shoe_resumed", status.shoeResumed},
-                {"rounds_finished", status.roundsFinished},
-                {"paytable", status.paytable},
-                {"tilts", tilts},
-                {"stations", stations},
-                {"denominations", status.denominations},
-                {"limit_levels", status.limitLevels}};
+    json out{{"table", status.table},
+             {"source", status.rngSource ? "rng" : "reader"},
+             {"phase", table::roundPhaseName(status.phase)},
+             {"round", status.round},
+             {"shoe", status.shoe},
+             {"round_in_shoe", status.roundInShoe},
+             {"cards_left", status.cardsLeft},
+             {"shoe_reason", status.shoeReason.empty() ? json(nullptr) : json(status.shoeReason)},
+             {"shoe_resumed", status.shoeResumed},
+             {"rounds_finished", status.roundsFinished},
+             {"paytable", status.paytable},
+             {"tilts", tilts},
+             {"stations", stations},
+             {"denominations", status.denominations},
+             {"limit_levels", status.limitLevels}};
+    if (status.sideBets) {
+        const auto names = [](const std::vector<game::BetType>& bets) {
+            json list = json::array();
+            for (const game::BetType bet : bets) {
+                list.push_back(game::betTypeName(bet));
+            }
+            return list;
+        };
+        out["side_bets"] =
+            json{{"closed", names(status.sideBets->closed)}, {"waiting", names(status.sideBets->waiting)}};
+    }
+    return out;
 }
 
 json replyDataJson(const table::ReplyData& data) {

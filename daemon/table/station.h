@@ -66,6 +66,9 @@ struct Station {
     bool autoRepeat = false;  // the last slip placed again at every round's opening
     bool keepBets = false;    // the same, without starting the round (start: deal)
     bool confirmed = false;   // confirm_bets: this round's bets, as they stand, confirmed
+    // Game protection: its standing slip holds a side bet waiting for the round's edge; it is
+    // placed when the edge comes (table_protection.cpp), not refused.
+    bool standingWaitsForEdge = false;
 
     [[nodiscard]] game::BetSlip slip() const {
         game::BetSlip s;

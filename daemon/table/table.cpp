@@ -276,7 +276,8 @@ TableStatus Table::status() const {
                     tilts_,
                     {},
                     settings_.denominations,
-                    static_cast<int>(settings_.bets.limits.levels.size())};
+                    static_cast<int>(settings_.bets.limits.levels.size()),
+                    std::nullopt};
     for (const Station& s : stations_) {
         const StationWallet& w = wallet(s.number);
         out.stations.push_back(
@@ -285,6 +286,16 @@ TableStatus Table::status() const {
                           w.hostDisabled, s.limitLevel, w.personal, s.autoRepeat, s.keepBets, s.confirmed,
                           denominationOf(s.number), controller_.severalGames() ? w.games : std::vector<std::string>{},
                           journal_.committed().station(s.number).promo.held, w.aftLocked});
+    }
+    if (guard_) {
+        TableStatus::SideBets sideBets;
+        for (const game::SideBetRule& rule : guard_->watched()) {
+            if (const auto refusal = guard_->refusal(rule.bet)) {
+                (refusal->rule == game::BetRule::SideBetClosed ? sideBets.closed : sideBets.waiting)
+                    .push_back(rule.bet);
+            }
+        }
+        out.sideBets = std::move(sideBets);
     }
     return out;
 }

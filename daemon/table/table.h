@@ -431,6 +431,7 @@ private:
     game::ShoeComposition burnHidden_;        // this shoe's cards burned face down
     std::vector<ShoeEdge> shoeEdges_;         // this shoe's, as published
     std::vector<game::BetType> closedShown_;  // the closed side bets the stations were last told
+    bool edgeBeforeClose_ = false;            // the round's edge was in before its bets closed
     ProtectionStats protectionStats_;
     std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the edge jobs' results find the table gone
     std::unique_ptr<platform::Worker> edgeWorker_;           // last: stopped first

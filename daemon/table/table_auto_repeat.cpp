@@ -4,7 +4,7 @@
 // DEAL would (rounds.start: deal), Keep Bets On never does. A repeat the rules refuse (credits run
 // out, a limit changed, the station locked) is journaled with its rule like any refused bet, and
 // the standing bets stop there: a player who walked away is not left betting on whatever the
-// rules still allow.
+// rules still allow. A slip with a side bet waiting for its edge (game protection) waits with it.
 #include <memory>
 
 #include "daemon/journal/records/record_kinds.h"
@@ -76,6 +76,7 @@ void Table::publishStanding(std::int64_t number, bool keep, bool on, const std::
 
 void Table::autoRepeatBets() {
     for (Station& s : stations_) {
+        s.standingWaitsForEdge = false;
         if (s.autoRepeat || s.keepBets) {
             placeStandingBets(s);
         }
@@ -84,6 +85,13 @@ void Table::autoRepeatBets() {
 }
 
 void Table::placeStandingBets(Station& s) {
+    if (const auto waiting = guard_ ? guard_->refusal(s.lastSlip) : std::nullopt;
+        waiting && waiting->rule == game::BetRule::SideBetEdgePending && bettingOpen(phase_)) {
+        // An RNG table opens the next round before the worker has its edge: the standing slip
+        // is placed when the edge comes, not refused (which would turn the standing bets off).
+        s.standingWaitsForEdge = true;
+        return;
+    }
     const bool keep = s.keepBets;
     const std::size_t before = s.placements.size();
     // The refusal's rule, known once it has committed (before the station.state below does).

@@ -209,6 +209,7 @@ struct ProtectionAlert {
     std::int64_t meanEdgePpm = 0;
     std::int64_t stakedEdgePpm = 0;
     std::int64_t zHundredths = 0;
+    bool attendantCalled = false;  // the report called an attendant (none was called already)
 };
 
 using TableEvent =

@@ -4,6 +4,7 @@
 // side-bet stakes follow the edge reported (protection.alert). The rules are game::SideBetGuard's.
 #include <cmath>
 #include <exception>
+#include <utility>
 
 #include "daemon/journal/records/protection_records.h"
 #include "daemon/journal/records/station_records.h"
@@ -97,6 +98,18 @@ void Table::edgeArrived(std::uint64_t key, const std::vector<game::BetEdge>& edg
             publish(SideBetsChanged{event.closed});
         }
     });
+    // The standing slips that waited for this edge are placed now (after it, in the journal).
+    bool placed = false;
+    for (Station& s : stations_) {
+        if (std::exchange(s.standingWaitsForEdge, false) && bettingOpen(phase_) && (s.autoRepeat || s.keepBets) &&
+            s.bets.empty()) {
+            placeStandingBets(s);
+            placed = true;
+        }
+    }
+    if (placed) {
+        armAutoDeal();
+    }
 }
 
 std::optional<game::BetRefusal> Table::protectionRefusal(const game::BetSlip& add) {
@@ -113,8 +126,8 @@ std::optional<game::BetRefusal> Table::protectionRefusal(const game::BetSlip& ad
 
 std::vector<ProtectionAlert> Table::watchCounters(journal::JournalTransaction& tx) {
     std::vector<ProtectionAlert> reported;
-    if (!guard_) {
-        return reported;
+    if (!guard_ || !edgeBeforeClose_) {
+        return reported;  // nobody could bet the guarded side bets: the round counts for nothing
     }
     std::vector<std::int64_t> seated;
     std::map<std::int64_t, game::BetSlip> stakes;
@@ -143,6 +156,7 @@ std::vector<ProtectionAlert> Table::watchCounters(journal::JournalTransaction& t
         if (settings_.protection.counterCallsAttendant && !wallet(alert.station).attendantCalled) {
             walletAt(alert.station).attendantCalled = true;
             tx.add(journal::AttendantCalledRecord{"protection"}, std::nullopt, alert.station);
+            event.attendantCalled = true;
         }
         reported.push_back(event);
     }

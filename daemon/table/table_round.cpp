@@ -263,6 +263,12 @@ void Table::closeNow(Respond respond, std::optional<std::int64_t> dealtBy) {
         timers_.cancel(*timer_);
         timer_.reset();
     }
+    // Game protection: the round's stakes count for the counters only if its edge was in before
+    // its bets closed (a guarded side bet could be bet).
+    edgeBeforeClose_ = guard_ && guard_->known();
+    for (Station& s : stations_) {
+        s.standingWaitsForEdge = false;  // its edge came too late for this round
+    }
     journal::JournalTransaction tx = journal_.begin();
     // Multiplayer confirmation: bets not confirmed are not played; they go back first.
     const std::vector<BetsUnconfirmed> unconfirmed = returnUnconfirmed(tx);
@@ -425,12 +431,12 @@ void Table::settleRound() {
     endRound();
     commit(std::move(tx), {}, Reply::accepted(),
            [this, result = std::move(result), roads = RoadsChanged{scoreboard_, settings_.naturalsOnBigRoad},
-            alerts = std::move(alerts), calls = settings_.protection.counterCallsAttendant] {
+            alerts = std::move(alerts)] {
                publish(result);
                publish(roads);  // live roads and statistics for every station (seeds 002, 003)
                for (const ProtectionAlert& alert : alerts) {
                    publish(alert);
-                   if (calls) {
+                   if (alert.attendantCalled) {
                        publish(AttendantChanged{alert.station, true});
                    }
                }

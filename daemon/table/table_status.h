@@ -51,6 +51,13 @@ struct TableStatus {
     std::vector<StationStatus> stations;
     std::vector<game::Money> denominations;  // what a station may choose
     int limitLevels = 1;
+    // Game protection (docs/protection.md), when on: the side bets closed for the round, and those
+    // waiting for its edge. No figures: a station may read this.
+    struct SideBets {
+        std::vector<game::BetType> closed;
+        std::vector<game::BetType> waiting;
+    };
+    std::optional<SideBets> sideBets;
 };
 
 }  // namespace pitlink::table

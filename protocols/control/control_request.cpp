@@ -13,7 +13,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::pair<Command, std::string_view>, 19> kNames{{
+constexpr std::array<std::pair<Command, std::string_view>, 20> kNames{{
     {Command::Status, "status"},
     {Command::Stations, "stations"},
     {Command::Meters, "meters"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<Command, std::string_view>, 19> kNames{{
     {Command::Roads, "roads"},
     {Command::Recall, "recall"},
     {Command::Audit, "audit"},
+    {Command::Protection, "protection"},
     {Command::Io, "io"},
     {Command::Resettle, "resettle"},
     {Command::AttendantClear, "attendant_clear"},
@@ -69,6 +70,7 @@ void readFields(const json& in, ControlRequest& r) {
         case Command::ShoeNew:
             break;
         case Command::Roads:
+        case Command::Protection:
             r.shoe = integerField(in, "shoe");
             break;
         case Command::Recall:

@@ -31,7 +31,8 @@ enum class Command : std::uint8_t {
     Roads,
     Recall,
     Audit,
-    Io,  // the I/O module's inputs and outputs as it reports them now
+    Protection,  // game protection: the side bets' edges, closures, counters (docs/protection.md)
+    Io,          // the I/O module's inputs and outputs as it reports them now
     // operator actions: the operator role
     Resettle,
     AttendantClear,
@@ -66,7 +67,7 @@ struct ControlRequest {
     std::optional<Command> command;       // nullopt: not a command pitlinkd knows
     std::optional<std::int64_t> station;  // attendant_clear, handpay_reset; recall: only this station's rounds
     std::optional<std::int64_t> round;    // recall one round; resettle; void_round: must be the current one
-    std::optional<std::int64_t> shoe;     // roads of an earlier shoe
+    std::optional<std::int64_t> shoe;     // roads, protection of an earlier shoe
     // The game a game's command is for (status, roads, recall, events, void_round, shoe_new,
     // tilt_clear, resettle, dispute_resolve, station_level); absent: the first game. A game's
     // name (game/game_name.h); the station's wallet commands ignore it.

@@ -16,6 +16,7 @@
 
 #include "daemon/journal/records/aft_records.h"
 #include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/protection_records.h"
 #include "daemon/journal/records/round_records.h"
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/records/start_records.h"
@@ -77,9 +78,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     readAndWriteAgain<j::ShoeBurnedRecord>(body);
     readAndWriteAgain<j::RoundOpenedRecord>(body);
     readAndWriteAgain<j::CardDealtRecord>(body);
+    readAndWriteAgain<j::ShoeEdgeRecord>(body);
+    readAndWriteAgain<j::ProtectionAlertRecord>(body);
     for (const std::string_view kind : j::shoeRecordKinds()) {
         std::optional<j::ShoeInPlay> shoe =
-            j::ShoeInPlay{1, 1, 1, 10, true, pitlink::game::ShoeComposition::fullDecks(1), {}};
+            j::ShoeInPlay{1, 1, 1, 10, true, pitlink::game::ShoeComposition::fullDecks(1), {}, {}};
         try {
             j::followShoe(shoe, kind, body);
         } catch (const json::exception&) {

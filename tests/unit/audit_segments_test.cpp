@@ -231,3 +231,35 @@ TEST(AuditBesideEachOther, AJournalWithoutItsOldestSegmentIsAuditedFromItsFirstS
 
 }  // namespace
 }  // namespace pitlink
+
+namespace pitlink {
+namespace {
+
+// A segment sealed before issue 38 carried its shoe without the burn's face-down cards: it still
+// matches the facts its records now give, which name them; a carried list that differs does not.
+TEST(CarriedState, AShoeCarriedWithoutItsFaceDownBurnStillMatchesOneWithThemDoesNot) {
+    const json shoe{{"shoe", 3},      {"decks", 8},          {"round_in_shoe", 2},
+                    {"burned", true}, {"left", {{"AS", 7}}}, {"results", {"B", "P"}}};
+    json facts{{"shoe", shoe}, {"other_games", {{"b", {{"shoe", shoe}}}}}};
+    facts["shoe"]["burn_hidden"] = {"5C"};
+    facts["other_games"]["b"]["shoe"]["burn_hidden"] = {"KD", "2H"};
+    const json old{{"shoe", shoe}, {"other_games", {{"b", {{"shoe", shoe}}}}}};
+    EXPECT_TRUE(journal::carriedMatches(old, facts));
+    EXPECT_TRUE(journal::carriedMatches(facts, facts));
+    json wrong = facts;
+    wrong["shoe"]["burn_hidden"] = {"6C"};
+    EXPECT_FALSE(journal::carriedMatches(wrong, facts));
+    wrong = facts;
+    wrong["other_games"]["b"]["shoe"]["burn_hidden"] = {"KD"};
+    EXPECT_FALSE(journal::carriedMatches(wrong, facts));
+    json otherLeft = old;
+    otherLeft["shoe"]["left"]["AS"] = 6;  // the rest is still compared
+    EXPECT_FALSE(journal::carriedMatches(otherLeft, facts));
+    // Before issue 33 no shoe was carried at all.
+    json noShoe = old;
+    noShoe.erase("shoe");
+    EXPECT_TRUE(journal::carriedMatches(noShoe, facts));
+}
+
+}  // namespace
+}  // namespace pitlink

@@ -21,6 +21,7 @@
 #include "daemon/journal/journal.h"
 #include "daemon/journal/records/body_fields.h"
 #include "daemon/journal/records/cashier_records.h"
+#include "daemon/journal/records/protection_records.h"
 #include "daemon/journal/records/round_records.h"
 #include "daemon/journal/records/sas_records.h"
 #include "daemon/journal/records/settlement_records.h"
@@ -475,6 +476,33 @@ TEST(TypedRecords, RoundAndSasRecordsReadBackWhatTheyWrite) {
 }
 
 // A fact this process wrote is read from its struct; one read back from the journal, from its body.
+// Game protection's records (issue 38): their bodies as schema/README.md "Game protection" shows
+// them, read back to the same struct; an edge of a main bet, a closed bet without an edge, a
+// figure beyond any edge are refused.
+TEST(TypedRecords, ProtectionRecordsReadBackWhatTheyWrite) {
+    const ShoeEdgeRecord edge{4, 17, 380, {{"gold_7", 135'358}, {"jade_8", -66'194}, {"tie", -104'581}}, {"gold_7"}};
+    EXPECT_EQ(stored(edge), R"({"cards_known":380,"closed":["gold_7"],"edges":{"gold_7":135358,"jade_8":-66194,)"
+                            R"("tie":-104581},"round_in_shoe":17,"shoe":4})");
+    EXPECT_EQ(readBody<ShoeEdgeRecord>(toBody(edge)), edge);
+    const ProtectionAlertRecord alert{4, "gold_7", 31, 4'500, -41'200, 122'900, 612};
+    EXPECT_EQ(stored(alert), R"({"bet":"gold_7","mean_edge_ppm":-41200,"rounds":31,"shoe":4,"staked":4500,)"
+                             R"("staked_edge_ppm":122900,"z_hundredths":612})");
+    EXPECT_EQ(readBody<ProtectionAlertRecord>(toBody(alert)), alert);
+
+    json mainBet = toBody(edge);
+    mainBet["edges"]["banker"] = -10'600;
+    EXPECT_THROW((void)readBody<ShoeEdgeRecord>(mainBet), json::exception);
+    json closedWithoutEdge = toBody(edge);
+    closedWithoutEdge["closed"].push_back("ruby_9");
+    EXPECT_THROW((void)readBody<ShoeEdgeRecord>(closedWithoutEdge), json::exception);
+    json beyond = toBody(edge);
+    beyond["edges"]["tie"] = 1'000'000'000'001;
+    EXPECT_THROW((void)readBody<ShoeEdgeRecord>(beyond), json::exception);
+    json notSide = toBody(alert);
+    notSide["bet"] = "player";
+    EXPECT_THROW((void)readBody<ProtectionAlertRecord>(notSide), json::exception);
+}
+
 TEST(TypedRecords, RecordOfAFactIsItsStructOrItsBody) {
     const CreditRecord written{-500, 1500, "bet", "bet 3", {}, {}, {}, {}, {}};
     Fact typed{std::string(kind::kCredit), 1, 2, toBody(written), written};

@@ -39,18 +39,37 @@ std::string sealProblem(const std::string& where, std::int64_t first, const std:
     if (link != lastHash) {
         return where + ": its segment.sealed does not name the last link of the segment before it";
     }
-    if (carried && !carried->at("table").contains("shoe")) {
-        // Sealed before issue 33: the shoe in play was not carried over (its table started a new
-        // shoe after such a rotation); what it carried is compared without it.
-        facts.erase("shoe");
-    }
-    if (!carried || carried->at("table") != facts) {
+    if (!carried || !carriedMatches(carried->at("table"), std::move(facts))) {
         return where + ": the state it carried over differs from the segment before it";
     }
     return {};
 }
 
 }  // namespace
+
+bool carriedMatches(const json& carriedTable, json facts) {
+    if (!carriedTable.contains("shoe")) {
+        // Sealed before issue 33: the shoe in play was not carried over (its table started a new
+        // shoe after such a rotation); what it carried is compared without it.
+        facts.erase("shoe");
+    }
+    // Sealed before issue 38: a shoe carried without the burn's face-down cards ("burn_hidden"),
+    // which the facts of its records now name; compared without them.
+    const auto withoutHidden = [](const json& carriedGame, json& game) {
+        if (carriedGame.contains("shoe") && !carriedGame.at("shoe").contains("burn_hidden") && game.contains("shoe")) {
+            game["shoe"].erase("burn_hidden");
+        }
+    };
+    withoutHidden(carriedTable, facts);
+    if (carriedTable.contains("other_games") && facts.contains("other_games")) {
+        for (auto& [name, game] : facts["other_games"].items()) {
+            if (carriedTable.at("other_games").contains(name)) {
+                withoutHidden(carriedTable.at("other_games").at(name), game);
+            }
+        }
+    }
+    return carriedTable == facts;
+}
 
 std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index, std::optional<json>* carried) {
     JournalStore& before = journal.segment(index - 1);

@@ -66,6 +66,11 @@ private:
 // Empty when sound, else the problem. `carried`, when given: segment index-1's segment.carried
 // as the call for index-1 left it, replaced by segment index's (a walk over every seal then
 // reads and parses each once).
+// What a segment carried over (segment.carried's "table") is what the records before it leave
+// (`facts`, resumeFactsJson), allowing for what older versions did not carry: the shoe in play
+// (before issue 33), the burn's face-down cards (before issue 38).
+[[nodiscard]] bool carriedMatches(const nlohmann::json& carriedTable, nlohmann::json facts);
+
 [[nodiscard]] std::string checkSegmentSeal(SegmentedJournal& journal, std::size_t index,
                                            std::optional<nlohmann::json>* carried = nullptr);
 
