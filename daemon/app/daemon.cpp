@@ -374,6 +374,11 @@ void Daemon::onEvent(const table::Table& game, const table::TableEvent& e) {
         spdlog::warn("round #{} voided: {}", voided->round, voided->reason);
     } else if (const auto* settled = std::get_if<table::RoundSettled>(&e)) {
         logResult(*settled);
+    } else if (const auto* alert = std::get_if<table::ProtectionAlert>(&e)) {
+        spdlog::warn("{}: protection: station {} reported on {} in shoe {}: z {:.2f} over {} rounds, staked {}{}",
+                     game.name(), alert->station, game::betTypeName(alert->bet), alert->shoe,
+                     static_cast<double>(alert->zHundredths) / 100, alert->rounds, alert->staked,
+                     alert->attendantCalled ? "; attendant called" : "");
     }
     if (hooks_.event) {
         hooks_.event(e);

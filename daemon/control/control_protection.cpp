@@ -115,9 +115,9 @@ void ControlCommands::protectionOfShoe(table::Table& game, std::int64_t shoe, co
             }
             json alerts = json::array();
             for (const auto& [station, alert] : read.alerts) {
-                json body = toBody(alert);
-                body["station"] = station;
-                alerts.push_back(std::move(body));
+                json reported = toBody(alert);
+                reported["station"] = station;  // the record's station column
+                alerts.push_back(std::move(reported));
             }
             return json{{"shoe", shoe},
                         {"game", read.game.empty() ? json(nullptr) : json(read.game)},
