@@ -127,7 +127,8 @@ void ControlCommands::protectionOfShoe(table::Table& game, std::int64_t shoe, co
                         {"alerts", std::move(alerts)}};
         },
         [&game, answer](json data) {
-            data["table"] = game.name();
+            // Shoe numbers are the controller's: the shoe may be another game's than the one asked.
+            data["table"] = data["game"].is_string() ? data["game"].get<std::string>() : game.name();
             answer.data(std::move(data));
         },
         [answer](const std::string& error) { answer(Reply::refused("no_such_shoe", error)); });

@@ -123,7 +123,8 @@ int runProtection(const std::vector<std::string>& args, std::ostream& out) {
                     printNow(out, d);
                     return 1;
                 }
-                if (d.at("shoe").get<std::int64_t>() != shoeSeen) {
+                if (d.at("shoe").get<std::int64_t>() != shoeSeen || d.at("edges").size() < edgesSeen) {
+                    // A new shoe, or a restart within the shoe (its edges listed again from the start).
                     shoeSeen = d.at("shoe").get<std::int64_t>();
                     edgesSeen = 0;
                     alertsSeen = 0;

@@ -13,6 +13,7 @@
 // may be ahead of the disk, is rebuilt from the journal at the next start.
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -434,7 +435,9 @@ private:
     bool edgeBeforeClose_ = false;            // the round's edge was in before its bets closed
     ProtectionStats protectionStats_;
     std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the edge jobs' results find the table gone
-    std::unique_ptr<platform::Worker> edgeWorker_;           // last: stopped first
+    // The key of the edge asked for last: a job for an older one does not compute (its worker).
+    std::shared_ptr<std::atomic<std::uint64_t>> latestEdgeKey_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+    std::unique_ptr<platform::Worker> edgeWorker_;  // last: stopped first
 };
 
 }  // namespace pitlink::table

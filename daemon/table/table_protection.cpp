@@ -36,6 +36,7 @@ void Table::edgeNeeded() {
         return;
     }
     const std::uint64_t key = guard_->compositionChanged();
+    latestEdgeKey_->store(key);  // a job for an older key still queued on the worker is skipped
     if (shoeNumber_ == 0 || shoeNeeded_ || guard_->watched().empty()) {
         return;  // the next round starts a new shoe, whose edge is asked for then
     }
@@ -45,8 +46,12 @@ void Table::edgeNeeded() {
     }
     const auto cards = static_cast<std::int64_t>(known.total());
     edgeWorker_->run([this, key, cards, known = std::move(known), paytable = &paytable_, &executor = timers_,
-                      alive = std::weak_ptr<int>(alive_)] {
-        // On the worker: only the composition (a copy) and the paytable (read-only) are touched.
+                      alive = std::weak_ptr<int>(alive_), latest = latestEdgeKey_] {
+        // On the worker: only the composition (a copy), the paytable (read-only) and the latest
+        // key (atomic) are touched. A composition that has changed again is not computed.
+        if (latest->load() != key) {
+            return;
+        }
         std::vector<game::BetEdge> edges;
         std::string error;
         try {
@@ -99,10 +104,16 @@ void Table::edgeArrived(std::uint64_t key, const std::vector<game::BetEdge>& edg
         }
     });
     // The standing slips that waited for this edge are placed now (after it, in the journal).
+    // A tilt or a host delay that came during the wait would refuse the slip and turn the
+    // standing bets off, which at the opening it would not have: such a slip waits on (until the
+    // bets close).
     bool placed = false;
     for (Station& s : stations_) {
-        if (std::exchange(s.standingWaitsForEdge, false) && bettingOpen(phase_) && (s.autoRepeat || s.keepBets) &&
-            s.bets.empty()) {
+        if (!s.standingWaitsForEdge || tilted() || wallet(s.number).hostDelayUntilMs > timers_.nowMs()) {
+            continue;
+        }
+        s.standingWaitsForEdge = false;
+        if (bettingOpen(phase_) && (s.autoRepeat || s.keepBets) && s.bets.empty()) {
             placeStandingBets(s);
             placed = true;
         }

@@ -140,20 +140,34 @@ TEST(TableProtection, ASideBetWaitsForItsEdgeClosesAboveTheThresholdAndReopens) 
         refused[std::string(q.text(0))] = q.integer(1);
     }
     EXPECT_EQ(refused, (std::map<std::string, std::int64_t>{{"side_bet_closed", 2}, {"side_bet_edge_pending", 1}}));
-    // One edge for each of rounds 1 to 7; the shoe's own, before its burn, came after the burn
-    // and was dropped.
+    // One edge for each of rounds 1 to 7; the shoe's own, before its burn, was never computed:
+    // its job found a newer composition asked for.
     EXPECT_EQ(t.f.count(journal::kind::kShoeEdge), 7);
     EXPECT_EQ(t.events("shoe_edge").size(), 7U);
     EXPECT_EQ(t.f.table->shoeEdges().size(), 7U);
-    EXPECT_EQ(t.f.table->protectionStats().edgesStale, 1U);
+    EXPECT_EQ(t.f.table->protectionStats().edgesComputed, 7U);
+    EXPECT_EQ(t.f.table->protectionStats().edgesStale, 0U);
 }
 
 TEST(TableProtection, AnEdgeThatComesAfterTheShoeMovedOnIsDropped) {
     ProtectedTable t;
     ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);
-    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);  // before the first's edge came
+    t.worker.runAll();  // shoe 1's edge computed; its result not yet back on the logic thread
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);
     t.computeEdges();
     EXPECT_EQ(t.f.table->protectionStats().edgesStale, 1U);
+    EXPECT_EQ(t.f.table->protectionStats().edgesComputed, 1U);
+    EXPECT_EQ(t.f.count(journal::kind::kShoeEdge), 1);
+    EXPECT_EQ(t.lastEdgeRecord()["shoe"], 2);
+}
+
+TEST(TableProtection, AnEdgeAskedForBeforeTheShoeMovedOnIsNotComputed) {
+    ProtectedTable t;
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);  // before the worker ran
+    EXPECT_EQ(t.worker.jobs.size(), 2U);
+    t.computeEdges();  // the first job sees a newer key and posts nothing
+    EXPECT_EQ(t.f.table->protectionStats().edgesStale, 0U);
     EXPECT_EQ(t.f.table->protectionStats().edgesComputed, 1U);
     EXPECT_EQ(t.f.count(journal::kind::kShoeEdge), 1);
     EXPECT_EQ(t.lastEdgeRecord()["shoe"], 2);

@@ -13,31 +13,18 @@ namespace pitlink::journal {
 
 namespace {
 
-// The records of `kind` naming shoe `shoe`, newest segments first, in journal order: a shoe's
-// records lie in one segment or a few consecutive ones.
+// The records of `kind` naming shoe `shoe`, in journal order, from segments `first` to `last`.
 template <typename Visit>
-void recordsOfShoe(SegmentedJournal& journal, std::string_view kind, std::int64_t shoe, Visit&& visit) {
-    std::vector<std::vector<std::tuple<std::optional<std::int64_t>, nlohmann::json>>> parts;
-    for (std::size_t i = journal.size(); i-- > 0;) {
+void recordsOfShoe(SegmentedJournal& journal, std::string_view kind, std::int64_t shoe, std::size_t first,
+                   std::size_t last, Visit&& visit) {
+    for (std::size_t i = first; i <= last && i < journal.size(); ++i) {
         auto query = journal.segment(i).connection().prepare(
             "SELECT station, body FROM record WHERE kind = ? AND json_extract(body, '$.shoe') = ? ORDER BY seq");
         query.bind(1, kind);
         query.bind(2, shoe);
-        std::vector<std::tuple<std::optional<std::int64_t>, nlohmann::json>> part;
         while (query.step()) {
-            part.emplace_back(query.isNull(0) ? std::nullopt : std::optional(query.integer(0)),
-                              nlohmann::json::parse(query.text(1)));
-        }
-        if (part.empty() && !parts.empty()) {
-            break;
-        }
-        if (!part.empty()) {
-            parts.push_back(std::move(part));
-        }
-    }
-    for (auto it = parts.rbegin(); it != parts.rend(); ++it) {
-        for (const auto& [station, body] : *it) {
-            visit(station, body);
+            visit(query.isNull(0) ? std::nullopt : std::optional(query.integer(0)),
+                  nlohmann::json::parse(query.text(1)));
         }
     }
 }
@@ -47,14 +34,21 @@ void recordsOfShoe(SegmentedJournal& journal, std::string_view kind, std::int64_
 ShoeProtection shoeProtection(SegmentedJournal& journal, std::int64_t shoe) {
     ShoeProtection out;
     out.shoe = shoe;
-    recordsOfShoe(journal, kind::kShoeEdge, shoe, [&](const std::optional<std::int64_t>&, const nlohmann::json& body) {
-        out.edges.push_back(readBody<ShoeEdgeRecord>(body));
-    });
-    recordsOfShoe(journal, kind::kProtectionAlert, shoe,
+    // The segments of its rounds, and the one after the last (the edge of the round after it, a
+    // report in the settlement that ended it, may open the next segment); a shoe without a round
+    // is looked for in the active segment, where a shoe just started is.
+    const std::vector<std::int64_t> rounds = roundsOfShoe(journal, shoe);
+    const std::size_t active = journal.size() - 1;
+    const std::size_t first = rounds.empty() ? active : journal.segmentOfRound(rounds.front()).value_or(0);
+    const std::size_t last = rounds.empty() ? active : journal.segmentOfRound(rounds.back()).value_or(active) + 1;
+    recordsOfShoe(journal, kind::kShoeEdge, shoe, first, last,
+                  [&](const std::optional<std::int64_t>&, const nlohmann::json& body) {
+                      out.edges.push_back(readBody<ShoeEdgeRecord>(body));
+                  });
+    recordsOfShoe(journal, kind::kProtectionAlert, shoe, first, last,
                   [&](const std::optional<std::int64_t>& station, const nlohmann::json& body) {
                       out.alerts.emplace_back(station.value_or(0), readBody<ProtectionAlertRecord>(body));
                   });
-    const std::vector<std::int64_t> rounds = roundsOfShoe(journal, shoe);
     if (rounds.empty() && out.edges.empty()) {
         throw std::runtime_error("the journal has no round and no edge of shoe " + std::to_string(shoe));
     }
