@@ -408,6 +408,7 @@ private:
     std::unique_ptr<game::Shoe> shoe_;  // RNG only
     game::Scoreboard scoreboard_;
     game::ShoeComposition seen_;               // cards left in the shoe (reader: from full decks)
+    game::ShoeComposition burnHidden_;         // this shoe's cards burned face down (game protection)
     std::optional<game::CoupValidator> coup_;  // the round's cards so far
     std::vector<journal::DealtCard> cards_;
     std::vector<Station> stations_;
@@ -423,16 +424,15 @@ private:
     std::optional<int> cutCardsBehind_;  // this shoe's reported cut
     bool running_ = false;
     bool shuttingDown_ = false;
+    bool edgeBeforeClose_ = false;               // protection: the round's edge came before its close
     std::optional<TableSettings> nextSettings_;  // reconfigured, from the next round
     std::uint64_t roundsFinished_ = 0;
     std::uint64_t roundLimit_ = 0;
 
     // Game protection (table_protection.cpp).
     std::optional<game::SideBetGuard> guard_;
-    game::ShoeComposition burnHidden_;        // this shoe's cards burned face down
     std::vector<ShoeEdge> shoeEdges_;         // this shoe's, as published
     std::vector<game::BetType> closedShown_;  // the closed side bets the stations were last told
-    bool edgeBeforeClose_ = false;            // the round's edge was in before its bets closed
     ProtectionStats protectionStats_;
     std::shared_ptr<int> alive_ = std::make_shared<int>(0);  // the edge jobs' results find the table gone
     // The key of the edge asked for last: a job for an older one does not compute (its worker).

@@ -45,7 +45,7 @@ void Table::edgeNeeded() {
         return;  // not a round's worth of cards: the shoe is done
     }
     const auto cards = static_cast<std::int64_t>(known.total());
-    edgeWorker_->run([this, key, cards, known = std::move(known), paytable = &paytable_, &executor = timers_,
+    edgeWorker_->run([this, key, cards, known, paytable = &paytable_, &executor = timers_,
                       alive = std::weak_ptr<int>(alive_), latest = latestEdgeKey_] {
         // On the worker: only the composition (a copy), the paytable (read-only) and the latest
         // key (atomic) are touched. A composition that has changed again is not computed.
