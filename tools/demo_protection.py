@@ -13,30 +13,18 @@ of the shoe is written to DIR/protection-shoe.svg.
 Usage: demo_protection.py --pitlinkd BIN --pitlinkctl BIN --paytable FILE --dir DIR [--seed S]
 """
 import argparse
-import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from control_client import control  # noqa: E402
 from demo_live_table import DemoDaemon, coup_complete  # noqa: E402
 from engine_client import EngineClient  # noqa: E402
 
 DECK = [r + s for s in "CDHS" for r in "A23456789TJQK"]
-
-
-def control(path, **request):
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(10)
-        s.connect(path)
-        s.sendall((json.dumps(dict(id=1, **request)) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            data += s.recv(1 << 20)
-    return json.loads(data)["data"]
 
 
 class ProtectedTable(DemoDaemon):

@@ -26,9 +26,8 @@ parser.add_argument("--decks", type=int, default=8)
 args = parser.parse_args()
 BUILD, SOURCE = os.path.abspath(args.build), os.path.abspath(args.source)
 sys.path.insert(0, os.path.join(SOURCE, "tools"))
-sys.path.insert(0, os.path.join(SOURCE, "tests", "integration"))
 from engine_client import EngineClient  # noqa: E402
-from test_protection import control  # noqa: E402
+from control_client import control  # noqa: E402
 
 with tempfile.TemporaryDirectory() as d:
     config = os.path.join(d, "pitlink.yaml")

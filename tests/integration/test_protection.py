@@ -22,7 +22,6 @@ Usage: test_protection.py BUILD_DIR SOURCE_DIR (ctest passes both).
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ import unittest
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 sys.path.insert(0, os.path.join(SOURCE, "tools"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from control_client import control  # noqa: E402
 from engine_client import EngineClient  # noqa: E402
 from side_bet_odds import edges_ppm  # noqa: E402
 from test_table import PAYTABLE, Daemon, ok  # noqa: E402
@@ -51,22 +51,6 @@ def nines_and_eights(i):
 def sevens(i):
     """Player 7 7 (4) draws a king, Banker 7 7 (4) stands on the king: a tie, four sevens out."""
     return ["7S", "7H", "7D", "7C", "K" + SUITS[i % 4]]
-
-
-def control(path, **request):
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.settimeout(10)
-        s.connect(path)
-        s.sendall((json.dumps(dict(id=1, **request)) + "\n").encode())
-        data = b""
-        while not data.endswith(b"\n"):
-            chunk = s.recv(1 << 20)
-            if not chunk:
-                break
-            data += chunk
-    reply = json.loads(data)
-    assert reply["ok"], reply
-    return reply["data"]
 
 
 def config(action):

@@ -1,7 +1,9 @@
 #include "tests/sim/checker_protection.h"
 
 #include <array>
+#include <sstream>
 
+#include "daemon/config/config.h"
 #include "daemon/config/paytable_loader.h"
 #include "daemon/game/card.h"
 #include "daemon/game/side_bet_edge.h"
@@ -46,11 +48,9 @@ std::string simProtectionYaml() {
 }
 
 std::vector<game::SideBetRule> simProtectionRules() {
-    return {game::SideBetRule{game::BetType::Tie, game::EdgeAction::Close, -135'000},
-            game::SideBetRule{game::BetType::PlayerPair, game::EdgeAction::Close, -260'000},
-            game::SideBetRule{game::BetType::BankerPair, game::EdgeAction::Alert, 0},
-            game::SideBetRule{game::BetType::Big, game::EdgeAction::Alert, 0},
-            game::SideBetRule{game::BetType::Small, game::EdgeAction::Close, 0}};
+    // Read from the very text pitlinkd is given, as pitlinkd reads it.
+    std::istringstream text(simProtectionYaml());
+    return config::loadConfig(text, "simProtectionYaml").protection.sideBets;
 }
 
 ProtectionChecker::ProtectionChecker(std::vector<game::SideBetRule> rules)
