@@ -188,3 +188,38 @@ TEST(TableProtection, WithoutProtectionNothingIsComputedOrRefused) {
 
 }  // namespace
 }  // namespace pitlink::table
+
+namespace pitlink::table {
+namespace {
+
+// A standing slip (auto-repeat) that holds a guarded side bet is not refused at an opening that
+// comes before the round's edge: it waits, and is placed right after the edge, auto-repeat still on.
+TEST(TableProtection, AnAutoRepeatedSlipWaitsForTheEdgeAndIsPlacedAfterIt) {
+    ProtectedTable t;
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->newShoe(r); }).ok);
+    t.computeEdges();
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->openRound(r); }).ok);
+    ASSERT_EQ(t.bet(BetType::Gold7), "ok");
+    ASSERT_EQ(t.bet(BetType::Banker, 1'000), "ok");
+    t.dealRound("9S 2H KD 4C");
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->setAutoRepeat(1, true, r); }).ok);  // its last slip
+    ASSERT_TRUE(t.f.call([&](Respond r) { t.f.table->openRound(r); }).ok);               // its edge not computed yet
+    EXPECT_TRUE(t.f.table->station(1).bets.empty());
+    EXPECT_TRUE(t.f.table->station(1).autoRepeat);
+    EXPECT_EQ(t.f.count(journal::kind::kBetRefused), 0);
+    t.computeEdges();
+    EXPECT_EQ(t.f.table->station(1).slip()[BetType::Gold7], 100);
+    EXPECT_EQ(t.f.table->station(1).slip()[BetType::Banker], 1'000);
+    EXPECT_TRUE(t.f.table->station(1).autoRepeat);
+    // In the journal the round's edge comes before the repeated bets.
+    auto q = t.f.store->connection().prepare(
+        "SELECT kind FROM record WHERE kind IN ('shoe.edge', 'bet.accepted') ORDER BY seq DESC LIMIT 3");
+    std::vector<std::string> kinds;
+    while (q.step()) {
+        kinds.emplace_back(q.text(0));
+    }
+    EXPECT_EQ(kinds, (std::vector<std::string>{"bet.accepted", "bet.accepted", "shoe.edge"}));
+}
+
+}  // namespace
+}  // namespace pitlink::table
