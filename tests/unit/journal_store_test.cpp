@@ -73,6 +73,14 @@ TEST(Record, CanonicalBytesAreTabSeparatedWithEmptyAbsentFields) {
     record.roundId = 12;
     record.station = std::nullopt;
     EXPECT_EQ(canonicalBytes(record), "7\t1000\tcredit\t12\t\t{\"amount\":5}");
+    // The widest numbers (20 characters each), all four present: nothing cut, nothing spilled.
+    const JournalRecord widest{INT64_MAX, INT64_MIN, "k", INT64_MIN, INT64_MIN, "{}", {}};
+    EXPECT_EQ(canonicalBytes(widest),
+              "9223372036854775807\t-9223372036854775808\tk\t-9223372036854775808\t"
+              "-9223372036854775808\t{}");
+    std::string appended = "before|";
+    appendCanonicalBytes(record, appended);
+    EXPECT_EQ(appended, "before|7\t1000\tcredit\t12\t\t{\"amount\":5}");
     EXPECT_EQ(canonicalJson(nlohmann::json{{"b", 1}, {"a", "x"}}), R"({"a":"x","b":1})");
 }
 

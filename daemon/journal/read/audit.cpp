@@ -129,7 +129,8 @@ bool StreamAudit::visit(const JournalRecord& record) {
     if (record.kind == kind::kSegmentSealed && record.seq > 1 && !sealNames(record, record.seq - 1, s.previous)) {
         return fail(at + ": its segment.sealed does not name the record before it and its link");
     }
-    s.canonical = canonicalBytes(record);
+    s.canonical.clear();
+    appendCanonicalBytes(record, s.canonical);
     if (s.hasher.link(s.previous, s.canonical) != record.hash) {
         return fail(at + " (" + record.kind + ") does not match its chain link: edited, or signed with another key");
     }

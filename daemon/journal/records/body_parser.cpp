@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "daemon/journal/records/canonical_body.h"
+
 namespace pitlink::journal {
 
 using nlohmann::json;
@@ -182,6 +184,9 @@ BodyParser& BodyParser::operator=(BodyParser&&) noexcept = default;
 
 const json& BodyParser::parse(std::string_view text, std::string_view shape) {
     json& out = simd_->lastOf(shape);
+    if (readCanonicalBody(text, out)) {
+        return out;  // as the daemon writes bodies: read without simdjson's set-up
+    }
     if (const auto root = simdRoot(simd_->parser, text); root && copyInto(*root, out)) {
         return out;
     }
@@ -191,6 +196,9 @@ const json& BodyParser::parse(std::string_view text, std::string_view shape) {
 }
 
 bool BodyParser::isObject(std::string_view text) {
+    if (isCanonicalObject(text)) {
+        return true;
+    }
     if (const auto root = simdRoot(simd_->parser, text); root && !holdsDouble(*root)) {
         return root->is_object();
     }
