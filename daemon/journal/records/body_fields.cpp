@@ -58,8 +58,20 @@ const json* find(const json& body, std::string_view key) {
     if (!body.is_object()) {
         throw BodyError("the body is not a JSON object");
     }
-    const auto it = body.find(key);
-    return it == body.end() ? nullptr : &*it;
+    // A body has a handful of fields, and readers ask for fields it lacks: a look at each field's
+    // length finds or misses a key with fewer comparisons of text than the map's search.
+    constexpr std::size_t kMostScanned = 8;
+    const auto& fields = body.get_ref<const json::object_t&>();
+    if (fields.size() <= kMostScanned) {
+        for (const auto& [name, value] : fields) {
+            if (name.size() == key.size() && name == key) {
+                return &value;
+            }
+        }
+        return nullptr;
+    }
+    const auto it = fields.find(key);
+    return it == fields.end() ? nullptr : &it->second;
 }
 
 const json& present(const json& body, std::string_view key) {

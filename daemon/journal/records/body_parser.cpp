@@ -22,6 +22,7 @@ struct BodyParser::Simd {
     // The body parse() returned last for each shape, reused by the next of that shape (a deque:
     // a new shape does not move the others, which callers may still hold).
     std::deque<std::pair<std::string, json>> lastByShape;
+    json lastForMember;  // the last body memberAsSqlText() read as the daemon writes bodies
     json& lastOf(std::string_view shape) {
         for (auto& [name, last] : lastByShape) {
             if (name == shape) {
@@ -212,6 +213,18 @@ bool BodyParser::isObject(std::string_view text) {
 }
 
 std::optional<BodyParser::SqlText> BodyParser::memberAsSqlText(std::string_view text, std::string_view key) {
+    if (readCanonicalBody(text, simd_->lastForMember)) {
+        // Text without escapes, one value per key: SQLite reads it as it is written.
+        const auto& fields = simd_->lastForMember.get_ref<const json::object_t&>();
+        const auto member = fields.find(key);
+        if (member == fields.end() || member->second.is_null()) {
+            return std::optional<SqlText>(std::in_place);  // SQL NULL
+        }
+        if (member->second.is_string()) {
+            return std::optional<SqlText>(std::in_place, member->second.get_ref<const std::string&>());
+        }
+        return std::nullopt;  // a number, a boolean, an object or an array: SQLite's own reading
+    }
     // SQLite nests at most 1000 deep; fewer openings than that nest less deep.
     constexpr std::ptrdiff_t kFewerOpeningsThanSqliteNests = 1000;
     if (text.find_first_of(std::string_view("\\\0", 2)) != std::string_view::npos ||
