@@ -325,6 +325,14 @@ void StationAft::begin(const aft::TransferRequest& request) {
         record.status = *refused;
         record.at = nowText();
     }
+    if (!refused && lockStatus_ == aft::lock::kLocked && lockTimeout_ != 0) {
+        // A transfer taken under the lock holds it until the transfer ends (execute() releases
+        // it): the host asked within the lock's time-out, and the record's commit must not let
+        // the time-out run out under it (the lock-required flag 40 would then refuse it, and bets
+        // could move the balances the host read).
+        timers_.cancel(lockTimeout_);
+        lockTimeout_ = 0;
+    }
     current_ = Current{record, false, refused.has_value(), 0};
     journalRecord_(record,
                    [this, id = record.id, refusal = refused.has_value(), flags = request.flags](bool committed) {

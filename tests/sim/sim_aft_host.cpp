@@ -587,7 +587,8 @@ std::optional<AftParts> SimAftHost::balances(std::int64_t station, std::int64_t 
         fail_("station " + std::to_string(station) + ": LP 74 host cash-out status " + std::to_string(f[9]));
         return std::nullopt;
     }
-    if (s.lock != Lock::None && nowMs >= s.lockUntilMs + 50 && f[7] != kNotLocked) {
+    // A transfer taken under the lock holds it until it ends (protocols/sas/README.md, "Lock").
+    if (s.lock != Lock::None && !s.open && nowMs >= s.lockUntilMs + 50 && f[7] != kNotLocked) {
         fail_("station " + std::to_string(station) + ": LP 74 lock status " + std::to_string(f[7]) +
               " past the lock's time-out");
         return std::nullopt;

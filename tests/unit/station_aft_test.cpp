@@ -9,6 +9,7 @@
 // Host cash-out: a hard offer waits for the host, but not once a re-settlement has taken back
 // every credit it offered (soak seed 47554: LP 74 then shows nothing to take, and the cash-out
 // was never answered).
+// Lock: a transfer taken under the lock holds it until it ends, past the lock's time-out.
 // Frames are written by hand, their CRCs by the test's own CRC; figures worked out by hand.
 #include "daemon/sas/station_aft.h"
 
@@ -230,6 +231,43 @@ TEST(StationAftHostCashout, AHardOfferEndsOnceAReSettlementLeavesNothingToTake) 
     ASSERT_TRUE(ended.has_value());
     EXPECT_FALSE(ended->has_value());  // not taken by the host: the cash-out goes on (and finds nothing)
     EXPECT_EQ(s.aft->statusJson()["host_cashout"]["pending"], false);
+}
+
+// Soak seed 71157: a cash-out to the host sent under the lock with flag 40 (accept only if
+// locked), 34 ms before the lock's time-out. The time-out ran out while the transfer's pending
+// record was being committed, and the transfer then ended 94 (not locked), moving nothing.
+TEST(StationAftLock, ATransferTakenUnderTheLockHoldsItUntilItEnds) {
+    Station s;
+    s.f.fund(1, 1'000);
+    const aft::LockRequest lockFor500Ms{aft::lock::kRequest, aft::lock::kConditionFromMachine, 50};
+    ASSERT_EQ(s.aft->lock(lockFor500Ms).lockStatus, aft::lock::kLocked);  // idle: locked at once
+
+    aft::TransferRequest out;
+    out.transactionId = "L1";
+    out.type = aft::type::kInHouseToHost;
+    out.amounts = {1'000, 0, 0};
+    out.asset = 1;
+    out.flags = 0x40;  // accept only if locked
+    (void)s.aft->transfer(out);
+    s.f.timers.advance(std::chrono::milliseconds(600));  // past the time-out; its record not durable yet
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kLocked);
+    EXPECT_TRUE(s.f.table->status().stations.at(0).aftLocked);  // no bet moves the balances meanwhile
+
+    s.commit();
+    const aft::TransferReply reply = s.aft->interrogate(aft::TransferQuery{aft::kInterrogate, 0});
+    const auto* done = std::get_if<aft::TransferAnswer>(&reply);
+    ASSERT_NE(done, nullptr);
+    EXPECT_EQ(done->status, aft::status::kFullTransfer);
+    EXPECT_EQ(done->amounts, (aft::Amounts{1'000, 0, 0}));
+    s.aft->interrogationAcknowledged();
+    EXPECT_EQ(s.f.credits(1), 0);
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kNotLocked);  // its end released it
+
+    // A lock whose time-out runs out with no transfer taken still ends then.
+    s.f.fund(1, 500);
+    ASSERT_EQ(s.aft->lock(lockFor500Ms).lockStatus, aft::lock::kLocked);
+    s.f.timers.advance(std::chrono::milliseconds(600));
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kNotLocked);
 }
 
 }  // namespace
