@@ -19,53 +19,59 @@ using journal::readCanonicalBody;
 using nlohmann::json;
 
 // Written as canonicalJson writes: taken.
-const std::vector<std::string> kTaken{
-    R"({})",
-    R"({"amount":-500,"balance":4988940,"reason":"bet"})",
-    R"({"bets":[1],"breakage":"0","result":"win","returned":1755,"spot":"banker","stake":900,"tier":0,"win":855})",
-    R"({"acked":[{"code":126,"serial":52323},{"code":127,"serial":52324}]})",
-    R"({"a":{"b":{"c":[true,false,null,"x",[],{}]}}})",
-    R"({"a":0,"b":-1,"c":999999999999999999,"d":-999999999999999999})",
-    R"({"a":"","b":" !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~"})",
-    R"({"A":1,"B":2,"a":3,"b":4})",  // byte order: upper case first
-};
+const std::vector<std::string>& taken() {
+    static const std::vector<std::string> all{
+        R"({})",
+        R"({"amount":-500,"balance":4988940,"reason":"bet"})",
+        R"({"bets":[1],"breakage":"0","result":"win","returned":1755,"spot":"banker","stake":900,"tier":0,"win":855})",
+        R"({"acked":[{"code":126,"serial":52323},{"code":127,"serial":52324}]})",
+        R"({"a":{"b":{"c":[true,false,null,"x",[],{}]}}})",
+        R"({"a":0,"b":-1,"c":999999999999999999,"d":-999999999999999999})",
+        R"({"a":"","b":" !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~"})",
+        R"({"A":1,"B":2,"a":3,"b":4})",  // byte order: upper case first
+    };
+    return all;
+}
 
 // Valid JSON read by nlohmann, but not as written here (or not at all): refused.
-const std::vector<std::string> kRefused{
-    R"({"z":1,"a":2})",               // keys out of order
-    R"({"a":1,"a":2})",               // a key repeated
-    R"({"a":-0})",                    // nlohmann keeps its sign
-    R"({"a":1.5})",                   // a float
-    R"({"a":1e2})",                   //
-    R"({"a":1E2})",                   //
-    R"({"a":1000000000000000000})",   // 19 digits
-    R"({"a":-1000000000000000000})",  //
-    R"({"a":"\n"})",                  // an escape
-    "{\"a\":\"\xC3\xA9\"}",           // a byte above 0x7E
-    "{\"a\":\"\x7F\"}",               //
-    "{\"a\":\"x\ty\"}",               // a control character (not JSON either)
-    R"({ "a":1})",                    // white space
-    R"({"a":1} )",                    //
-    "\xEF\xBB\xBF{\"a\":1}",          // a byte order mark
-    R"([1,2])",                       // not an object at the root
-    R"("text")",                      //
-    R"({"a":01})",                    // not JSON
-    R"({"a":1,})",                    //
-    R"({"a":1}{"b":2})",              //
-    R"({"a":tru})",                   //
-    R"({"a":nul)",                    //
-    R"({"a":-})",                     //
-    R"({"a")",                        //
-    R"({"a":"x)",                     //
-    "{",                              //
-    "",                               //
-    std::string("{\"a\":1}\0", 8),    // a NUL after it
-    std::string(40, '[') + std::string(40, ']'),
-    R"({"a":)" + std::string(40, '[') + std::string(40, ']') + "}",  // deeper than kDeepest
-};
+const std::vector<std::string>& refused() {
+    static const std::vector<std::string> all{
+        R"({"z":1,"a":2})",               // keys out of order
+        R"({"a":1,"a":2})",               // a key repeated
+        R"({"a":-0})",                    // nlohmann keeps its sign
+        R"({"a":1.5})",                   // a float
+        R"({"a":1e2})",                   //
+        R"({"a":1E2})",                   //
+        R"({"a":1000000000000000000})",   // 19 digits
+        R"({"a":-1000000000000000000})",  //
+        R"({"a":"\n"})",                  // an escape
+        "{\"a\":\"\xC3\xA9\"}",           // a byte above 0x7E
+        "{\"a\":\"\x7F\"}",               //
+        "{\"a\":\"x\ty\"}",               // a control character (not JSON either)
+        R"({ "a":1})",                    // white space
+        R"({"a":1} )",                    //
+        "\xEF\xBB\xBF{\"a\":1}",          // a byte order mark
+        R"([1,2])",                       // not an object at the root
+        R"("text")",                      //
+        R"({"a":01})",                    // not JSON
+        R"({"a":1,})",                    //
+        R"({"a":1}{"b":2})",              //
+        R"({"a":tru})",                   //
+        R"({"a":nul)",                    //
+        R"({"a":-})",                     //
+        R"({"a")",                        //
+        R"({"a":"x)",                     //
+        "{",                              //
+        "",                               //
+        std::string("{\"a\":1}\0", 8),    // a NUL after it
+        std::string(40, '[') + std::string(40, ']'),
+        R"({"a":)" + std::string(40, '[') + std::string(40, ']') + "}",  // deeper than kDeepest
+    };
+    return all;
+}
 
 TEST(CanonicalBodyTest, TakesBodiesAsTheDaemonWritesThemAndReadsThemAsNlohmannDoes) {
-    for (const std::string& text : kTaken) {
+    for (const std::string& text : taken()) {
         json read;
         ASSERT_TRUE(readCanonicalBody(text, read)) << text;
         EXPECT_TRUE(test::sameJsonValue(read, json::parse(text))) << text;
@@ -79,7 +85,7 @@ TEST(CanonicalBodyTest, TakesBodiesAsTheDaemonWritesThemAndReadsThemAsNlohmannDo
 }
 
 TEST(CanonicalBodyTest, RefusesWhatItWouldNotReadExactly) {
-    for (const std::string& text : kRefused) {
+    for (const std::string& text : refused()) {
         json read;
         EXPECT_FALSE(readCanonicalBody(text, read)) << text;
         EXPECT_FALSE(isCanonicalObject(text)) << text;
