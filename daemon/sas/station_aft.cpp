@@ -325,7 +325,8 @@ void StationAft::begin(const aft::TransferRequest& request) {
         record.status = *refused;
         record.at = nowText();
     }
-    if (!refused && lockStatus_ == aft::lock::kLocked && lockTimeout_ != 0) {
+    const bool holdsLock = !refused && lockStatus_ == aft::lock::kLocked && lockTimeout_ != 0;
+    if (holdsLock) {
         // A transfer taken under the lock holds it until the transfer ends (execute() releases
         // it): the host asked within the lock's time-out, and the record's commit must not let
         // the time-out run out under it (the lock-required flag 40 would then refuse it, and bets
@@ -334,19 +335,22 @@ void StationAft::begin(const aft::TransferRequest& request) {
         lockTimeout_ = 0;
     }
     current_ = Current{record, false, refused.has_value(), 0};
-    journalRecord_(record,
-                   [this, id = record.id, refusal = refused.has_value(), flags = request.flags](bool committed) {
-                       if (!committed || !current_ || current_->record.id != id) {
-                           return;  // the journal failed: the table tilts, and the request is never answered
-                       }
-                       current_->durable = true;
-                       if (!refusal) {
-                           if ((flags & kHostCashoutControl) != 0) {
-                               hostCashout_ = flags & kHostCashoutModeBits;  // a request taken sets the mode
-                           }
-                           execute();
-                       }
-                   });
+    journalRecord_(record, [this, id = record.id, refusal = refused.has_value(), flags = request.flags,
+                            holdsLock](bool committed) {
+        if (!committed && holdsLock) {
+            releaseLock();  // no time-out runs for it any more: the station is not left locked
+        }
+        if (!committed || !current_ || current_->record.id != id) {
+            return;  // the journal failed: the request is never answered
+        }
+        current_->durable = true;
+        if (!refusal) {
+            if ((flags & kHostCashoutControl) != 0) {
+                hostCashout_ = flags & kHostCashoutModeBits;  // a request taken sets the mode
+            }
+            execute();
+        }
+    });
 }
 
 void StationAft::execute() {

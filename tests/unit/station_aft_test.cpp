@@ -270,5 +270,27 @@ TEST(StationAftLock, ATransferTakenUnderTheLockHoldsItUntilItEnds) {
     EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kNotLocked);
 }
 
+// A transfer taken under the lock whose record cannot be written is never answered; the lock
+// it held (its time-out no longer running) is released, not kept for ever.
+TEST(StationAftLock, ALockHeldByATransferWhoseRecordFailsIsReleased) {
+    Station s;
+    s.f.fund(1, 1'000);
+    ASSERT_EQ(s.aft->lock({aft::lock::kRequest, aft::lock::kConditionFromMachine, 50}).lockStatus, aft::lock::kLocked);
+    aft::TransferRequest out;
+    out.transactionId = "F1";
+    out.type = aft::type::kInHouseToHost;
+    out.amounts = {1'000, 0, 0};
+    out.asset = 1;
+    out.flags = 0x40;
+    (void)s.aft->transfer(out);
+    ASSERT_EQ(s.held.size(), 1U);
+    auto failed = std::move(s.held);
+    s.held.clear();
+    failed.front().second(false);  // the journal could not write it
+    EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kNotLocked);
+    EXPECT_FALSE(s.f.table->status().stations.at(0).aftLocked);
+    EXPECT_EQ(s.f.credits(1), 1'000);  // nothing moved
+}
+
 }  // namespace
 }  // namespace pitlink::sas
