@@ -447,15 +447,27 @@ class Ship(unittest.TestCase):
         self.assertLess(sorted(delays)[len(delays) // 2], 1.0, delays)
         # pitlinkctl status shows the floor's lag beside the table's own status.
         s.wait_status(lambda st: st["state"] == "caught_up" and st["lag_records"] == 0)
-        shown = subprocess.run([CTL, "status", "--socket", self.daemon.control, "--ship-status", s.status_path,
-                                "--json"], capture_output=True, text=True)
-        self.assertEqual(shown.returncode, 0, shown.stderr)
-        shipping = json.loads(shown.stdout)["shipping"]
+
+        def status(*extra):
+            shown = subprocess.run([CTL, "status", "--socket", self.daemon.control, "--ship-status", s.status_path,
+                                    *extra], capture_output=True, text=True)
+            self.assertEqual(shown.returncode, 0, shown.stderr)
+            return shown.stdout
+
+        # The table may commit a record between two looks (the shipper is then "shipping" it for
+        # a moment, as in the clean clone's run of 5cd670b under load): looked at again, as an
+        # operator would, until it shows the shipper caught up.
+        deadline = time.monotonic() + 5.0
+        shipping = json.loads(status("--json"))["shipping"]
+        while shipping["state"] != "caught_up" and time.monotonic() < deadline:
+            time.sleep(0.05)
+            shipping = json.loads(status("--json"))["shipping"]
         self.assertEqual((shipping["state"], shipping["table"]), ("caught_up", "table-1"))
-        human = subprocess.run([CTL, "status", "--socket", self.daemon.control, "--ship-status", s.status_path],
-                               capture_output=True, text=True).stdout
-        self.assertIn(f"floor:   caught_up, server at record {shipping['server_seq']} of {shipping['journal_seq']} "
-                      f"(0 behind)", human)
+        human = status()
+        while "(0 behind)" not in human and time.monotonic() < deadline:
+            time.sleep(0.05)
+            human = status()
+        self.assertRegex(human, r"floor:   caught_up, server at record (\d+) of \1 \(0 behind\)")
         self.daemon.terminate()  # its last records (a meters snapshot) are shipped too
         local = journal_rows(self.daemon.db)
         s.wait_status(lambda st: st["state"] == "caught_up" and st["server_seq"] == local[-1][0])
