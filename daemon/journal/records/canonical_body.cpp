@@ -11,7 +11,7 @@ using nlohmann::json;
 
 namespace {
 
-// Deeper nesting than any body the daemon writes (a snapshot's meters: 4) is left to the general
+// Deeper nesting than any body the daemon writes (a segment's carried state: 6) is left to the general
 // path, which has no such limit.
 constexpr int kDeepest = 32;
 // 18 digits always fit in 64 bits; a longer number may not, and nlohmann then makes a float of it.
