@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "daemon/journal/records/canonical_body.h"
+#include "daemon/journal/records/sorted_fields_merge.h"
 
 namespace pitlink::journal {
 
@@ -57,32 +58,22 @@ bool copyInto(simdjson::dom::element value, json& out);
 
 bool copyObject(simdjson::dom::object fields, json& out) {
     if (out.is_object()) {
-        // Merged into what is there, key by key in their (sorted) order: a key kept has its value
-        // replaced where it is, a key not in the body goes, a new one is put in its place. A
-        // body whose keys are not in order (or repeat) is built again below.
-        auto& object = out.get_ref<json::object_t&>();
-        auto at = object.begin();
-        std::optional<std::string_view> before;
+        // Merged into what is there (sorted_fields_merge.h). A body whose keys are not in order
+        // (or repeat) is built again below.
+        SortedFieldsMerge merge(out);
         bool inOrder = true;
         for (const simdjson::dom::key_value_pair field : fields) {
-            if (before && !(*before < field.key)) {
+            json* slot = merge.slot(field.key);
+            if (slot == nullptr) {
                 inOrder = false;
                 break;
             }
-            before = field.key;
-            while (at != object.end() && std::string_view(at->first) < field.key) {
-                at = object.erase(at);
-            }
-            if (at == object.end() || at->first != field.key) {
-                at = object.emplace_hint(at, std::string(field.key), nullptr);
-            }
-            if (!copyInto(field.value, at->second)) {
+            if (!copyInto(field.value, *slot)) {
                 return false;
             }
-            ++at;
         }
         if (inOrder) {
-            object.erase(at, object.end());
+            merge.finish();
             return true;
         }
     }

@@ -3,7 +3,10 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
+
+#include "daemon/journal/records/sorted_fields_merge.h"
 
 namespace pitlink::journal {
 
@@ -150,8 +153,22 @@ private:
         return true;
     }
 
+    // The elements of an array or the members of an object up to `close`, each read by `each`.
+    template <typename Each>
+    bool elements(char close, Each each) {
+        ++at_;  // '[' or '{'
+        if (next(close)) {
+            return true;
+        }
+        do {
+            if (!each()) {
+                return false;
+            }
+        } while (next(','));
+        return next(close);
+    }
+
     bool array(json* out, int depth) {
-        ++at_;  // '['
         json::array_t* items = nullptr;
         if (out != nullptr) {
             if (!out->is_array()) {
@@ -160,87 +177,50 @@ private:
             items = &out->get_ref<json::array_t&>();
         }
         std::size_t count = 0;
-        if (!next(']')) {
-            do {
-                json* item = nullptr;
-                if (items != nullptr) {
-                    if (count == items->size()) {
-                        items->emplace_back();
-                    }
-                    item = &(*items)[count];
-                }
-                ++count;
-                if (!value(item, depth)) {
-                    return false;
-                }
-            } while (next(','));
-            if (!next(']')) {
-                return false;
+        const bool read = elements(']', [&] {
+            if (items == nullptr) {
+                return value(nullptr, depth);
             }
-        }
-        if (items != nullptr) {
+            if (count == items->size()) {
+                items->emplace_back();
+            }
+            return value(&(*items)[count++], depth);
+        });
+        if (read && items != nullptr) {
             items->resize(count);
         }
-        return true;
+        return read;
     }
 
-    // Merged into what `out` holds, key by key in their order: a key kept has its value replaced
-    // where it is, a key the text does not have goes, a new one is put in its place.
+    // Merged into what `out` holds (sorted_fields_merge.h); only checked, in the same key order,
+    // when there is no `out`.
     bool object(json* out, int depth) {
-        ++at_;  // '{'
-        json::object_t* fields = nullptr;
+        std::optional<SortedFieldsMerge> merge;
         if (out != nullptr) {
-            if (!out->is_object()) {
-                *out = json::object();
-            }
-            fields = &out->get_ref<json::object_t&>();
+            merge.emplace(*out);
         }
-        json::object_t::iterator kept;
-        if (fields != nullptr) {
-            kept = fields->begin();
-        }
-        if (!next('}')) {
-            std::string_view before;
-            bool first = true;
-            do {
-                std::string_view key;
-                if (at_ == end_ || *at_ != '"' || !text(key) || !next(':')) {
-                    return false;
-                }
-                // Keys in strictly increasing order. A key found where the one before left off
-                // is in order already (the fields kept are sorted): only a new one is compared.
-                const auto inOrder = [&] { return first || before < key; };
-                json* slot = nullptr;
-                if (fields != nullptr) {
-                    int order = 1;
-                    while (kept != fields->end() && (order = kept->first.compare(key)) < 0) {
-                        kept = fields->erase(kept);
-                    }
-                    if (kept == fields->end() || order != 0) {
-                        if (!inOrder()) {
-                            return false;
-                        }
-                        kept = fields->emplace_hint(kept, std::string(key), nullptr);
-                    }
-                    slot = &kept->second;
-                    ++kept;
-                } else if (!inOrder()) {
-                    return false;
-                }
-                first = false;
-                before = key;
-                if (!value(slot, depth)) {
-                    return false;
-                }
-            } while (next(','));
-            if (!next('}')) {
+        std::optional<std::string_view> before;
+        const bool read = elements('}', [&] {
+            std::string_view key;
+            if (at_ == end_ || *at_ != '"' || !text(key) || !next(':')) {
                 return false;
             }
+            json* slot = nullptr;
+            if (merge) {
+                slot = merge->slot(key);
+                if (slot == nullptr) {
+                    return false;
+                }
+            } else if (before && !(*before < key)) {
+                return false;
+            }
+            before = key;
+            return value(slot, depth);
+        });
+        if (read && merge) {
+            merge->finish();
         }
-        if (fields != nullptr) {
-            fields->erase(kept, fields->end());
-        }
-        return true;
+        return read;
     }
 
     const char* at_;
