@@ -252,6 +252,12 @@ TEST(StationAftLock, ATransferTakenUnderTheLockHoldsItUntilItEnds) {
     s.f.timers.advance(std::chrono::milliseconds(600));  // past the time-out; its record not durable yet
     EXPECT_EQ(s.aft->lock(aft::LockRequest{}).lockStatus, aft::lock::kLocked);
     EXPECT_TRUE(s.f.table->status().stations.at(0).aftLocked);  // no bet moves the balances meanwhile
+    // A bet in that moment races the transfer for the same credits: refused, and the transfer
+    // moves them all (without the hold the bet was taken and the transfer ended 94, moving none).
+    s.f.openReaderRound();
+    const auto bet = s.f.call([&](Respond r) { s.f.table->placeBet(1, BetType::Player, 100, r); });
+    EXPECT_FALSE(bet.ok);
+    EXPECT_EQ(bet.error, "aft_locked");
 
     s.commit();
     const aft::TransferReply reply = s.aft->interrogate(aft::TransferQuery{aft::kInterrogate, 0});
